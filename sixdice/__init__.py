@@ -1,0 +1,1 @@
+"""Six-Dice: the Django project package and the Six-Dice app."""
