@@ -1,0 +1,293 @@
+"""Run Buster's adapter to the live tables (:class:`sixdice.tables.engine.GameEngine`).
+
+No Django here: the adapter only translates between the JSON the table
+services store and :mod:`runbuster.rules`.
+
+State dict: the rules state's ``to_dict()`` plus ``names`` (one per seat)
+and ``options`` (the cleaned table options), so that ``apply``, ``view`` and
+``describe`` need nothing else.
+
+Dice: in ``"app"`` mode a player's tap is ``{"type": "roll"}`` without values;
+the service passes it through :meth:`RunBusterEngine.complete_action`, which
+draws the values from the service's ``rng`` (and refuses values typed by a
+seat).  In ``"physical"`` mode the roller, or the host, types the values in.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from runbuster import rules
+from runbuster.rules import CHOOSE, ROLL, State
+from runbuster.rules.notation import fmt_roll, fmt_straight, ordinal
+from sixdice.tables.engine import (
+    HOST,
+    JSON,
+    SYSTEM,
+    Actor,
+    IllegalMove,
+    NotAllowed,
+    OptionsError,
+    Outcome,
+    register,
+)
+
+DICE_MODES = ("app", "physical")
+TRUE_WORDS = {"on", "1", "true", "yes", "y", "t"}
+FALSE_WORDS = {"off", "0", "false", "no", "n", "f", ""}
+DEFAULT_OPTIONS: JSON = {"dice": "app", "hints": False, "bots": [], "series": True}
+
+
+def _flag(raw: Mapping[str, Any], key: str, default: bool) -> bool:
+    if key not in raw or raw[key] is None:
+        return default
+    value = raw[key]
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in TRUE_WORDS | FALSE_WORDS:
+        return value.strip().lower() in TRUE_WORDS
+    raise OptionsError(f"Option {key!r} must be on or off, not {value!r}.")
+
+
+def _seat_list(value: Any, players: int) -> list[int]:
+    if value is None or value == "":
+        return []
+    if isinstance(value, str):
+        value = [part for part in value.replace(";", ",").replace(" ", ",").split(",") if part]
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = [value]
+    if not isinstance(value, list | tuple | set | frozenset):
+        raise OptionsError(f"Option 'bots' must be a list of seat numbers, not {value!r}.")
+    seats = []
+    for item in value:
+        try:
+            if isinstance(item, bool):
+                raise ValueError
+            seat = int(item)
+        except (TypeError, ValueError):
+            raise OptionsError(f"Bot seat {item!r} is not a seat number.") from None
+        if not 0 <= seat < players:
+            raise OptionsError(f"Bot seat {seat} does not exist at a table of {players} (seats 0 to {players - 1}).")
+        if seat in seats:
+            raise OptionsError(f"Bot seat {seat} is listed twice.")
+        seats.append(seat)
+    if len(seats) >= players:
+        raise OptionsError("At least one seat must be a person, not a bot.")
+    return sorted(seats)
+
+
+def _roller_name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"Player {seat + 1}"
+
+
+class RunBusterEngine:
+    slug = "runbuster"
+    label = "Run Buster"
+    min_players = rules.MIN_PLAYERS
+    max_players = rules.MAX_PLAYERS
+
+    # -- options and start -------------------------------------------------
+    def clean_options(self, raw: Mapping[str, Any], *, players: int) -> JSON:
+        if not self.min_players <= players <= self.max_players:
+            raise OptionsError(
+                f"Run Buster is played by {self.min_players} to {self.max_players} players, not {players}."
+            )
+        raw = raw or {}
+        dice = raw.get("dice") or "app"
+        if not isinstance(dice, str) or dice.strip().lower() not in DICE_MODES:
+            raise OptionsError(f"Option 'dice' must be 'app' or 'physical', not {dice!r}.")
+        return {
+            "dice": dice.strip().lower(),
+            "hints": _flag(raw, "hints", False),
+            "bots": _seat_list(raw.get("bots"), players),
+            "series": _flag(raw, "series", True),
+        }
+
+    def start(self, *, players: Sequence[str], options: Mapping[str, Any], first: int = 0) -> JSON:
+        names = [str(p) for p in players]
+        try:
+            state = rules.new_game(len(names), first=first)
+        except ValueError as exc:
+            raise OptionsError(str(exc)) from None
+        opts = {**DEFAULT_OPTIONS, **dict(options or {})}
+        return {**state.to_dict(), "names": names, "options": opts}
+
+    # -- helpers ----------------------------------------------------------
+    @staticmethod
+    def _state(state: Mapping[str, Any]) -> State:
+        try:
+            return State.from_dict(state)
+        except ValueError as exc:
+            raise IllegalMove(str(exc)) from None
+
+    @staticmethod
+    def _dump(before: Mapping[str, Any], new: State) -> JSON:
+        return {**new.to_dict(), "names": list(before.get("names", [])), "options": dict(before.get("options", {}))}
+
+    @staticmethod
+    def _names(state: Mapping[str, Any]) -> list[str]:
+        names = list(state.get("names") or [])
+        n = int(state.get("players", len(state.get("hands", []))))
+        return names + [f"Player {k + 1}" for k in range(len(names), n)]
+
+    # -- the protocol -----------------------------------------------------
+    def actors(self, state: Mapping[str, Any]) -> frozenset[int]:
+        if state.get("over"):
+            return frozenset()
+        return frozenset({int(state["current"])})
+
+    def apply(self, state: Mapping[str, Any], action: Mapping[str, Any], *, actor: Actor) -> JSON:
+        s = self._state(state)
+        if s.over:
+            raise IllegalMove("The game is over.")
+        if not isinstance(action, Mapping):
+            raise IllegalMove("An action is a JSON object with a 'type'.")
+        names = self._names(state)
+        mode = (state.get("options") or {}).get("dice", "app")
+        kind = action.get("type")
+        if actor == SYSTEM:
+            pass
+        elif actor == HOST:
+            if not (kind == "roll" and mode == "physical"):
+                raise NotAllowed("The host may only type in the dice rolled at the table.")
+        elif isinstance(actor, int) and not isinstance(actor, bool):
+            if actor != s.current:
+                raise NotAllowed(f"It is {names[s.current]}'s turn.")
+        else:
+            raise NotAllowed(f"Unknown sender {actor!r}.")
+        try:
+            new = rules.apply(s, action)
+        except rules.IllegalAction as exc:
+            raise IllegalMove(str(exc)) from None
+        return self._dump(state, new)
+
+    def complete_action(
+        self,
+        state: Mapping[str, Any],
+        action: Mapping[str, Any],
+        options: Mapping[str, Any] | None,
+        rng: random.Random,
+        *,
+        actor: Actor | None = None,
+    ) -> JSON:
+        """Fill in what the sender cannot know before :meth:`apply`.
+
+        App dice: a roll gets ``6 - len(hand)`` values from ``rng``; a roll
+        that comes with values from a seat (``actor`` a seat number) is
+        refused, and any values from elsewhere are drawn again.  Physical
+        dice: the values must be there (typed in).  Other actions are
+        returned unchanged (as a copy).
+        """
+        out = dict(action)
+        if out.get("type") != "roll":
+            return out
+        opts = options if options is not None else (state.get("options") or {})
+        mode = opts.get("dice", "app")
+        s = self._state(state)
+        count = 6 - len(s.hand)
+        if mode == "app":
+            if isinstance(actor, int) and not isinstance(actor, bool) and out.get("values") is not None:
+                raise IllegalMove("The app rolls the dice at this table: tap to roll, no values.")
+            out["values"] = rules.roll_dice(rng, count)
+            return out
+        if out.get("values") is None:
+            raise IllegalMove(f"Type in the {count} dice you rolled.")
+        return out
+
+    def system_action(self, state: Mapping[str, Any], options: Mapping[str, Any], rng: random.Random) -> JSON | None:
+        """Nothing happens by itself in Run Buster: rolls follow a tap, bots use :meth:`bot_action`."""
+        return None
+
+    def bot_action(self, state: Mapping[str, Any], seat: int, rng: random.Random) -> JSON:
+        """The complete action (dice drawn from ``rng``) the bot in ``seat`` takes now.
+
+        Apply it with ``actor=SYSTEM`` (or the seat).  Two players: optimal
+        play; more: the heuristic of :mod:`runbuster.rules.bots`.
+        """
+        s = self._state(state)
+        if s.over:
+            raise IllegalMove("The game is over.")
+        if seat != s.current:
+            raise NotAllowed(f"It is {self._names(state)[s.current]}'s turn.")
+        return rules.bot_action(s, rng, "optimal")
+
+    def view(self, state: Mapping[str, Any], seat: int | None) -> JSON:
+        s = self._state(state)
+        out: JSON = {**dict(state)}
+        out["complements"] = [list(rules.complement(h)) for h in s.hands]
+        out["cups"] = [6 - len(h) for h in s.hands]
+        out["active"] = list(s.active)
+        out["seat"] = seat
+        out["your_turn"] = seat is not None and not s.over and seat == s.current
+        out["hand_options"] = [list(o) for o in s.options()] if out["your_turn"] else []
+        out["hints"] = None
+        hints_on = bool((state.get("options") or {}).get("hints"))
+        if hints_on and out["your_turn"]:
+            out["hints"] = self._hints(s)
+        return out
+
+    @staticmethod
+    def _hints(s: State) -> JSON:
+        two = len(s.active) == 2
+        hints: JSON = {"kind": "exact" if two else "heuristic"}
+        if two:
+            (opp,) = [p for p in s.active if p != s.current]
+            if s.phase == ROLL:
+                hints["win"] = rules.win_probability(s.hand, s.hands[opp])
+            if s.phase == CHOOSE:
+                hints["options"] = [{"straight": list(o), "win": p} for o, p in rules.solver_scores(s)]
+        if s.phase == CHOOSE:
+            hints["suggestion"] = list(rules.suggestion(s) or ())
+        return hints
+
+    def describe(self, state_before: Mapping[str, Any], action: Mapping[str, Any], *, names: Sequence[str]) -> str:
+        s = self._state(state_before)
+        names = list(names) or self._names(state_before)
+        who = _roller_name(names, s.current)
+        kind = action.get("type")
+        if kind == "roll":
+            values = list(action.get("values") or [])
+            text = f"{who} rolls {fmt_roll(values)}" if values else f"{who} rolls"
+            if values:
+                try:
+                    after = rules.apply(s, action)
+                except rules.IllegalAction:
+                    return text
+                if after.busted:
+                    victims = ", ".join(f"{_roller_name(names, b)}'s {fmt_straight(s.hands[b])}" for b in after.busted)
+                    text += f" — busts {victims}"
+                if after.phase != CHOOSE and s.hand:
+                    text += f" — cannot extend {fmt_straight(s.hand)}"
+            return text
+        if kind == "choose":
+            straight = tuple(action.get("straight") or ())
+            if len(straight) == 6:
+                place = len(s.finished) + 1
+                text = f"{who} completes the straight: {ordinal(place)} place"
+                left = [p for p in s.active if p != s.current]
+                if len(left) == 1:
+                    text += f"; {_roller_name(names, left[0])} loses the round"
+                return text
+            return f"{who} takes {fmt_straight(straight)}"
+        if kind == "end_turn":
+            return f"{who} ends the turn"
+        return f"{who}: {kind}"
+
+    def outcome(self, state: Mapping[str, Any]) -> Outcome | None:
+        s = self._state(state)
+        if not s.over:
+            return None
+        assert s.loser is not None
+        return Outcome(
+            winners=(s.finished[0],),
+            end_reason="full_straight",
+            places=s.finished + (s.loser,),
+            loser=s.loser,
+        )
+
+
+ENGINE = register(RunBusterEngine())
