@@ -1,0 +1,686 @@
+"""The game state and its actions.
+
+A :class:`State` is immutable; :func:`apply` returns a new one.  Randomness
+never enters :func:`apply`: every roll is an action that carries its values
+(``{"type": "roll", "values": [...]}``), so replaying the recorded actions
+rebuilds the state exactly.
+
+The state keeps a small list of steps still to do (``todo``); after every
+action :func:`_advance` runs the steps that need nobody (a grouping with one
+possible answer, a skipped draw, the end of a turn, ...) until the game waits
+for an action (``pending``) or is over.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from itertools import combinations_with_replacement
+from typing import Any
+
+from .balance import (
+    Grouping,
+    IllegalGrouping,
+    check_grouping,
+    default_keep,
+    groupings,
+    has_legal_flip,
+    is_all_threes,
+    keep_options,
+    legal_flips,
+)
+from .dice import FACE_SET, FACES, fmt_dice, fmt_die
+
+START_DICE = 6
+
+
+class IllegalAction(ValueError):
+    """An action that is not legal now; the message says why."""
+
+
+@dataclass(frozen=True)
+class Hand:
+    """The dice in front of one player: groups (zero-sum and non-zero) and loose dice."""
+
+    groups: tuple[tuple[int, ...], ...] = ()
+    loose: tuple[int, ...] = ()
+
+    def dice(self) -> tuple[int, ...]:
+        """All dice, groups first (in order) then loose: the indices a flip names."""
+        out: list[int] = []
+        for g in self.groups:
+            out.extend(g)
+        out.extend(self.loose)
+        return tuple(out)
+
+    @property
+    def value(self) -> int:
+        return sum(sum(g) for g in self.groups) + sum(self.loose)
+
+    @property
+    def size(self) -> int:
+        return sum(len(g) for g in self.groups) + len(self.loose)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"groups": [list(g) for g in self.groups], "loose": list(self.loose)}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Hand:
+        return cls(tuple(tuple(g) for g in d.get("groups", ())), tuple(d.get("loose", ())))
+
+    def with_die(self, index: int, value: int) -> Hand:
+        """The same hand with die ``index`` (flat order) turned to ``value``."""
+        groups = [list(g) for g in self.groups]
+        loose = list(self.loose)
+        i = index
+        for g in groups:
+            if i < len(g):
+                g[i] = value
+                return Hand(tuple(tuple(x) for x in groups), self.loose)
+            i -= len(g)
+        loose[i] = value
+        return Hand(self.groups, tuple(loose))
+
+
+@dataclass(frozen=True)
+class Pending:
+    """What the game waits for.
+
+    ``kind``: ``"roll"`` (``count`` dice, ``purpose`` ``"start"``, ``"draw"`` or
+    ``"pair"``), ``"flip"``, ``"group"`` (default: a :class:`Grouping`,
+    ``choices`` legal groupings) or ``"keep"`` (default: an index pair,
+    ``choices`` distinct keep choices).  ``seat`` is the hand's owner.
+    """
+
+    kind: str
+    seat: int
+    count: int = 0
+    purpose: str | None = None
+    default: Any = None
+    choices: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind, "seat": self.seat}
+        if self.kind == "roll":
+            d["count"] = self.count
+            d["purpose"] = self.purpose
+            d["default"] = None
+        elif self.kind == "flip":
+            d["default"] = None
+        elif self.kind == "group":
+            d["default"] = self.default.to_dict()
+            d["choices"] = self.choices
+        elif self.kind == "keep":
+            d["default"] = list(self.default)
+            d["choices"] = self.choices
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Pending:
+        kind = d["kind"]
+        default: Any = None
+        if kind == "group":
+            default = Grouping.from_dict(d["default"])
+        elif kind == "keep":
+            default = tuple(d["default"])
+        return cls(kind, d["seat"], d.get("count", 0), d.get("purpose"), default, d.get("choices", 0))
+
+
+@dataclass(frozen=True)
+class State:
+    """The whole game.  ``round`` is 0 during the start, then 1..``rounds``."""
+
+    players: tuple[str, ...]
+    total: int
+    bank: int
+    hands: tuple[Hand, ...]
+    rounds: int = 12
+    dice: str = "app"
+    auto_balance: bool = False
+    round: int = 0
+    moved: int = 0  # turns made in the current round
+    turns: int = 0  # turns made in the game
+    first: int | None = None
+    current: int | None = None  # the mover (during the start: the seat being set up)
+    victim: int | None = None  # this turn's victim, once the flip is made
+    pending: Pending | None = None
+    todo: tuple[tuple[str, int], ...] = ()
+    winners: tuple[int, ...] = ()
+    end_reason: str | None = None
+    skipped: tuple[str, ...] = ()  # steps skipped by R2/R8 since the last action, for the log
+
+    @property
+    def over(self) -> bool:
+        return self.end_reason is not None
+
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+    def values(self) -> list[int]:
+        return [h.value for h in self.hands]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "players": list(self.players),
+            "total": self.total,
+            "bank": self.bank,
+            "hands": [h.to_dict() for h in self.hands],
+            "rounds": self.rounds,
+            "round": self.round,
+            "moved": self.moved,
+            "turns": self.turns,
+            "first": self.first,
+            "current": self.current,
+            "victim": self.victim,
+            "pending": self.pending.to_dict() if self.pending else None,
+            "todo": [[s, seat] for s, seat in self.todo],
+            "winners": list(self.winners),
+            "over": self.over,
+            "end_reason": self.end_reason,
+            "dice": self.dice,
+            "auto_balance": self.auto_balance,
+            "skipped": list(self.skipped),
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> State:
+        return cls(
+            players=tuple(d["players"]),
+            total=d["total"],
+            bank=d["bank"],
+            hands=tuple(Hand.from_dict(h) for h in d["hands"]),
+            rounds=d["rounds"],
+            dice=d.get("dice", "app"),
+            auto_balance=bool(d.get("auto_balance", False)),
+            round=d.get("round", 0),
+            moved=d.get("moved", 0),
+            turns=d.get("turns", 0),
+            first=d.get("first"),
+            current=d.get("current"),
+            victim=d.get("victim"),
+            pending=Pending.from_dict(d["pending"]) if d.get("pending") else None,
+            todo=tuple((s, seat) for s, seat in d.get("todo", ())),
+            winners=tuple(d.get("winners", ())),
+            end_reason=d.get("end_reason"),
+            skipped=tuple(d.get("skipped", ())),
+        )
+
+
+# ---------------------------------------------------------------- new game
+
+
+def new_game(
+    players: Sequence[str] | int,
+    *,
+    bank: int | None = None,
+    rounds: int = 12,
+    dice: str = "app",
+    auto_balance: bool = False,
+) -> State:
+    """A new game waiting for the first start roll.
+
+    ``players``: a list of names, or a count (names "Player 1", "Player 2", ...).
+    ``bank``: the number of dice in play (default 12 per player, at least 6 per player).
+    ``dice``: ``"app"`` or ``"physical"`` (who rolls is the adapter's business; the rules only record it).
+    ``auto_balance``: recorded for the adapter, which then sends the default choices itself.
+    """
+    names = tuple(f"Player {i + 1}" for i in range(players)) if isinstance(players, int) else tuple(players)
+    n = len(names)
+    if not 2 <= n <= 8:
+        raise ValueError(f"Six-Dice takes 2 to 8 players, not {n}.")
+    total = 12 * n if bank is None else bank
+    if total < START_DICE * n:
+        raise ValueError(
+            f"The bank needs at least {START_DICE * n} dice for {n} players (6 each), not {total}."
+        )
+    if rounds < 1:
+        raise ValueError("Play at least 1 round.")
+    if dice not in ("app", "physical"):
+        raise ValueError('dice is "app" or "physical".')
+    todo = tuple(("start", s) for s in range(n)) + tuple(("balance", s) for s in range(n)) + (("first", -1),)
+    st = State(
+        players=names,
+        total=total,
+        bank=total,
+        hands=tuple(Hand() for _ in range(n)),
+        rounds=rounds,
+        dice=dice,
+        auto_balance=auto_balance,
+        todo=todo,
+    )
+    return _advance(st)
+
+
+# ---------------------------------------------------------------- the step machine
+
+
+def _set_hand(st: State, seat: int, hand: Hand, **kw: Any) -> State:
+    hands = list(st.hands)
+    hands[seat] = hand
+    return replace(st, hands=tuple(hands), **kw)
+
+
+def _end(st: State, winners: Sequence[int], reason: str) -> State:
+    return replace(st, winners=tuple(sorted(winners)), end_reason=reason, pending=None, todo=())
+
+
+def _best_abs(st: State) -> list[int]:
+    vals = [abs(v) for v in st.values()]
+    top = max(vals)
+    return [s for s, v in enumerate(vals) if v == top]
+
+
+def _check_threes(st: State, seats: Sequence[int]) -> State:
+    won = sorted({s for s in seats if is_all_threes(st.hands[s].dice())})
+    if won:
+        return _end(st, won, "all_threes")
+    return st
+
+
+def _turn_steps(m: int) -> tuple[tuple[str, int], ...]:
+    return (("flip", m), ("draw", m), ("balance", m), ("balance_victim", -1), ("end_turn", m))
+
+
+def _any_flip(st: State, m: int) -> bool:
+    own = st.hands[m].dice()
+    return any(s != m and has_legal_flip(own, h.dice()) for s, h in enumerate(st.hands))
+
+
+def _advance(st: State) -> State:
+    """Run steps until the game waits for an action or is over."""
+    while not st.over and st.pending is None and st.todo:
+        step, seat = st.todo[0]
+        rest = st.todo[1:]
+        if step == "start":
+            if st.bank < START_DICE:  # R8 (cannot happen with a bank of 6 per player)
+                st = replace(st, todo=rest, skipped=st.skipped + (f"start:{seat}",))
+            else:
+                st = replace(st, current=seat, pending=Pending("roll", seat, START_DICE, "start"), todo=rest)
+        elif step == "balance":
+            st = replace(st, todo=(("group", seat), ("keep", seat), ("pair", seat)) + rest)
+        elif step == "balance_victim":
+            if st.victim is not None:
+                st = replace(st, todo=(("balance", st.victim),) + rest)
+            else:
+                st = replace(st, todo=rest)
+        elif step == "group":
+            options = groupings(st.hands[seat].dice())
+            if len(options) == 1:
+                g = options[0]
+                st = _set_hand(st, seat, Hand(g.groups, g.loose), todo=rest)
+            else:
+                st = replace(
+                    st, pending=Pending("group", seat, default=options[0], choices=len(options)), todo=rest
+                )
+        elif step == "keep":
+            hand = st.hands[seat]
+            g = Grouping((), hand.groups, hand.loose)  # only .groups/.loose matter here
+            opts = keep_options(g)
+            if not opts:
+                st = replace(st, todo=rest)
+            elif len(opts) == 1:
+                st = _keep(replace(st, todo=rest), seat, opts[0])
+            else:
+                st = replace(
+                    st, pending=Pending("keep", seat, default=default_keep(g), choices=len(opts)), todo=rest
+                )
+        elif step == "pair":
+            if st.hands[seat].groups:
+                st = replace(st, todo=rest)
+            elif st.bank < 2:  # R8
+                st = replace(st, todo=rest, skipped=st.skipped + (f"pair:{seat}",))
+            else:
+                st = replace(st, pending=Pending("roll", seat, 1, "pair"), todo=rest)
+        elif step == "first":
+            vals = [abs(v) for v in st.values()]
+            first = vals.index(min(vals))  # R1: the first tied seat
+            st = replace(st, first=first, current=first, round=1, moved=0, todo=_turn_steps(first) + rest)
+        elif step == "flip":
+            if _any_flip(st, seat):
+                st = replace(st, current=seat, victim=None, pending=Pending("flip", seat), todo=rest)
+            else:  # R2
+                st = replace(st, current=seat, victim=None, todo=rest, skipped=st.skipped + (f"flip:{seat}",))
+        elif step == "draw":
+            if st.bank < 1:  # R8
+                st = replace(st, todo=rest, skipped=st.skipped + (f"draw:{seat}",))
+            else:
+                st = replace(st, pending=Pending("roll", seat, 1, "draw"), todo=rest)
+        elif step == "end_turn":
+            moved = st.moved + 1
+            st = replace(st, moved=moved, turns=st.turns + 1, victim=None, todo=rest)
+            if moved == st.n:
+                if st.round >= st.rounds:
+                    st = _end(st, _best_abs(st), "rounds")
+                    break
+                st = replace(st, round=st.round + 1, moved=0)
+            nxt = (seat + 1) % st.n
+            st = replace(st, current=nxt, todo=_turn_steps(nxt) + st.todo)
+        else:  # pragma: no cover - a corrupt state
+            raise IllegalAction(f"Unknown step {step!r} in the state.")
+    return st
+
+
+def _keep(st: State, seat: int, keep: tuple[int, int]) -> State:
+    hand = st.hands[seat]
+    i, j = sorted(keep)
+    kept = (hand.groups[i], hand.groups[j])
+    returned = sum(len(g) for k, g in enumerate(hand.groups) if k not in (i, j))
+    st = _set_hand(st, seat, Hand(kept, hand.loose), bank=st.bank + returned)
+    return _check_threes(st, [seat])
+
+
+# ---------------------------------------------------------------- actions
+
+
+def _name(st: State, seat: int) -> str:
+    return st.players[seat] if 0 <= seat < len(st.players) else f"seat {seat}"
+
+
+def _waiting_text(st: State) -> str:
+    p = st.pending
+    assert p is not None
+    who = _name(st, p.seat)
+    if p.kind == "roll":
+        what = {"start": "the 6 starting dice", "draw": "the draw", "pair": "the no-groups pair"}.get(
+            p.purpose or "", "a roll"
+        )
+        return f"The game waits for {who}'s roll ({what})"
+    if p.kind == "flip":
+        return f"The game waits for {who}'s flip"
+    if p.kind == "group":
+        return f"The game waits for {who} to choose a grouping"
+    return f"The game waits for {who} to choose 2 groups to keep"
+
+
+def _int(action: Mapping[str, Any], key: str) -> int:
+    v = action.get(key)
+    if type(v) is not int:
+        raise IllegalAction(f'"{key}" must be a whole number, not {v!r}.')
+    return v
+
+
+def _face(v: Any, what: str) -> int:
+    if type(v) is not int or v not in FACE_SET:
+        raise IllegalAction(f"{what}: {v!r} is not a face (faces are −3, −2, −1, +1, +2, +3).")
+    return v
+
+
+def _int_list(v: Any, what: str) -> list[int]:
+    if not isinstance(v, list | tuple) or any(type(x) is not int for x in v):
+        raise IllegalAction(f"{what} must be a list of whole numbers, not {v!r}.")
+    return list(v)
+
+
+def apply(state: State, action: Mapping[str, Any]) -> State:
+    """Apply one action; return the new state (``state`` is never changed).
+
+    Raises :class:`IllegalAction` with a readable reason.
+    """
+    if not isinstance(action, Mapping):
+        raise IllegalAction('An action is a JSON object with a "type".')
+    kind = action.get("type")
+    if state.over:
+        raise IllegalAction("The game is over.")
+    if kind == "end_on_time":
+        return _end(replace(state, skipped=()), _best_abs(state), "time")
+    p = state.pending
+    if p is None:  # pragma: no cover - only a corrupt state
+        raise IllegalAction("The game waits for nothing.")
+    if kind not in ("roll", "flip", "group", "keep"):
+        raise IllegalAction(f"Unknown action type {kind!r}: use roll, flip, group, keep or end_on_time.")
+    if kind != p.kind:
+        raise IllegalAction(f"{_waiting_text(state)}, not a {kind}.")
+    if "seat" in action and action["seat"] is not None and action["seat"] != p.seat:
+        raise IllegalAction(
+            f"{_waiting_text(state)}, not for {_name(state, action['seat']) if type(action['seat']) is int else action['seat']!r}."
+        )
+    st = replace(state, skipped=())
+    if kind == "roll":
+        st = _apply_roll(st, p, action)
+    elif kind == "flip":
+        st = _apply_flip(st, p, action)
+    elif kind == "group":
+        st = _apply_group(st, p, action)
+    else:
+        st = _apply_keep(st, p, action)
+    return _advance(st)
+
+
+def _apply_roll(st: State, p: Pending, action: Mapping[str, Any]) -> State:
+    values = _int_list(action.get("values"), '"values"')
+    if len(values) != p.count:
+        raise IllegalAction(f"This roll needs {p.count} value(s), got {len(values)}.")
+    for v in values:
+        _face(v, "Roll")
+    seat = p.seat
+    hand = st.hands[seat]
+    st = replace(st, pending=None)
+    if p.purpose == "start":
+        st = _set_hand(st, seat, Hand(hand.groups, hand.loose + tuple(values)), bank=st.bank - p.count)
+    elif p.purpose == "draw":
+        st = _set_hand(st, seat, Hand(hand.groups, hand.loose + tuple(values)), bank=st.bank - 1)
+    else:  # the no-groups pair: one die rolled, the other set opposite
+        m = abs(values[0])
+        st = _set_hand(st, seat, Hand(hand.groups + ((m, -m),), hand.loose), bank=st.bank - 2)
+    return _check_threes(st, [seat])
+
+
+def _apply_flip(st: State, p: Pending, action: Mapping[str, Any]) -> State:
+    m = p.seat
+    victim = _int(action, "victim")
+    if not 0 <= victim < st.n:
+        raise IllegalAction(f"There is no seat {victim}.")
+    if victim == m:
+        raise IllegalAction("The victim must be another player.")
+    own_i, own_to = _int(action, "own"), _int(action, "own_to")
+    other_i, other_to = _int(action, "other"), _int(action, "other_to")
+    own = st.hands[m].dice()
+    other = st.hands[victim].dice()
+    if not other:
+        raise IllegalAction(f"{_name(st, victim)} has no dice to flip.")
+    if not 0 <= own_i < len(own):
+        raise IllegalAction(f"{_name(st, m)} has no die number {own_i} (0 to {len(own) - 1}).")
+    if not 0 <= other_i < len(other):
+        raise IllegalAction(f"{_name(st, victim)} has no die number {other_i} (0 to {len(other) - 1}).")
+    _face(own_to, "New face of your die")
+    _face(other_to, "New face of the victim's die")
+    d = own_to - own[own_i]
+    if d == 0:
+        raise IllegalAction(f"Your die already shows {fmt_die(own_to)}: turn it to another face.")
+    if other_to - other[other_i] != -d:
+        raise IllegalAction(
+            f"Your die changes by {d:+d}, so {_name(st, victim)}'s {fmt_die(other[other_i])} must change by "
+            f"{-d:+d}, not to {fmt_die(other_to)}."
+        )
+    st = _set_hand(st, m, st.hands[m].with_die(own_i, own_to), pending=None, victim=victim)
+    st = _set_hand(st, victim, st.hands[victim].with_die(other_i, other_to))
+    return _check_threes(st, [m, victim])  # R9: both may win at once
+
+
+def _grouping_from_action(action: Mapping[str, Any], dice: Sequence[int]) -> Grouping:
+    zg = action.get("zero_groups", [])
+    pairs = action.get("pairs", [])
+    if not isinstance(zg, list | tuple) or not isinstance(pairs, list | tuple):
+        raise IllegalAction('"zero_groups" and "pairs" must be lists of lists of dice.')
+    zero = tuple(tuple(_int_list(g, "A zero-sum group")) for g in zg)
+    prs = tuple(tuple(_int_list(g, "A pair")) for g in pairs)
+    for g in zero + prs:
+        for v in g:
+            _face(v, f"Group {fmt_dice(g)}" if all(x in FACE_SET for x in g) else "Group")
+    if "loose" in action and action["loose"] is not None:
+        loose = tuple(_int_list(action["loose"], '"loose"'))
+    else:
+        left = list(dice)
+        for g in zero + prs:
+            for v in g:
+                if v in left:
+                    left.remove(v)
+                else:
+                    raise IllegalAction(
+                        f"The grouping uses a {fmt_die(v)} that the hand does not hold ({fmt_dice(dice)})."
+                    )
+        loose = tuple(left)
+    return Grouping(zero, prs, loose)  # type: ignore[arg-type]
+
+
+def _apply_group(st: State, p: Pending, action: Mapping[str, Any]) -> State:
+    dice = st.hands[p.seat].dice()
+    g = _grouping_from_action(action, dice)
+    try:
+        g = check_grouping(dice, g)
+    except IllegalGrouping as e:
+        raise IllegalAction(str(e)) from None
+    return _set_hand(st, p.seat, Hand(g.groups, g.loose), pending=None)
+
+
+def _apply_keep(st: State, p: Pending, action: Mapping[str, Any]) -> State:
+    keep = _int_list(action.get("keep"), '"keep"')
+    groups = st.hands[p.seat].groups
+    if len(keep) != 2:
+        raise IllegalAction(f'"keep" names exactly 2 groups, not {len(keep)}.')
+    i, j = keep
+    if i == j:
+        raise IllegalAction("Keep 2 different groups.")
+    for k in (i, j):
+        if not 0 <= k < len(groups):
+            raise IllegalAction(f"There is no group number {k} (0 to {len(groups) - 1}).")
+    return _keep(replace(st, pending=None), p.seat, (i, j))
+
+
+# ---------------------------------------------------------------- what can be done
+
+
+def flip_actions(state: State) -> list[dict[str, Any]]:
+    """Every legal flip of the mover, as actions."""
+    p = state.pending
+    if p is None or p.kind != "flip":
+        return []
+    own = state.hands[p.seat].dice()
+    out = []
+    for s, h in enumerate(state.hands):
+        if s == p.seat:
+            continue
+        for f in legal_flips(own, h.dice()):
+            out.append(
+                {
+                    "type": "flip",
+                    "victim": s,
+                    "own": f.own_index,
+                    "own_to": f.own_to,
+                    "other": f.other_index,
+                    "other_to": f.other_to,
+                }
+            )
+    return out
+
+
+def group_actions(state: State) -> list[dict[str, Any]]:
+    p = state.pending
+    if p is None or p.kind != "group":
+        return []
+    return [
+        {
+            "type": "group",
+            "zero_groups": [list(g) for g in gr.zero_groups],
+            "pairs": [list(x) for x in gr.pairs],
+        }
+        for gr in groupings(state.hands[p.seat].dice())
+    ]
+
+
+def keep_actions(state: State) -> list[dict[str, Any]]:
+    p = state.pending
+    if p is None or p.kind != "keep":
+        return []
+    hand = state.hands[p.seat]
+    return [{"type": "keep", "keep": [i, j]} for i, j in keep_options(Grouping((), hand.groups, hand.loose))]
+
+
+def legal_actions(state: State) -> list[dict[str, Any]]:
+    """The actions open now (``end_on_time``, always open to the host, is not listed).
+
+    A pending roll lists every possible outcome up to order (462 for the 6
+    starting dice, 6 for one die).
+    """
+    p = state.pending
+    if state.over or p is None:
+        return []
+    if p.kind == "roll":
+        return [{"type": "roll", "values": list(c)} for c in combinations_with_replacement(FACES, p.count)]
+    if p.kind == "flip":
+        return flip_actions(state)
+    if p.kind == "group":
+        return group_actions(state)
+    return keep_actions(state)
+
+
+def default_action(state: State) -> dict[str, Any] | None:
+    """The default answer to a pending grouping or keep choice, else ``None``."""
+    p = state.pending
+    if state.over or p is None:
+        return None
+    if p.kind == "group":
+        g: Grouping = p.default
+        return {
+            "type": "group",
+            "zero_groups": [list(x) for x in g.zero_groups],
+            "pairs": [list(x) for x in g.pairs],
+        }
+    if p.kind == "keep":
+        return {"type": "keep", "keep": list(p.default)}
+    return None
+
+
+def roll_action(state: State, rng: random.Random) -> dict[str, Any] | None:
+    """A roll for the pending roll with values from ``rng``, else ``None``."""
+    p = state.pending
+    if state.over or p is None or p.kind != "roll":
+        return None
+    return {"type": "roll", "values": [rng.choice(FACES) for _ in range(p.count)]}
+
+
+def random_flip(state: State, rng: random.Random) -> dict[str, Any] | None:
+    """A flip drawn uniformly from all legal flips, without listing them all."""
+    p = state.pending
+    if state.over or p is None or p.kind != "flip":
+        return None
+    own = state.hands[p.seat].dice()
+    own_pos: dict[int, list[int]] = {}
+    for i, v in enumerate(own):
+        own_pos.setdefault(v, []).append(i)
+    kinds: list[tuple[int, int, int, int, int]] = []  # weight, victim, v, nv, w
+    weights: list[int] = []
+    for s, h in enumerate(state.hands):
+        if s == p.seat:
+            continue
+        opos: dict[int, int] = {}
+        for w in h.dice():
+            opos[w] = opos.get(w, 0) + 1
+        for v, ipos in own_pos.items():
+            for nv in FACES:
+                if nv == v:
+                    continue
+                d = nv - v
+                for w, cnt in opos.items():
+                    if (w - d) in FACE_SET:
+                        kinds.append((s, v, nv, w, 0))
+                        weights.append(len(ipos) * cnt)
+    if not kinds:
+        return None
+    s, v, nv, w, _ = rng.choices(kinds, weights)[0]
+    other = state.hands[s].dice()
+    j = rng.choice([k for k, x in enumerate(other) if x == w])
+    return {
+        "type": "flip",
+        "victim": s,
+        "own": rng.choice(own_pos[v]),
+        "own_to": nv,
+        "other": j,
+        "other_to": w - (nv - v),
+    }
+
+
+def describe_values(values: Sequence[int]) -> str:
+    return fmt_dice(values)
