@@ -359,6 +359,8 @@ def _advance(st: State) -> State:
             st = replace(st, current=nxt, todo=_turn_steps(nxt) + st.todo)
         else:  # pragma: no cover - a corrupt state
             raise IllegalAction(f"Unknown step {step!r} in the state.")
+    if st.round == 0 and st.pending is not None:
+        st = replace(st, current=st.pending.seat)  # during the start, the seat being set up
     return st
 
 
@@ -499,7 +501,7 @@ def _apply_flip(st: State, p: Pending, action: Mapping[str, Any]) -> State:
     return _check_threes(st, [m, victim])  # R9: both may win at once
 
 
-def _grouping_from_action(action: Mapping[str, Any], dice: Sequence[int]) -> Grouping:
+def grouping_from_action(action: Mapping[str, Any], dice: Sequence[int]) -> Grouping:
     zg = action.get("zero_groups", [])
     pairs = action.get("pairs", [])
     if not isinstance(zg, list | tuple) or not isinstance(pairs, list | tuple):
@@ -527,7 +529,7 @@ def _grouping_from_action(action: Mapping[str, Any], dice: Sequence[int]) -> Gro
 
 def _apply_group(st: State, p: Pending, action: Mapping[str, Any]) -> State:
     dice = st.hands[p.seat].dice()
-    g = _grouping_from_action(action, dice)
+    g = grouping_from_action(action, dice)
     try:
         g = check_grouping(dice, g)
     except IllegalGrouping as e:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .balance import check_grouping
 from .dice import ARROW, fmt_dice, fmt_die, fmt_group
-from .game import IllegalAction, State, apply
+from .game import IllegalAction, State, apply, grouping_from_action
 
 
 def _names(state: State, names: Sequence[str] | None) -> list[str]:
@@ -60,13 +61,11 @@ def describe(state_before: State, action: Mapping[str, Any], names: Sequence[str
             f"{nm[v]}'s {fmt_die(other)}{ARROW}{fmt_die(action['other_to'])}"
         )
     elif kind == "group":
-        h = (
-            after.hands[p.seat]
-            if after.pending is None or after.pending.seat != p.seat or after.pending.kind != "keep"
-            else after.hands[p.seat]
+        g = check_grouping(
+            state_before.hands[p.seat].dice(), grouping_from_action(action, state_before.hands[p.seat].dice())
         )
-        groups = "".join(fmt_group(g) for g in h.groups)
-        loose = f", loose {fmt_dice(h.loose)}" if h.loose else ""
+        groups = "".join(fmt_group(x) for x in g.groups)
+        loose = f", loose {fmt_dice(g.loose)}" if g.loose else ""
         text = f"{who} groups {groups or '(nothing)'}{loose}"
     elif kind == "keep":
         groups = state_before.hands[p.seat].groups
