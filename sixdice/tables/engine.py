@@ -15,6 +15,13 @@ Randomness never enters ``apply``.  When the game waits for dice that the
 app rolls, :meth:`GameEngine.system_action` returns a complete action (with
 the values drawn from the ``rng`` it is given) and the service applies it
 like any other action and records it as an event.
+
+Two optional methods, used when an adapter has them:
+
+* ``complete_action(state, action, options, rng) -> action`` fills in what a
+  player's tap leaves to the app, such as the values of app-rolled dice when a
+  player taps the cup (Run Buster), before the action is applied and recorded.
+* ``bot_action(state, seat, rng) -> action`` plays a turn for a bot seat.
 """
 
 from __future__ import annotations

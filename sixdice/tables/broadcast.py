@@ -1,0 +1,77 @@
+"""Messages to everyone at a table, sent only after the transaction commits.
+
+The channel layer is at-most-once: a message may be lost.  Every game
+message carries ``seq`` so a client notices a gap and asks for what it missed
+(see ``docs/protocol.md``).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+if TYPE_CHECKING:
+    from .models import Event, Game
+
+log = logging.getLogger(__name__)
+
+
+def group_name(code: str) -> str:
+    return f"table.{code}"
+
+
+def event_payload(event: Event) -> dict[str, Any]:
+    return {
+        "seq": event.seq,
+        "actor": event.actor,
+        "action": event.action,
+        "text": event.text,
+        "at": event.created_at.isoformat() if event.created_at else None,
+    }
+
+
+def send_now(code: str, message: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group_name(code), message)
+    except Exception:  # a lost broadcast is recovered by the clients' resync
+        log.exception("broadcast to table %s failed", code)
+
+
+def _after_commit(code: str, message: dict[str, Any]) -> None:
+    transaction.on_commit(lambda: send_now(code, message))
+
+
+def game_events(code: str, game: Game, events: Sequence[Event]) -> None:
+    _after_commit(
+        code,
+        {
+            "type": "table.events",
+            "engine": game.engine,
+            "game": game.pk,
+            "number": game.number,
+            "seq": game.seq,
+            "status": game.status,
+            "events": [event_payload(event) for event in events],
+            "state": game.state,
+        },
+    )
+
+
+def table_changed(code: str) -> None:
+    _after_commit(code, {"type": "table.changed"})
+
+
+def seat_revoked(code: str, position: int) -> None:
+    _after_commit(code, {"type": "seat.revoked", "position": position})
+
+
+def presence_changed(code: str) -> None:
+    send_now(code, {"type": "table.presence"})

@@ -1,0 +1,392 @@
+"""The live connection of every phone, host page and spectator, for both games.
+
+Thin: parse a frame, make one service call, reply.  The protocol is in
+``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.urls import reverse
+from django.utils import timezone
+
+from . import broadcast, selectors, services
+from .engine import get_engine
+from .models import Connection, Game, Table
+from .services import Credentials, ServiceError
+
+log = logging.getLogger(__name__)
+
+HOST_COMMANDS = {"start", "pause", "resume", "rematch", "handover", "bot"}
+BOT_DELAY = 1.0  # seconds: bots move at a human pace
+
+
+class BadFrame(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class Who:
+    table_id: int
+    code: str
+    seat: int | None
+    host: bool
+    credentials: Credentials
+
+    @property
+    def role(self) -> str:
+        return "seat" if self.seat is not None else "host" if self.host else "spectator"
+
+
+def credentials_from_session(session: Any, code: str) -> Credentials:
+    held = (session or {}).get("tables", {}).get(code, {}) if session is not None else {}
+    return Credentials(seat_secret=held.get("seat"), host_secret=held.get("host"))
+
+
+# ------------------------------------------------------------------ database side (sync)
+
+
+def _identify(code: str, credentials: Credentials) -> Who:
+    table = services.load_table(code)
+    seat = services.seat_for(table, credentials)
+    return Who(
+        table_id=table.pk,
+        code=table.code,
+        seat=seat.position if seat else None,
+        host=services.is_host(table, credentials),
+        credentials=credentials,
+    )
+
+
+def _register(who: Who, channel_name: str) -> None:
+    Connection.objects.update_or_create(
+        channel_name=channel_name,
+        defaults={
+            "table_id": who.table_id,
+            "seat_position": who.seat,
+            "is_host": who.host,
+            "last_seen": timezone.now(),
+        },
+    )
+
+
+def _unregister(channel_name: str) -> None:
+    Connection.objects.filter(channel_name=channel_name).delete()
+
+
+def _heartbeat(channel_name: str) -> None:
+    stale = timezone.now() - timedelta(seconds=10)
+    Connection.objects.filter(channel_name=channel_name, last_seen__lt=stale).update(last_seen=timezone.now())
+
+
+def _game_payload(game: Game, seat: int | None, *, log_size: int = 40) -> dict[str, Any]:
+    engine = get_engine(game.engine)
+    return {
+        "id": game.pk,
+        "number": game.number,
+        "seq": game.seq,
+        "status": game.status,
+        "players": game.players,
+        "view": engine.view(game.state, seat),
+        "log": [broadcast.event_payload(e) for e in selectors.recent_events(game, log_size)],
+    }
+
+
+def _snapshot(who: Who) -> dict[str, Any]:
+    table = Table.objects.get(pk=who.table_id)
+    game = selectors.current_game(table)
+    return {
+        "role": who.role,
+        "seat": who.seat,
+        "host": who.host,
+        "table": selectors.table_info(table),
+        "presence": selectors.presence(table),
+        "standings": selectors.standings(table),
+        "game": _game_payload(game, who.seat) if game else None,
+    }
+
+
+def _welcome(who: Who, query_string: bytes) -> dict[str, Any]:
+    """A full snapshot; a reconnecting client that says where it was also gets the events it missed."""
+    welcome: dict[str, Any] = {"type": "welcome", **_snapshot(who)}
+    query = parse_qs(query_string.decode("latin-1"))
+    try:
+        game_id, since = int(query["game"][0]), int(query["since"][0])
+    except (KeyError, ValueError):
+        return welcome
+    game = welcome["game"]
+    if game and game["id"] == game_id and since <= game["seq"]:
+        missed = Game.objects.get(pk=game_id).events.filter(seq__gt=since).order_by("seq")
+        welcome["missed"] = [broadcast.event_payload(e) for e in missed[: settings.SIXDICE_RESYNC_MAX_EVENTS]]
+    return welcome
+
+
+def _resync(who: Who, game_id: int | None, since: int) -> dict[str, Any]:
+    table = Table.objects.get(pk=who.table_id)
+    game = selectors.current_game(table)
+    if game is None:
+        return {"type": "snapshot", **_snapshot(who)}
+    events = selectors.events_since(game, since) if game_id == game.pk else None
+    if events is None:
+        return {"type": "snapshot", **_snapshot(who)}
+    return {
+        "type": "update",
+        "game": game.pk,
+        "number": game.number,
+        "seq": game.seq,
+        "status": game.status,
+        "events": [broadcast.event_payload(e) for e in events],
+        "view": get_engine(game.engine).view(game.state, who.seat),
+    }
+
+
+def _host_command(who: Who, command: str, msg: dict[str, Any]) -> dict[str, Any] | None:
+    table = services.load_table(who.code)
+    if not services.is_host(table, who.credentials):
+        raise ServiceError("not_host", "Only the host can do that.")
+    if command in {"start", "rematch"}:
+        services.start_game(table=table)
+    elif command in {"pause", "resume"}:
+        services.set_paused(table=table, paused=command == "pause")
+    elif command == "handover":
+        position = _int_field(msg, "position")
+        token = services.hand_over_seat(table=table, position=position)
+        return {
+            "type": "handover",
+            "position": position,
+            "url": reverse("tables:claim", args=[table.code, token]),
+        }
+    elif command == "bot":
+        on = msg.get("on", True)
+        if not isinstance(on, bool):
+            raise BadFrame("bad_field", "Field 'on' must be true or false.")
+        services.set_bot(table=table, position=_int_field(msg, "position"), is_bot=on)
+    return None
+
+
+def _bot_step(code: str) -> bool:
+    """Play one move for a bot seat whose turn it is; True when it moved."""
+    table = services.load_table(code)
+    if not table.seats.filter(is_bot=True).exists():
+        return False
+    game = selectors.current_game(table)
+    if game is None or game.status != Game.Status.PLAYING or table.paused:
+        return False
+    engine = get_engine(game.engine)
+    bot_action = getattr(engine, "bot_action", None)
+    if bot_action is None:
+        return False
+    bots = set(table.seats.filter(is_bot=True).values_list("position", flat=True))
+    for seat in sorted(engine.actors(game.state) & bots):
+        action = bot_action(game.state, seat, random.SystemRandom())
+        services.apply_action(
+            table_code=code, credentials=Credentials(), action=action, expected_seq=game.seq, actor=seat
+        )
+        return True
+    return False
+
+
+def _int_field(msg: dict[str, Any], name: str) -> int:
+    value = msg.get(name)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadFrame("bad_field", f"Field {name!r} must be a whole number.")
+    return value
+
+
+# ------------------------------------------------------------------ the consumer
+
+
+_bot_tasks: dict[str, asyncio.Task[None]] = {}
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    """One WebSocket at ``/ws/t/<code>/``: a seat, the host, or a spectator."""
+
+    who: Who | None = None
+
+    async def connect(self) -> None:
+        code = services.normalise_code(self.scope["url_route"]["kwargs"]["code"])
+        await self.accept()
+        session = self.scope.get("session")
+        credentials = await database_sync_to_async(credentials_from_session)(session, code)
+        try:
+            self.who = await database_sync_to_async(_identify)(code, credentials)
+        except ServiceError as exc:
+            await self._error(exc.code, exc.message)
+            await self.close(code=4404)
+            return
+        await self.channel_layer.group_add(broadcast.group_name(self.who.code), self.channel_name)
+        await database_sync_to_async(_register)(self.who, self.channel_name)
+        welcome = await database_sync_to_async(_welcome)(self.who, self.scope.get("query_string", b""))
+        await self._send(welcome)
+        await self.channel_layer.group_send(broadcast.group_name(self.who.code), {"type": "table.presence"})
+        self._kick_bots()
+
+    async def disconnect(self, close_code: int) -> None:
+        if self.who is None:
+            return
+        await self.channel_layer.group_discard(broadcast.group_name(self.who.code), self.channel_name)
+        await database_sync_to_async(_unregister)(self.channel_name)
+        await self.channel_layer.group_send(broadcast.group_name(self.who.code), {"type": "table.presence"})
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.who is None:
+            return
+        ref = None
+        try:
+            msg = self._parse(text_data, bytes_data)
+            ref = msg.get("id")
+            await self._dispatch(msg, ref)
+        except BadFrame as exc:
+            await self._error(exc.code, exc.message, ref)
+        except ServiceError as exc:
+            extra: dict[str, Any] = {}
+            if exc.code in {"stale", "not_allowed", "illegal", "paused", "game_over"}:
+                extra["snapshot"] = await database_sync_to_async(_snapshot)(self.who)
+            await self._error(exc.code, exc.message, ref, **extra)
+
+    def _parse(self, text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
+        raw = text_data if text_data is not None else bytes_data
+        if raw is None:
+            raise BadFrame("bad_json", "Empty frame.")
+        if len(raw.encode() if isinstance(raw, str) else raw) > settings.SIXDICE_WS_MAX_FRAME:
+            raise BadFrame("too_large", "Frame is larger than 64 KiB.")
+        if bytes_data is not None:
+            raise BadFrame("bad_json", "Send text frames holding JSON.")
+        try:
+            msg = json.loads(raw)
+        except (ValueError, RecursionError):
+            raise BadFrame("bad_json", "That frame is not valid JSON.") from None
+        if not isinstance(msg, dict):
+            raise BadFrame("bad_json", "A frame must be a JSON object.")
+        if not isinstance(msg.get("type"), str):
+            raise BadFrame("bad_field", "Field 'type' is missing or not a string.")
+        ref = msg.get("id")
+        if ref is not None and (isinstance(ref, bool) or not isinstance(ref, str | int)):
+            raise BadFrame("bad_field", "Field 'id' must be a string or a number.")
+        return msg
+
+    async def _dispatch(self, msg: dict[str, Any], ref: Any) -> None:
+        assert self.who is not None
+        kind = msg["type"]
+        if kind == "ping":
+            await database_sync_to_async(_heartbeat)(self.channel_name)
+            await self._send({"type": "pong", "ref": ref})
+        elif kind == "action":
+            action = msg.get("action")
+            if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+                raise BadFrame("bad_field", "Field 'action' must be an object with a 'type'.")
+            seq = _int_field(msg, "seq")
+            as_host = msg.get("as_host", False)
+            if not isinstance(as_host, bool):
+                raise BadFrame("bad_field", "Field 'as_host' must be true or false.")
+            applied = await database_sync_to_async(services.apply_action)(
+                table_code=self.who.code,
+                credentials=self.who.credentials,
+                action=action,
+                expected_seq=seq,
+                as_host=as_host,
+            )
+            await self._send({"type": "ack", "ref": ref, "seq": applied.game.seq})
+            self._kick_bots()
+        elif kind == "resync":
+            since = _int_field(msg, "since")
+            game_id = msg.get("game")
+            if game_id is not None and (isinstance(game_id, bool) or not isinstance(game_id, int)):
+                raise BadFrame("bad_field", "Field 'game' must be a whole number.")
+            reply = await database_sync_to_async(_resync)(self.who, game_id, since)
+            await self._send({**reply, "ref": ref})
+        elif kind == "host":
+            command = msg.get("command")
+            if command not in HOST_COMMANDS:
+                raise BadFrame("bad_field", f"Unknown host command {command!r}.")
+            reply = await database_sync_to_async(_host_command)(self.who, command, msg)
+            await self._send({**(reply or {"type": "ack"}), "ref": ref})
+            self._kick_bots()
+        else:
+            raise BadFrame("unknown_type", f"Unknown message type {kind!r}.")
+
+    # -------------------------------------------------------------- group messages
+
+    async def table_events(self, event: dict[str, Any]) -> None:
+        assert self.who is not None
+        engine = get_engine(event["engine"])
+        await self._send(
+            {
+                "type": "update",
+                "game": event["game"],
+                "number": event["number"],
+                "seq": event["seq"],
+                "status": event["status"],
+                "events": event["events"],
+                "view": engine.view(event["state"], self.who.seat),
+            }
+        )
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        assert self.who is not None
+        await self._send({"type": "snapshot", **await database_sync_to_async(_snapshot)(self.who)})
+
+    async def table_presence(self, event: dict[str, Any]) -> None:
+        assert self.who is not None
+        table = Table(pk=self.who.table_id)
+        await self._send({"type": "presence", **await database_sync_to_async(selectors.presence)(table)})
+
+    async def seat_revoked(self, event: dict[str, Any]) -> None:
+        assert self.who is not None
+        if self.who.seat != event["position"]:
+            return
+        self.who = await database_sync_to_async(_identify)(self.who.code, self.who.credentials)
+        if self.who.seat is None:
+            await database_sync_to_async(_register)(self.who, self.channel_name)
+            await self._send(
+                {
+                    "type": "revoked",
+                    "message": "This seat was handed to another phone. You are watching now.",
+                    **await database_sync_to_async(_snapshot)(self.who),
+                }
+            )
+
+    # -------------------------------------------------------------- helpers
+
+    def _kick_bots(self) -> None:
+        """Let bots whose turn it is move, one at a time, at a human pace."""
+        assert self.who is not None
+        code = self.who.code
+        task = _bot_tasks.get(code)
+        if task is not None and not task.done():
+            return
+        _bot_tasks[code] = asyncio.get_running_loop().create_task(_play_bots(code))
+
+    async def _send(self, payload: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(payload, separators=(",", ":")))
+
+    async def _error(self, code: str, message: str, ref: Any = None, **extra: Any) -> None:
+        await self._send({"type": "error", "code": code, "message": message, "ref": ref, **extra})
+
+
+async def _play_bots(code: str) -> None:
+    try:
+        while True:
+            await asyncio.sleep(BOT_DELAY)
+            moved = await database_sync_to_async(_bot_step)(code)
+            if not moved:
+                return
+    except ServiceError as exc:  # someone moved first, or the table closed: the next kick retries
+        log.info("bot at table %s did not move: %s", code, exc.message)
+    finally:
+        _bot_tasks.pop(code, None)

@@ -1,0 +1,118 @@
+"""Tables, seats, games and the append-only event log, shared by every game."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models.functions import Lower
+
+
+class Table(models.Model):
+    """A real table: one host, its seats, and the games played there in turn."""
+
+    class Status(models.TextChoices):
+        LOBBY = "lobby", "Lobby (seats open)"
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+        CLOSED = "closed", "Closed"
+
+    code = models.CharField(max_length=8, unique=True)
+    game = models.CharField(max_length=20, help_text="The engine slug: sixdice or runbuster.")
+    options = models.JSONField(default=dict)
+    host_secret_hash = models.CharField(max_length=64)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY)
+    capacity = models.PositiveSmallIntegerField(default=8, help_text="How many seats the host opened.")
+    paused = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.code} ({self.game})"
+
+
+class Seat(models.Model):
+    """A place at a table, bound to one browser by a secret kept in its session."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(help_text="0-based seat order.")
+    name = models.CharField(max_length=24)
+    secret_hash = models.CharField(max_length=64, blank=True)
+    claim_token_hash = models.CharField(max_length=64, blank=True, help_text="A pending hand-over link.")
+    is_bot = models.BooleanField(default=False)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="seat_unique_position"),
+            models.UniqueConstraint(Lower("name"), "table", name="seat_unique_name"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} (seat {self.position + 1} at {self.table.code})"
+
+
+class Game(models.Model):
+    """One game at a table, with the snapshot of its state at ``seq``."""
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveIntegerField(help_text="1 for the first game at the table, then rematches.")
+    engine = models.CharField(max_length=20)
+    options = models.JSONField(default=dict)
+    players = models.JSONField(default=list, help_text="Names in seat order when the game began.")
+    first = models.PositiveSmallIntegerField(default=0, help_text="The seat that began (Player 1).")
+    initial_state = models.JSONField(default=dict)
+    state = models.JSONField(default=dict)
+    seq = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    winners = models.JSONField(default=list)
+    end_reason = models.CharField(max_length=30, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-started_at"]
+        constraints = [models.UniqueConstraint(fields=["table", "number"], name="game_unique_number")]
+
+    def __str__(self) -> str:
+        return f"{self.table.code} game {self.number} ({self.engine})"
+
+
+class Event(models.Model):
+    """One applied action; the log is append-only and replays to the snapshot."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    actor = models.CharField(max_length=10, help_text="A seat number, 'host' or 'system'.")
+    action = models.JSONField()
+    text = models.CharField(max_length=500, blank=True, help_text="The action in the game's notation.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="event_unique_seq")]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.text}"
+
+
+class Connection(models.Model):
+    """A live WebSocket, for presence across every server process."""
+
+    channel_name = models.CharField(max_length=200, unique=True)
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="connections")
+    seat_position = models.PositiveSmallIntegerField(null=True, blank=True)
+    is_host = models.BooleanField(default=False)
+    last_seen = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["table", "last_seen"])]
+
+    def __str__(self) -> str:
+        return self.channel_name

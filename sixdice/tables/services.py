@@ -1,0 +1,396 @@
+"""Every write to tables, seats and games goes through these functions.
+
+The one that matters most is :func:`apply_action`: it checks the sender, the
+rules and the expected ``seq``, appends the event and saves the snapshot in one
+transaction, and broadcasts to the table only after the commit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from . import broadcast
+from .engine import HOST, SYSTEM, Actor, GameEngine, GameError, OptionsError, get_engine
+from .models import Event, Game, Seat, Table
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read aloud and type
+CODE_LENGTH = 5
+NAME_MAX = 24
+MAX_SYSTEM_STEPS = 500  # a game needs a handful of server steps in a row; more means a broken engine
+
+
+class ServiceError(Exception):
+    """A refusal with a code for the client and a message for a person."""
+
+    def __init__(self, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+
+@dataclass(frozen=True)
+class Credentials:
+    """What a browser holds for one table: its seat secret and/or the host secret."""
+
+    seat_secret: str | None = None
+    host_secret: str | None = None
+
+
+@dataclass
+class Applied:
+    """What :func:`apply_action` wrote: the game after it and the new events."""
+
+    game: Game
+    events: list[Event] = field(default_factory=list)
+
+
+def hash_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def _matches(secret: str | None, digest: str) -> bool:
+    return bool(secret) and bool(digest) and hmac.compare_digest(hash_secret(secret or ""), digest)
+
+
+def new_secret() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def _new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalise_code(code: str) -> str:
+    return "".join(ch for ch in code.upper() if ch.isalnum())
+
+
+def _system_rng() -> random.Random:
+    """Dice the app rolls come from the OS; every value is recorded in the event."""
+    return random.SystemRandom()
+
+
+# ---------------------------------------------------------------- tables and seats
+
+
+def create_table(*, game: str, options: Mapping[str, Any], capacity: int) -> tuple[Table, str]:
+    """Open a table for ``game``; returns it with the host secret (kept only in the host's session)."""
+    engine = get_engine(game)
+    if not engine.min_players <= capacity <= engine.max_players:
+        raise OptionsError(f"{engine.label} takes {engine.min_players} to {engine.max_players} players.")
+    cleaned = engine.clean_options(options, players=capacity)
+    host_secret = new_secret()
+    for _ in range(20):
+        try:
+            with transaction.atomic():
+                table = Table.objects.create(
+                    code=_new_code(),
+                    game=engine.slug,
+                    options=cleaned,
+                    capacity=capacity,
+                    host_secret_hash=hash_secret(host_secret),
+                )
+            return table, host_secret
+        except IntegrityError:  # the code is taken; draw another
+            continue
+    raise ServiceError("busy", "Could not find a free table code; please try again.")
+
+
+def is_host(table: Table, credentials: Credentials) -> bool:
+    return _matches(credentials.host_secret, table.host_secret_hash)
+
+
+def seat_for(table: Table, credentials: Credentials) -> Seat | None:
+    if not credentials.seat_secret:
+        return None
+    digest = hash_secret(credentials.seat_secret)
+    return table.seats.filter(secret_hash=digest).first()
+
+
+def clean_name(name: str) -> str:
+    cleaned = " ".join((name or "").split())
+    if not cleaned:
+        raise ServiceError("bad_name", "Please type a name.")
+    if len(cleaned) > NAME_MAX:
+        raise ServiceError("bad_name", f"A name has at most {NAME_MAX} characters.")
+    if any(not ch.isprintable() for ch in cleaned):
+        raise ServiceError("bad_name", "A name cannot hold control characters.")
+    return cleaned
+
+
+@transaction.atomic
+def join_table(*, table: Table, name: str, is_bot: bool = False) -> tuple[Seat, str]:
+    """Give a new player a seat; returns the seat and the secret that binds it to the browser."""
+    table = Table.objects.get(pk=table.pk)
+    if table.status != Table.Status.LOBBY:
+        raise ServiceError("seats_closed", "The game has started: seats are closed, but you can watch.")
+    cleaned = clean_name(name)
+    seats = list(table.seats.all())
+    if len(seats) >= table.capacity:
+        raise ServiceError("table_full", f"All {table.capacity} seats are taken.")
+    if any(seat.name.casefold() == cleaned.casefold() for seat in seats):
+        raise ServiceError("name_taken", f"Someone at this table is already called {cleaned}.")
+    secret = new_secret()
+    seat = Seat.objects.create(
+        table=table,
+        position=len(seats),
+        name=cleaned,
+        secret_hash="" if is_bot else hash_secret(secret),
+        is_bot=is_bot,
+    )
+    broadcast.table_changed(table.code)
+    return seat, secret
+
+
+@transaction.atomic
+def hand_over_seat(*, table: Table, position: int) -> str:
+    """Revoke the phone that holds a seat and issue a one-use link for another phone.
+
+    Returns the claim token for the new link.  The old phone loses the seat at
+    once, and an earlier hand-over link stops working.
+    """
+    seat = _seat_at(table, position)
+    token = new_secret()
+    seat.secret_hash = ""
+    seat.claim_token_hash = hash_secret(token)
+    seat.is_bot = False
+    seat.save(update_fields=["secret_hash", "claim_token_hash", "is_bot"])
+    broadcast.seat_revoked(table.code, position)
+    return token
+
+
+@transaction.atomic
+def claim_seat(*, table: Table, token: str) -> tuple[Seat, str]:
+    """Bind the seat of a hand-over link to this browser; the link is then used up."""
+    digest = hash_secret(token or "")
+    seat = table.seats.select_for_update().filter(claim_token_hash=digest).first()
+    if seat is None or not token:
+        raise ServiceError("bad_link", "This seat link is not valid any more. Ask the host for a new one.")
+    secret = new_secret()
+    seat.secret_hash = hash_secret(secret)
+    seat.claim_token_hash = ""
+    seat.save(update_fields=["secret_hash", "claim_token_hash"])
+    broadcast.table_changed(table.code)
+    return seat, secret
+
+
+def _seat_at(table: Table, position: int) -> Seat:
+    seat = table.seats.filter(position=position).first()
+    if seat is None:
+        raise ServiceError("bad_seat", f"There is no seat {position + 1} at this table.")
+    return seat
+
+
+@transaction.atomic
+def set_bot(*, table: Table, position: int, is_bot: bool = True) -> Seat:
+    """Let the app play a seat (a player left), or take it back from the app."""
+    seat = _seat_at(table, position)
+    seat.is_bot = is_bot
+    if is_bot:
+        seat.secret_hash = ""
+    seat.save(update_fields=["is_bot", "secret_hash"])
+    if is_bot:
+        broadcast.seat_revoked(table.code, position)
+    broadcast.table_changed(table.code)
+    return seat
+
+
+@transaction.atomic
+def set_paused(*, table: Table, paused: bool) -> Table:
+    Table.objects.filter(pk=table.pk).update(paused=paused)
+    table.refresh_from_db()
+    broadcast.table_changed(table.code)
+    return table
+
+
+# ---------------------------------------------------------------- games
+
+
+def current_game(table: Table) -> Game | None:
+    return table.games.order_by("-number").first()
+
+
+@transaction.atomic
+def start_game(*, table: Table, rng: random.Random | None = None) -> Applied:
+    """Start the first game (closing the seats) or a rematch with the same seats."""
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    engine = get_engine(table.game)
+    seats = list(table.seats.order_by("position"))
+    previous = current_game(table)
+    if previous is not None and previous.status == Game.Status.PLAYING:
+        raise ServiceError("game_running", "A game is still being played at this table.")
+    if len(seats) < engine.min_players:
+        raise ServiceError(
+            "not_enough_players",
+            f"{engine.label} needs at least {engine.min_players} players; {len(seats)} joined so far.",
+        )
+    rng = rng or _system_rng()
+    names = [seat.name for seat in seats]
+    options = engine.clean_options(table.options, players=len(seats))
+    first = rng.randrange(len(seats)) if previous is None else (previous.first + 1) % len(seats)
+    state = engine.start(players=names, options=options, first=first)
+    game = Game.objects.create(
+        table=table,
+        number=1 if previous is None else previous.number + 1,
+        engine=engine.slug,
+        options=options,
+        players=names,
+        first=first,
+        initial_state=state,
+        state=state,
+    )
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.PLAYING, paused=False)
+    applied = Applied(game=game)
+    _run_system_actions(engine, game, state, applied, rng)
+    _save(game, applied, expected_seq=0, code=table.code)
+    broadcast.table_changed(table.code)
+    return applied
+
+
+def _resolve_actor(table: Table, credentials: Credentials, *, as_host: bool) -> Actor:
+    if as_host:
+        if not is_host(table, credentials):
+            raise ServiceError("not_host", "Only the host can do that.")
+        return HOST
+    seat = seat_for(table, credentials)
+    if seat is None:
+        if is_host(table, credentials):
+            raise ServiceError("not_allowed", "You are the host here, not a player: act as host instead.")
+        raise ServiceError("spectator", "You are watching this table; spectators cannot play.")
+    return seat.position
+
+
+def load_table(code: str) -> Table:
+    table = Table.objects.filter(code=normalise_code(code)).first()
+    if table is None:
+        raise ServiceError("unknown_table", f"There is no table {code!r}.")
+    if table.status == Table.Status.CLOSED:
+        raise ServiceError("table_closed", "This table is closed.")
+    return table
+
+
+@transaction.atomic
+def apply_action(
+    *,
+    table_code: str,
+    credentials: Credentials,
+    action: Mapping[str, Any],
+    expected_seq: int,
+    as_host: bool = False,
+    actor: Actor | None = None,
+    rng: random.Random | None = None,
+) -> Applied:
+    """Apply one action to a table's current game.
+
+    In one transaction: check the sender may act, check the action against
+    the rules engine, check ``expected_seq`` is current, then append the
+    event(s) and save the snapshot.  Dice the app rolls next (and other
+    server steps, such as automatic balancing) follow as system events.
+    After commit, everyone at the table is sent the new events.
+
+    ``actor`` skips the credential check; only trusted server code (bots)
+    passes it.
+    """
+    table = load_table(table_code)
+    if actor is None:
+        actor = _resolve_actor(table, credentials, as_host=as_host)
+    game = current_game(table)
+    if game is None:
+        raise ServiceError("no_game", "The game has not started yet.")
+    if game.status == Game.Status.FINISHED:
+        raise ServiceError("game_over", "This game is over.")
+    if table.paused:
+        raise ServiceError("paused", "The host has paused the game.")
+    engine = get_engine(game.engine)
+    rng = rng or _system_rng()
+    state = game.state
+    if isinstance(actor, int) and actor not in engine.actors(state):
+        # Let the engine word the refusal ("It is Ana's turn."), else a plain one.
+        try:
+            engine.apply(state, dict(action), actor=actor)
+        except GameError as exc:
+            raise ServiceError(exc.code, str(exc)) from None
+        raise ServiceError("not_allowed", "It is not your turn.")
+    complete = getattr(engine, "complete_action", None)
+    try:
+        if complete is not None:
+            action = complete(state, dict(action), game.options, rng)
+        new_state = engine.apply(state, dict(action), actor=actor)
+    except GameError as exc:
+        raise ServiceError(exc.code, str(exc)) from None
+    if expected_seq != game.seq:
+        raise ServiceError("stale", "Someone else moved first; here is the table as it is now.")
+    applied = Applied(game=game)
+    _add_event(engine, game, applied, actor, dict(action), state)
+    _run_system_actions(engine, game, new_state, applied, rng)
+    _save(game, applied, expected_seq=expected_seq, code=table.code)
+    return applied
+
+
+def _add_event(
+    engine: GameEngine, game: Game, applied: Applied, actor: Actor, action: dict[str, Any], before: Mapping[str, Any]
+) -> None:
+    seq = game.seq + len(applied.events) + 1
+    text = engine.describe(before, action, names=game.players)
+    applied.events.append(Event(game=game, seq=seq, actor=str(actor), action=action, text=text[:500]))
+
+
+def _run_system_actions(
+    engine: GameEngine, game: Game, state: dict[str, Any], applied: Applied, rng: random.Random
+) -> None:
+    for _ in range(MAX_SYSTEM_STEPS):
+        action = engine.system_action(state, game.options, rng)
+        if action is None:
+            break
+        new_state = engine.apply(state, action, actor=SYSTEM)
+        _add_event(engine, game, applied, SYSTEM, action, state)
+        state = new_state
+    else:  # pragma: no cover - an engine that never stops is a bug in the engine
+        raise RuntimeError(f"{engine.slug} kept asking for system actions")
+    game.state = state
+
+
+def _save(game: Game, applied: Applied, *, expected_seq: int, code: str) -> None:
+    """Conditional update of the snapshot plus the unique (game, seq) events: one writer wins."""
+    engine = get_engine(game.engine)
+    outcome = engine.outcome(game.state)
+    new_seq = expected_seq + len(applied.events)
+    fields: dict[str, Any] = {"seq": new_seq, "state": game.state}
+    if outcome is not None:
+        fields.update(
+            status=Game.Status.FINISHED,
+            winners=list(outcome.winners),
+            end_reason=outcome.end_reason,
+            finished_at=timezone.now(),
+        )
+    if Game.objects.filter(pk=game.pk, seq=expected_seq).update(**fields) != 1:
+        raise ServiceError("stale", "Someone else moved first; here is the table as it is now.")
+    try:
+        Event.objects.bulk_create(applied.events)
+    except IntegrityError:
+        raise ServiceError("stale", "Someone else moved first; here is the table as it is now.") from None
+    for name, value in fields.items():
+        setattr(game, name, value)
+    if outcome is not None:
+        Table.objects.filter(pk=game.table_id).update(status=Table.Status.FINISHED)
+    if applied.events:
+        broadcast.game_events(code, game, applied.events)
+
+
+def replay(game: Game, events: Sequence[Event] | None = None) -> dict[str, Any]:
+    """The state reached by applying the game's event log to its initial state."""
+    engine = get_engine(game.engine)
+    state = game.initial_state
+    for event in events if events is not None else game.events.order_by("seq"):
+        actor: Actor = int(event.actor) if event.actor.isdigit() else event.actor
+        state = engine.apply(state, event.action, actor=actor)
+    return state

@@ -1,0 +1,16 @@
+from django.urls import path
+
+from . import views
+
+app_name = "tables"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("join/", views.join_by_code, name="join_by_code"),
+    path("new/<slug:game>/", views.new_table, name="new"),
+    path("t/<str:code>/", views.table_page, name="table"),
+    path("t/<str:code>/host/", views.host_page, name="host"),
+    path("t/<str:code>/join/", views.join, name="join"),
+    path("t/<str:code>/claim/<str:token>/", views.claim, name="claim"),
+    path("t/<str:code>/qr.svg", views.qr_svg, name="qr"),
+]

@@ -1,0 +1,159 @@
+"""Pages of a table: home, create, host, join, seat, spectator, hand-over link, QR code."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import segno
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
+
+from . import services
+from .engine import REGISTRY, GameError, get_engine
+from .models import Table
+from .services import Credentials, ServiceError
+
+
+def _held(request: HttpRequest, code: str) -> dict[str, str]:
+    return dict(request.session.get("tables", {}).get(code, {}))
+
+
+def _hold(request: HttpRequest, code: str, **secrets: str) -> None:
+    tables = dict(request.session.get("tables", {}))
+    held = dict(tables.get(code, {}))
+    held.update(secrets)
+    tables[code] = held
+    request.session["tables"] = tables
+
+
+def credentials(request: HttpRequest, code: str) -> Credentials:
+    held = _held(request, code)
+    return Credentials(seat_secret=held.get("seat"), host_secret=held.get("host"))
+
+
+def _table_or_404(code: str) -> Table:
+    try:
+        return services.load_table(code)
+    except ServiceError as exc:
+        raise Http404(exc.message) from None
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    games = sorted(REGISTRY.values(), key=lambda engine: engine.slug != "sixdice")
+    return render(request, "tables/home.html", {"games": games, "code_error": request.GET.get("error")})
+
+
+def join_by_code(request: HttpRequest) -> HttpResponse:
+    code = services.normalise_code(request.GET.get("code", ""))
+    if not code or not Table.objects.filter(code=code).exists():
+        return redirect(reverse("tables:home") + "?error=" + (code or "empty"))
+    return redirect("tables:table", code=code)
+
+
+@require_http_methods(["GET", "POST"])
+def new_table(request: HttpRequest, game: str) -> HttpResponse:
+    try:
+        engine = get_engine(game)
+    except GameError:
+        raise Http404(_("There is no such game.")) from None
+    error = None
+    values: dict[str, Any] = {}
+    if request.method == "POST":
+        values = {key: request.POST.get(key) for key in request.POST if key != "csrfmiddlewaretoken"}
+        try:
+            capacity = int(values.pop("players", "") or 0)
+        except ValueError:
+            capacity = 0
+        try:
+            table, host_secret = services.create_table(game=engine.slug, options=values, capacity=capacity)
+        except (GameError, ServiceError) as exc:
+            error = str(exc)
+        else:
+            _hold(request, table.code, host=host_secret)
+            return redirect("tables:host", code=table.code)
+    return render(
+        request,
+        f"{engine.slug}/new_table.html",
+        {"engine": engine, "error": error, "values": values, "player_range": range(engine.min_players, engine.max_players + 1)},
+        status=400 if error else 200,
+    )
+
+
+def _join_url(request: HttpRequest, table: Table) -> str:
+    return request.build_absolute_uri(reverse("tables:table", args=[table.code]))
+
+
+@never_cache
+def host_page(request: HttpRequest, code: str) -> HttpResponse:
+    table = _table_or_404(code)
+    if not services.is_host(table, credentials(request, table.code)):
+        return render(request, "tables/not_host.html", {"table": table}, status=403)
+    return render(request, "tables/live.html", _live_context(request, table, role="host"))
+
+
+def _live_context(request: HttpRequest, table: Table, *, role: str) -> dict[str, Any]:
+    engine = get_engine(table.game)
+    return {
+        "table": table,
+        "engine": engine,
+        "role": role,
+        "join_url": _join_url(request, table),
+        "qr_svg": segno.make(_join_url(request, table), error="m").svg_inline(scale=4, dark="#1b1b1f"),
+        "game_template": f"{engine.slug}/table.html",
+    }
+
+
+@never_cache
+def table_page(request: HttpRequest, code: str) -> HttpResponse:
+    table = _table_or_404(code)
+    creds = credentials(request, table.code)
+    if services.seat_for(table, creds) is not None:
+        return render(request, "tables/live.html", _live_context(request, table, role="seat"))
+    if table.status == Table.Status.LOBBY and request.GET.get("watch") is None:
+        return render(request, "tables/join.html", {"table": table, "engine": get_engine(table.game),
+                                                    "seats": table.seats.order_by("position")})
+    return render(request, "tables/live.html", _live_context(request, table, role="spectator"))
+
+
+@require_POST
+def join(request: HttpRequest, code: str) -> HttpResponse:
+    table = _table_or_404(code)
+    if services.seat_for(table, credentials(request, table.code)) is not None:
+        return redirect("tables:table", code=table.code)
+    try:
+        _seat, secret = services.join_table(table=table, name=request.POST.get("name", ""))
+    except ServiceError as exc:
+        return render(
+            request,
+            "tables/join.html",
+            {"table": table, "engine": get_engine(table.game), "error": exc.message,
+             "seats": table.seats.order_by("position"), "name": request.POST.get("name", "")},
+            status=400,
+        )
+    _hold(request, table.code, seat=secret)
+    return redirect("tables:table", code=table.code)
+
+
+@require_http_methods(["GET", "POST"])
+def claim(request: HttpRequest, code: str, token: str) -> HttpResponse:
+    """A hand-over link: GET asks to confirm (link previews must not use it up), POST takes the seat."""
+    table = _table_or_404(code)
+    if request.method == "GET":
+        valid = table.seats.filter(claim_token_hash=services.hash_secret(token)).first()
+        return render(request, "tables/claim.html", {"table": table, "seat": valid}, status=200 if valid else 410)
+    try:
+        _seat, secret = services.claim_seat(table=table, token=token)
+    except ServiceError as exc:
+        return render(request, "tables/claim.html", {"table": table, "seat": None, "error": exc.message}, status=410)
+    _hold(request, table.code, seat=secret)
+    return redirect("tables:table", code=table.code)
+
+
+def qr_svg(request: HttpRequest, code: str) -> HttpResponse:
+    table = _table_or_404(code)
+    svg = segno.make(_join_url(request, table), error="m").svg_inline(scale=8)
+    return HttpResponse(svg, content_type="image/svg+xml")

@@ -1,0 +1,174 @@
+/* The live connection of a table page, shared by both games.
+ * Keeps the table's state in step with the server (see docs/protocol.md):
+ * seq tracking, resync on a gap, reconnect with backoff and jitter, presence,
+ * the host's controls and the move log.  A game draws its board by
+ * registering window.GameRenderers[slug] = {render(live, boardEl)}.
+ */
+(function () {
+  "use strict";
+  const app = document.getElementById("app");
+  if (!app) return;
+  const T = JSON.parse(document.getElementById("i18n").textContent);
+  const $ = (id) => document.getElementById(id);
+  const el = (tag, attrs, ...kids) => {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "class") node.className = v;
+      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else if (v !== false && v != null) node.setAttribute(k, v === true ? "" : v);
+    }
+    for (const kid of kids.flat()) if (kid != null) node.append(kid);
+    return node;
+  };
+
+  const live = {
+    code: app.dataset.code, role: app.dataset.role, slug: app.dataset.game,
+    seat: null, host: false, table: null, presence: {connected: []}, game: null,
+    standings: [], log: [], el, T, nextId: 1, ws: null, attempt: 0, listeners: [],
+
+    connect() {
+      const proto = location.protocol === "https:" ? "wss" : "ws";
+      let url = `${proto}://${location.host}/ws/t/${this.code}/`;
+      if (this.game) url += `?game=${this.game.id}&since=${this.game.seq}`;
+      const ws = new WebSocket(url);
+      this.ws = ws;
+      ws.onopen = () => { this.attempt = 0; $("banner").hidden = true; };
+      ws.onmessage = (e) => this.receive(JSON.parse(e.data));
+      ws.onclose = (e) => {
+        if (this.ws !== ws) return;
+        if (e.code === 4404) return;
+        $("banner").hidden = false;
+        const delay = Math.min(15000, 500 * 2 ** this.attempt++) * (0.5 + Math.random());
+        setTimeout(() => this.connect(), delay);
+      };
+    },
+
+    send(msg) {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) { this.toast(T.offline); return null; }
+      msg.id = this.nextId++;
+      this.ws.send(JSON.stringify(msg));
+      return msg.id;
+    },
+    act(action, asHost) {
+      if (!this.game) return null;
+      return this.send({type: "action", seq: this.game.seq, action, as_host: !!asHost});
+    },
+    hostCommand(command, extra) { return this.send(Object.assign({type: "host", command}, extra || {})); },
+    onChange(fn) { this.listeners.push(fn); },
+
+    receive(msg) {
+      switch (msg.type) {
+        case "welcome": case "snapshot": case "revoked": {
+          const before = this.log;
+          this.applySnapshot(msg);
+          if (msg.missed) {  // a reconnect: keep our log and add what we missed
+            const last = before.length ? before[before.length - 1].seq : 0;
+            this.log = before.concat(msg.missed.filter((e) => e.seq > last));
+            this.lastEvents = msg.missed;
+          }
+          if (msg.type === "revoked") this.toast(msg.message);
+          break;
+        }
+        case "update": this.applyUpdate(msg); break;
+        case "presence": this.presence = msg; break;
+        case "error":
+          this.toast(msg.message);
+          if (msg.snapshot) this.applySnapshot(msg.snapshot);
+          break;
+        case "handover": this.showHandover(msg); break;
+        default: return;
+      }
+      this.draw();
+    },
+    applySnapshot(s) {
+      this.role = s.role; this.seat = s.seat; this.host = s.host;
+      this.table = s.table; this.presence = s.presence; this.standings = s.standings || [];
+      this.game = s.game ? {id: s.game.id, number: s.game.number, seq: s.game.seq, status: s.game.status,
+                            players: s.game.players, view: s.game.view} : null;
+      this.log = s.game ? s.game.log.slice() : [];
+    },
+    applyUpdate(u) {
+      if (!this.game || this.game.id !== u.game) {
+        this.send({type: "resync", game: this.game ? this.game.id : null, since: 0});
+        return;
+      }
+      const fresh = u.events.filter((e) => e.seq > this.game.seq);
+      if (!fresh.length) return;  // a duplicate: already seen
+      if (fresh[0].seq !== this.game.seq + 1) {  // a gap: ask for what was missed
+        this.send({type: "resync", game: this.game.id, since: this.game.seq});
+        return;
+      }
+      this.game.seq = u.seq; this.game.status = u.status; this.game.view = u.view;
+      this.log.push(...fresh);
+      this.lastEvents = fresh;
+    },
+
+    toast(text) {
+      const t = $("toast");
+      t.textContent = text; t.hidden = false;
+      clearTimeout(this.toastTimer);
+      this.toastTimer = setTimeout(() => { t.hidden = true; }, 5000);
+    },
+    showHandover(msg) {
+      const p = $("handover");
+      const url = location.origin + msg.url;
+      p.replaceChildren(T.handoverLink + " ", el("a", {href: url, class: "handover-link"}, url));
+      p.hidden = false;
+    },
+
+    draw() {
+      this.drawSeats();
+      this.drawLog();
+      const renderer = (window.GameRenderers || {})[this.slug];
+      if (renderer) renderer.render(this, $("board"));
+      for (const fn of this.listeners) fn(this);
+      document.body.classList.toggle("paused", !!(this.table && this.table.paused));
+    },
+    drawSeats() {
+      if (!this.table) return;
+      const online = new Set(this.presence.connected || []);
+      const rows = this.table.seats.map((s) => el("li", {class: "seat" + (s.position === this.seat ? " me" : ""), "data-seat": s.position},
+        el("span", {class: "dot " + (s.bot || online.has(s.position) ? "on" : "off"),
+                    title: s.bot || online.has(s.position) ? T.online : T.offline}),
+        el("span", {class: "name"}, s.name),
+        s.position === this.seat ? el("small", {}, ` (${T.you})`) : null,
+        s.bot ? el("small", {}, ` (${T.bot})`) : null,
+        this.role === "host" ? el("span", {class: "seat-actions"},
+          el("button", {type: "button", class: "small", onclick: () => this.hostCommand("handover", {position: s.position})}, T.handOver),
+          s.bot ? null : el("button", {type: "button", class: "small", onclick: () => this.hostCommand("bot", {position: s.position, on: true})}, T.makeBot))
+          : null));
+      if (!rows.length) rows.push(el("li", {class: "muted"}, T.waiting));
+      $("seats").replaceChildren(...rows);
+      const hc = $("host-controls");
+      if (hc) {
+        const status = this.table.status, playing = this.game && this.game.status === "playing";
+        hc.querySelector('[data-host="start"]').hidden = status !== "lobby";
+        hc.querySelector('[data-host="pause"]').hidden = !playing || this.table.paused;
+        hc.querySelector('[data-host="resume"]').hidden = !playing || !this.table.paused;
+        hc.querySelector('[data-host="rematch"]').hidden = !(this.game && this.game.status === "finished");
+      }
+    },
+    drawLog() {
+      const items = this.log.slice(-60).reverse().map((e) => el("li", {value: e.seq}, e.text));
+      $("log").replaceChildren(...items);
+    },
+  };
+
+  const hc = $("host-controls");
+  if (hc) hc.addEventListener("click", (e) => {
+    const b = e.target.closest("[data-host]");
+    if (b) live.hostCommand(b.dataset.host);
+  });
+
+  // Keep the screen awake while the table is open (where the browser allows it).
+  async function wake() {
+    try { if ("wakeLock" in navigator && document.visibilityState === "visible") await navigator.wakeLock.request("screen"); }
+    catch (err) { /* not granted: the screen may sleep */ }
+  }
+  document.addEventListener("visibilitychange", wake);
+  wake();
+
+  setInterval(() => { if (live.ws && live.ws.readyState === WebSocket.OPEN) live.send({type: "ping"}); }, 25000);
+  window.live = live;
+  live.connect();
+})();

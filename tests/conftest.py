@@ -1,0 +1,45 @@
+"""Shared fixtures: the tiny test game, tables with seats, and browser/server skips."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+
+import pytest
+
+from sixdice.tables import services
+from sixdice.tables.engine import register
+from tests.tinygame import TINY
+
+register(TINY)
+
+IN_CI = bool(os.environ.get("CI"))
+
+
+def require_binary(path_or_name: str, why: str) -> str:
+    """Return the binary's path; skip (outside CI only) when it is missing."""
+    found = shutil.which(path_or_name) or (path_or_name if os.path.exists(path_or_name) else None)
+    if found:
+        return found
+    if IN_CI:
+        pytest.fail(f"{path_or_name} is missing in CI: {why}")
+    message = f"skipped: {path_or_name} is not installed ({why}); CI installs it"
+    print(message)
+    pytest.skip(message)
+
+
+@pytest.fixture
+def rng() -> random.Random:
+    return random.Random(1234)
+
+
+@pytest.fixture
+def tiny_table(db):
+    """A tiny-game table with two seats; returns (table, host_secret, [seat secrets])."""
+    table, host_secret = services.create_table(game="tiny", options={}, capacity=3)
+    secrets = []
+    for name in ("Ana", "Bo"):
+        _seat, secret = services.join_table(table=table, name=name)
+        secrets.append(secret)
+    return table, host_secret, secrets

@@ -1,0 +1,92 @@
+"""A tiny game for testing the table machinery without either real engine.
+
+Seats take turns adding 1 or 2 to a shared total; after every add the app
+rolls a die (a system action, so the roll is recorded); whoever brings the
+total to 10 or more wins.  The host may end the game at any time.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sixdice.tables.engine import HOST, SYSTEM, Actor, IllegalMove, NotAllowed, OptionsError, Outcome
+
+
+class TinyGame:
+    slug = "tiny"
+    label = "Tiny"
+    min_players = 2
+    max_players = 4
+
+    def clean_options(self, raw: Mapping[str, Any], *, players: int) -> dict[str, Any]:
+        target = raw.get("target", 10)
+        try:
+            target = int(target)
+        except (TypeError, ValueError):
+            raise OptionsError("The target must be a whole number.") from None
+        return {"target": target}
+
+    def start(self, *, players: Sequence[str], options: Mapping[str, Any], first: int = 0) -> dict[str, Any]:
+        return {"players": list(players), "total": 0, "current": first, "rolls": [], "pending_roll": False,
+                "target": options["target"], "winner": None, "ended": False}
+
+    def actors(self, state: Mapping[str, Any]) -> frozenset[int]:
+        if state["winner"] is not None or state["ended"] or state["pending_roll"]:
+            return frozenset()
+        return frozenset({state["current"]})
+
+    def apply(self, state: Mapping[str, Any], action: Mapping[str, Any], *, actor: Actor) -> dict[str, Any]:
+        new = {**state, "rolls": list(state["rolls"])}
+        kind = action.get("type")
+        if kind == "end":
+            if actor != HOST:
+                raise NotAllowed("Only the host can end the game.")
+            new["ended"] = True
+            return new
+        if kind == "roll":
+            if actor != SYSTEM or not state["pending_roll"]:
+                raise NotAllowed("No roll is awaited.")
+            new["rolls"].append(action["value"])
+            new["pending_roll"] = False
+            return new
+        if kind != "add":
+            raise IllegalMove(f"Unknown action {kind!r}.")
+        if actor not in self.actors(state):
+            raise NotAllowed(f"It is {state['players'][state['current']]}'s turn.")
+        n = action.get("n")
+        if n not in (1, 2):
+            raise IllegalMove("You may add 1 or 2.")
+        new["total"] += n
+        if new["total"] >= state["target"]:
+            new["winner"] = state["current"]
+        else:
+            new["current"] = (state["current"] + 1) % len(state["players"])
+            new["pending_roll"] = True
+        return new
+
+    def system_action(self, state: Mapping[str, Any], options: Mapping[str, Any], rng: random.Random) -> dict[str, Any] | None:
+        if state["pending_roll"]:
+            return {"type": "roll", "value": rng.randint(1, 6)}
+        return None
+
+    def view(self, state: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
+        return {**state, "mine": seat is not None and seat in self.actors(state)}
+
+    def describe(self, state_before: Mapping[str, Any], action: Mapping[str, Any], *, names: Sequence[str]) -> str:
+        if action["type"] == "add":
+            return f"{names[state_before['current']]} adds {action['n']}"
+        if action["type"] == "roll":
+            return f"the app rolls {action['value']}"
+        return "the host ends the game"
+
+    def outcome(self, state: Mapping[str, Any]) -> Outcome | None:
+        if state["winner"] is not None:
+            return Outcome(winners=(state["winner"],), end_reason="target")
+        if state["ended"]:
+            return Outcome(winners=(), end_reason="host")
+        return None
+
+
+TINY = TinyGame()
