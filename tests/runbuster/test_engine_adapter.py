@@ -1,0 +1,134 @@
+import json
+import random
+
+import pytest
+
+from runbuster.engine import ENGINE
+from sixdice.tables.engine import HOST, REGISTRY, SYSTEM, GameEngine, IllegalMove, NotAllowed, OptionsError
+
+NAMES = ["Ana", "Bo", "Cy"]
+
+
+def start(players=2, first=0, **raw):
+    options = ENGINE.clean_options(raw, players=players)
+    return ENGINE.start(players=NAMES[:players], options=options, first=first), options
+
+
+def test_registered_and_protocol():
+    assert isinstance(ENGINE, GameEngine)
+    assert REGISTRY["runbuster"] is ENGINE
+    assert (ENGINE.slug, ENGINE.label, ENGINE.min_players, ENGINE.max_players) == ("runbuster", "Run Buster", 2, 8)
+
+
+def test_clean_options():
+    assert ENGINE.clean_options({}, players=2) == {"dice": "app", "hints": False, "bots": [], "series": True}
+    got = ENGINE.clean_options({"dice": "physical", "hints": "on", "bots": "2, 1", "series": "0"}, players=3)
+    assert got == {"dice": "physical", "hints": True, "bots": [1, 2], "series": False}
+    assert ENGINE.clean_options({"hints": "1", "bots": [0]}, players=2)["hints"] is True
+    for raw, players in [
+        ({"dice": "cloud"}, 2),
+        ({"hints": "maybe"}, 2),
+        ({"bots": [5]}, 3),
+        ({"bots": "x"}, 3),
+        ({"bots": [0, 0]}, 3),
+        ({"bots": [0, 1]}, 2),
+        ({}, 1),
+        ({}, 9),
+    ]:
+        with pytest.raises(OptionsError):
+            ENGINE.clean_options(raw, players=players)
+
+
+def test_permissions_and_actors():
+    state, options = start(first=1)
+    assert ENGINE.actors(state) == frozenset({1})
+    with pytest.raises(NotAllowed, match="It is Bo's turn."):
+        ENGINE.apply(state, {"type": "roll", "values": [1, 2, 3, 4, 5, 6]}, actor=0)
+    with pytest.raises(NotAllowed):
+        ENGINE.apply(state, {"type": "roll", "values": [1, 2, 3, 4, 5, 6]}, actor=HOST)  # app dice
+    with pytest.raises(IllegalMove, match="values"):
+        ENGINE.apply(state, {"type": "roll"}, actor=1)
+    after = ENGINE.apply(state, {"type": "roll", "values": [1, 1, 1, 1, 1, 1]}, actor=SYSTEM)
+    assert after["phase"] == "choose" and after["names"] == ["Ana", "Bo"]
+    with pytest.raises(IllegalMove):
+        ENGINE.apply(after, {"type": "end_turn"}, actor=1)
+
+
+def test_complete_action_app_dice():
+    state, options = start()
+    rng = random.Random(1)
+    action = ENGINE.complete_action(state, {"type": "roll"}, options, rng)
+    assert len(action["values"]) == 6 and all(1 <= v <= 6 for v in action["values"])
+    with pytest.raises(IllegalMove, match="app rolls"):
+        ENGINE.complete_action(state, {"type": "roll", "values": [6] * 6}, options, rng, actor=0)
+    # values that did not come from a seat are drawn again
+    redrawn = ENGINE.complete_action(state, {"type": "roll", "values": [6] * 6}, options, random.Random(2))
+    assert redrawn["values"] == ENGINE.complete_action(state, {"type": "roll"}, options, random.Random(2))["values"]
+    assert ENGINE.complete_action(state, {"type": "end_turn"}, options, rng) == {"type": "end_turn"}
+    after = ENGINE.apply(state, action, actor=0)
+    assert after["last_roll"] == action["values"]
+
+
+def test_complete_action_physical_dice():
+    state, options = start(dice="physical")
+    rng = random.Random(1)
+    with pytest.raises(IllegalMove, match="Type in"):
+        ENGINE.complete_action(state, {"type": "roll"}, options, rng)
+    typed = {"type": "roll", "values": [2, 2, 4, 5, 5, 6]}
+    assert ENGINE.complete_action(state, typed, options, rng, actor=0) == typed
+    after = ENGINE.apply(state, typed, actor=HOST)
+    assert ENGINE.view(after, 0)["hand_options"] == [[2], [4], [4, 5], [4, 5, 6], [5], [5, 6], [6]]
+    with pytest.raises(NotAllowed):
+        ENGINE.apply(after, {"type": "choose", "straight": [5, 6]}, actor=HOST)
+
+
+def test_view_hints_and_describe():
+    state, options = start(hints=True)
+    state["hands"] = [[], [1, 2, 3, 4]]
+    view = ENGINE.view(state, 0)
+    assert view["complements"] == [[], [5, 6]] and view["your_turn"]
+    assert view["hints"]["win"] == pytest.approx(view["hints"]["win"])
+    roll = {"type": "roll", "values": [1, 3, 3, 5, 6, 6]}
+    assert ENGINE.describe(state, roll, names=NAMES[:2]) == "Ana rolls 1 3 3 5 6 6 — busts Bo's 1-2-3-4"
+    after = ENGINE.apply(state, roll, actor=0)
+    hints = ENGINE.view(after, 0)["hints"]
+    assert sorted(h["straight"] for h in hints["options"]) == [[1], [3], [5], [5, 6], [6]]
+    assert hints["suggestion"] == hints["options"][0]["straight"]
+    assert ENGINE.view(after, 1)["hints"] is None and ENGINE.view(after, None)["hand_options"] == []
+    assert ENGINE.describe(after, {"type": "choose", "straight": [5, 6]}, names=NAMES[:2]) == "Ana takes 5-6"
+    assert ENGINE.describe(after, {"type": "end_turn"}, names=NAMES[:2]) == "Ana ends the turn"
+
+
+def test_multiplayer_hint_is_a_suggestion():
+    state, options = start(players=3, hints=True)
+    after = ENGINE.apply(state, {"type": "roll", "values": [1, 2, 3, 4, 5, 5]}, actor=0)
+    hints = ENGINE.view(after, 0)["hints"]
+    assert hints["kind"] == "heuristic" and "options" not in hints
+    assert hints["suggestion"] in ENGINE.view(after, 0)["hand_options"]
+
+
+def test_full_game_json_round_trip_and_outcome():
+    state, options = start(players=3, first=2, bots="1")
+    rng = random.Random(7)
+    log = []
+    while ENGINE.outcome(state) is None:
+        seat = state["current"]
+        if seat in options["bots"]:
+            action, actor = ENGINE.bot_action(state, seat, rng), SYSTEM
+        elif state["phase"] == "roll":
+            action, actor = ENGINE.complete_action(state, {"type": "roll"}, options, rng, actor=seat), seat
+        elif state["phase"] == "choose":
+            action, actor = {"type": "choose", "straight": ENGINE.view(state, seat)["hand_options"][-1]}, seat
+        else:
+            action, actor = {"type": "end_turn"}, seat
+        log.append(ENGINE.describe(state, action, names=NAMES))
+        state = json.loads(json.dumps(ENGINE.apply(state, action, actor=actor)))
+        assert len(log) < 5000
+    out = ENGINE.outcome(state)
+    assert out.end_reason == "full_straight" and sorted(out.places) == [0, 1, 2]
+    assert out.winners == (out.places[0],) and out.loser == out.places[-1] == state["loser"]
+    assert ENGINE.actors(state) == frozenset()
+    assert "1st place" in "\n".join(log) and "loses the round" in log[-1]
+    with pytest.raises(IllegalMove):
+        ENGINE.apply(state, {"type": "end_turn"}, actor=SYSTEM)
+    assert ENGINE.system_action(state, options, rng) is None
