@@ -26,6 +26,7 @@ from .game import (
     default_action,
     legal_actions,
     new_game,
+    position,
     random_flip,
     roll_action,
 )
@@ -57,6 +58,7 @@ __all__ = [
     "legal_flips",
     "max_zero_groups",
     "new_game",
+    "position",
     "random_flip",
     "roll_action",
 ]

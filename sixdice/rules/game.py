@@ -686,3 +686,36 @@ def random_flip(state: State, rng: random.Random) -> dict[str, Any] | None:
 
 def describe_values(values: Sequence[int]) -> str:
     return fmt_dice(values)
+
+
+def position(
+    hands: Sequence[Hand],
+    *,
+    mover: int = 0,
+    bank: int = 0,
+    players: Sequence[str] | None = None,
+    rounds: int = 12,
+    round: int = 1,
+    moved: int = 0,
+    dice: str = "app",
+) -> State:
+    """A game at the start of ``mover``'s turn with the given hands (for tests, puzzles, lessons).
+
+    The bank size is ``bank`` plus every die in the hands.
+    """
+    names = tuple(players) if players else tuple(f"Player {i + 1}" for i in range(len(hands)))
+    total = bank + sum(h.size for h in hands)
+    st = State(
+        players=names,
+        total=total,
+        bank=bank,
+        hands=tuple(hands),
+        rounds=rounds,
+        dice=dice,
+        round=round,
+        moved=moved,
+        first=mover,
+        current=mover,
+        todo=_turn_steps(mover),
+    )
+    return _advance(st)
