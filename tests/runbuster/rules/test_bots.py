@@ -60,3 +60,12 @@ def test_unknown_policy():
     s = apply(new_game(3), {"type": "roll", "values": [1, 2, 3, 4, 5, 5]})
     with pytest.raises(ValueError):
         choose_straight(s, "clever")
+
+
+def test_simulation_runs_and_reports():
+    from runbuster.rules.simulate import report, run
+
+    stats = run(30, 3, ["optimal", "greedy", "random"], seed=3, rotate=True)
+    assert stats.games == 30 and sum(stats.wins.values()) == 30 and sum(stats.losses.values()) == 30
+    text = report(stats)
+    assert "turns" in text and "busts per round" in text
