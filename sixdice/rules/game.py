@@ -435,9 +435,9 @@ def apply(state: State, action: Mapping[str, Any]) -> State:
     if kind != p.kind:
         raise IllegalAction(f"{_waiting_text(state)}, not a {kind}.")
     if "seat" in action and action["seat"] is not None and action["seat"] != p.seat:
-        raise IllegalAction(
-            f"{_waiting_text(state)}, not for {_name(state, action['seat']) if type(action['seat']) is int else action['seat']!r}."
-        )
+        who = action["seat"]
+        who_text = _name(state, who) if type(who) is int else repr(who)
+        raise IllegalAction(f"{_waiting_text(state)}, not for {who_text}.")
     st = replace(state, skipped=())
     if kind == "roll":
         st = _apply_roll(st, p, action)
