@@ -110,6 +110,8 @@ else:
                 "timeout": 20,
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
             },
+            # A file, not shared-cache memory: concurrent writers must meet SQLite's real locking.
+            "TEST": {"NAME": os.environ.get("SQLITE_TEST_PATH", str(VAR_DIR / "test.sqlite3"))},
         }
     }
 
@@ -152,14 +154,20 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", VAR_DIR / "staticfiles"))
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+# The served app (make run) collects static files with hashed names and gzip
+# copies; tests and development serve them straight from static/.
+STATIC_MANIFEST = _env_flag("SIXDICE_STATIC_MANIFEST")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if STATIC_MANIFEST
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
 }
-# Without a collected manifest (tests, development) fall back to the plain names
-# and let WhiteNoise serve straight from the source folders.
-WHITENOISE_MANIFEST_STRICT = False
-WHITENOISE_USE_FINDERS = True
+WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
+WHITENOISE_MAX_AGE = 3600
 
 LOGGING = {
     "version": 1,

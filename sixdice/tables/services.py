@@ -26,6 +26,7 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read 
 CODE_LENGTH = 5
 NAME_MAX = 24
 MAX_SYSTEM_STEPS = 500  # a game needs a handful of server steps in a row; more means a broken engine
+STALE_MESSAGE = "Someone else moved first; here is the table as it is now."
 
 
 class ServiceError(Exception):
@@ -313,22 +314,21 @@ def apply_action(
     engine = get_engine(game.engine)
     rng = rng or _system_rng()
     state = game.state
-    if isinstance(actor, int) and actor not in engine.actors(state):
-        # Let the engine word the refusal ("It is Ana's turn."), else a plain one.
-        try:
-            engine.apply(state, dict(action), actor=actor)
-        except GameError as exc:
-            raise ServiceError(exc.code, str(exc)) from None
-        raise ServiceError("not_allowed", "It is not your turn.")
-    complete = getattr(engine, "complete_action", None)
     try:
+        if isinstance(actor, int) and actor not in engine.actors(state):
+            # Let the engine word the refusal ("It is Ana's turn."), else a plain one.
+            engine.apply(state, dict(action), actor=actor)
+            raise GameError("It is not your turn.", code="not_allowed")
+        complete = getattr(engine, "complete_action", None)
         if complete is not None:
             action = complete(state, dict(action), game.options, rng)
         new_state = engine.apply(state, dict(action), actor=actor)
     except GameError as exc:
+        if expected_seq != game.seq:  # the sender acted on an old state: that is the real reason
+            raise ServiceError("stale", STALE_MESSAGE) from None
         raise ServiceError(exc.code, str(exc)) from None
     if expected_seq != game.seq:
-        raise ServiceError("stale", "Someone else moved first; here is the table as it is now.")
+        raise ServiceError("stale", STALE_MESSAGE)
     applied = Applied(game=game)
     _add_event(engine, game, applied, actor, dict(action), state)
     _run_system_actions(engine, game, new_state, applied, rng)
@@ -373,11 +373,11 @@ def _save(game: Game, applied: Applied, *, expected_seq: int, code: str) -> None
             finished_at=timezone.now(),
         )
     if Game.objects.filter(pk=game.pk, seq=expected_seq).update(**fields) != 1:
-        raise ServiceError("stale", "Someone else moved first; here is the table as it is now.")
+        raise ServiceError("stale", STALE_MESSAGE)
     try:
         Event.objects.bulk_create(applied.events)
     except IntegrityError:
-        raise ServiceError("stale", "Someone else moved first; here is the table as it is now.") from None
+        raise ServiceError("stale", STALE_MESSAGE) from None
     for name, value in fields.items():
         setattr(game, name, value)
     if outcome is not None:

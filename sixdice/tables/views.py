@@ -103,7 +103,7 @@ def _live_context(request: HttpRequest, table: Table, *, role: str) -> dict[str,
         "role": role,
         "join_url": _join_url(request, table),
         "qr_svg": segno.make(_join_url(request, table), error="m").svg_inline(scale=4, dark="#1b1b1f"),
-        "game_template": f"{engine.slug}/table.html",
+        "game_template": [f"{engine.slug}/table.html", "tables/no_board.html"],
     }
 
 

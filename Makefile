@@ -1,0 +1,62 @@
+# Two commands do all the set-up on a fresh Debian/Ubuntu machine:
+#   make run    serve the app on http://127.0.0.1:8000/ (SQLite, in-memory channel layer, one process)
+#   make test   run the whole test suite
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+SYSTEM_PACKAGES := chromium redis-server postgresql gettext
+
+.PHONY: run dev test lint bench system-deps
+
+run: export SIXDICE_STATIC_MANIFEST=1
+run: $(STAMP)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py collectstatic --noinput -v0
+	@echo ""
+	@echo "  Six-Dice is running: open http://$(HOST):$(PORT)/"
+	@echo ""
+	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) sixdice.asgi:application
+
+dev:
+	SIXDICE_DEV=1 $(MAKE) run
+
+test: $(STAMP) system-deps
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+
+bench: $(STAMP)
+	$(PY) -m sixdice.rules.bench
+	$(PY) -m runbuster.rules.bench
+
+$(STAMP): pyproject.toml
+	@$(MAKE) --no-print-directory python-venv
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e ".[test]"
+	touch $(STAMP)
+
+# Debian/Ubuntu ship venv separately; as root, install it, else say how.
+.PHONY: python-venv
+python-venv:
+	@python3 -c "import ensurepip, venv" 2>/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && apt-get install -y -qq python3-venv; \
+	  else echo "Please install python3-venv first: sudo apt-get install python3-venv"; exit 1; fi; }
+
+# Browsers and servers for the browser and multi-process tests.  As root on
+# Debian/Ubuntu they are installed; otherwise those tests say why they skip.
+system-deps:
+	@missing=""; \
+	command -v chromium >/dev/null || missing="$$missing chromium"; \
+	command -v redis-server >/dev/null || missing="$$missing redis-server"; \
+	[ -x /usr/lib/postgresql/15/bin/initdb ] || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	command -v msgfmt >/dev/null || missing="$$missing gettext"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "Installing:$$missing"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else echo "Not installed:$$missing (needs root: sudo apt-get install$$missing). Tests that need them will skip."; fi; \
+	fi

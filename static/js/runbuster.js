@@ -1,0 +1,1 @@
+/* The runbuster board: drawn by the game's renderer (window.GameRenderers.runbuster). */

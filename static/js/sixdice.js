@@ -1,0 +1,1 @@
+/* The sixdice board: drawn by the game's renderer (window.GameRenderers.sixdice). */

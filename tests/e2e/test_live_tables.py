@@ -1,0 +1,65 @@
+"""The shared table machinery in a real browser: create, join by link, presence, start, reconnect."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import DESKTOP, screenshot
+
+pytestmark = pytest.mark.browser
+
+
+def test_host_creates_players_join_by_link_and_watchers_watch(server, phone):
+    host = phone(server.url + "/", viewport=DESKTOP)
+    host.get_by_role("link", name="Host a table").first.click()
+    host.get_by_label("Players").select_option("2")
+    host.get_by_role("button", name="Create the table").click()
+    expect(host).to_have_url(re.compile(r"/t/[A-Z0-9]{5}/host/$"))
+    join_url = host.locator("#join-link").get_attribute("href")
+    code = host.locator("strong.code").inner_text()
+    assert join_url.endswith(f"/t/{code}/")
+    expect(host.locator(".qr svg")).to_be_visible()
+
+    ana = phone(join_url)
+    ana.get_by_label("Your name").fill("Ana")
+    ana.get_by_role("button", name="Take a seat").click()
+    expect(ana.locator("#app")).to_have_attribute("data-role", "seat")
+    expect(host.locator('#seats li[data-seat="0"] .dot.on')).to_be_visible()
+
+    bo = phone(server.url + "/")
+    bo.get_by_placeholder("Table code").fill(code.lower())
+    bo.get_by_role("button", name="Join").click()
+    bo.get_by_label("Your name").fill("Bo")
+    bo.get_by_role("button", name="Take a seat").click()
+    expect(host.locator('#seats li[data-seat="1"] .dot.on')).to_be_visible()
+    expect(ana.locator('#seats li[data-seat="1"]')).to_contain_text("Bo")
+
+    host.get_by_role("button", name="Start").click()
+    expect(host.get_by_role("button", name="Pause")).to_be_visible()
+    expect(ana.locator("#log li").first).to_be_visible()
+
+    late = phone(join_url)
+    expect(late.locator("#app")).to_have_attribute("data-role", "spectator")
+    expect(late.locator("#seats")).to_contain_text("Ana")
+    screenshot(host, "tables-host-desktop")
+    screenshot(ana, "tables-seat-phone")
+
+    # Reconnect: the socket drops, the banner shows, the page reconnects by itself.
+    ana.evaluate("window.live.ws.close()")
+    expect(ana.locator("#banner")).to_be_hidden(timeout=10_000)
+    seq_before = ana.evaluate("window.live.game.seq")
+    host.get_by_role("button", name="Pause").click()
+    expect(ana.locator("body")).to_have_class(re.compile("paused"))
+    assert ana.evaluate("window.live.game.seq") == seq_before
+
+
+def test_phone_page_has_no_horizontal_scroll(server, phone):
+    page = phone(server.url + "/new/sixdice/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    for button in page.locator("button, select, input[type=text], input:not([type])").all():
+        box = button.bounding_box()
+        if box:
+            assert box["height"] >= 44, button.evaluate("e => e.outerHTML")
