@@ -28,7 +28,7 @@ from .services import Credentials, ServiceError
 
 log = logging.getLogger(__name__)
 
-HOST_COMMANDS = {"start", "pause", "resume", "rematch", "handover", "bot"}
+HOST_COMMANDS = {"start", "pause", "resume", "rematch", "handover", "bot", "add_bot"}
 BOT_DELAY = 1.0  # seconds: bots move at a human pace
 
 
@@ -170,6 +170,10 @@ def _host_command(who: Who, command: str, msg: dict[str, Any]) -> dict[str, Any]
             "position": position,
             "url": reverse("tables:claim", args=[table.code, token]),
         }
+    elif command == "add_bot":
+        taken = {name.casefold() for name in table.seats.values_list("name", flat=True)}
+        number = next(n for n in range(1, 100) if f"bot {n}" not in taken)
+        services.join_table(table=table, name=f"Bot {number}", is_bot=True)
     elif command == "bot":
         on = msg.get("on", True)
         if not isinstance(on, bool):
@@ -194,7 +198,7 @@ def _bot_step(code: str) -> bool:
     for seat in sorted(engine.actors(game.state) & bots):
         action = bot_action(game.state, seat, random.SystemRandom())
         services.apply_action(
-            table_code=code, credentials=Credentials(), action=action, expected_seq=game.seq, actor=seat
+            table_code=code, credentials=Credentials(), action=action, expected_seq=game.seq, bot_seat=seat
         )
         return True
     return False

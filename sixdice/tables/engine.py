@@ -18,9 +18,10 @@ like any other action and records it as an event.
 
 Two optional methods, used when an adapter has them:
 
-* ``complete_action(state, action, options, rng) -> action`` fills in what a
-  player's tap leaves to the app, such as the values of app-rolled dice when a
-  player taps the cup (Run Buster), before the action is applied and recorded.
+* ``complete_action(state, action, options, rng, *, actor) -> action`` fills
+  in what a player's tap leaves to the app, such as the values of app-rolled
+  dice when a player taps the cup (Run Buster), before the action is applied
+  and recorded.  ``actor`` is :data:`SYSTEM` for a bot's move.
 * ``bot_action(state, seat, rng) -> action`` plays a turn for a bot seat.
 """
 

@@ -287,7 +287,7 @@ def apply_action(
     action: Mapping[str, Any],
     expected_seq: int,
     as_host: bool = False,
-    actor: Actor | None = None,
+    bot_seat: int | None = None,
     rng: random.Random | None = None,
 ) -> Applied:
     """Apply one action to a table's current game.
@@ -298,12 +298,11 @@ def apply_action(
     server steps, such as automatic balancing) follow as system events.
     After commit, everyone at the table is sent the new events.
 
-    ``actor`` skips the credential check; only trusted server code (bots)
-    passes it.
+    ``bot_seat`` plays for a bot seat: only the server's bot driver passes
+    it, and the dice of the bot's move are the server's own.
     """
     table = load_table(table_code)
-    if actor is None:
-        actor = _resolve_actor(table, credentials, as_host=as_host)
+    actor: Actor = bot_seat if bot_seat is not None else _resolve_actor(table, credentials, as_host=as_host)
     game = current_game(table)
     if game is None:
         raise ServiceError("no_game", "The game has not started yet.")
@@ -321,7 +320,7 @@ def apply_action(
             raise GameError("It is not your turn.", code="not_allowed")
         complete = getattr(engine, "complete_action", None)
         if complete is not None:
-            action = complete(state, dict(action), game.options, rng)
+            action = complete(state, dict(action), game.options, rng, actor=SYSTEM if bot_seat is not None else actor)
         new_state = engine.apply(state, dict(action), actor=actor)
     except GameError as exc:
         if expected_seq != game.seq:  # the sender acted on an old state: that is the real reason

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -237,3 +238,29 @@ async def test_host_commands_and_handover_revoke_the_old_phone(tiny_table):
         snapshot = await receive_until(hosting, "snapshot")
     for comm in (hosting, old_phone):
         await comm.disconnect()
+
+
+async def test_host_adds_a_bot_in_the_lobby_and_bots_move_by_themselves(tiny_table, monkeypatch):
+    from sixdice.tables import consumers
+    from tests.tinygame import TINY
+
+    monkeypatch.setattr(consumers, "BOT_DELAY", 0.01)
+    monkeypatch.setattr(TINY, "bot_action", lambda state, seat, rng: {"type": "add", "n": 1}, raising=False)
+    table, host, secrets = tiny_table
+    hosting, _ = await connect(table.code, host=host)
+    await hosting.send_json_to({"type": "host", "command": "add_bot"})
+    snapshot = await receive_until(hosting, "snapshot")
+    assert [s["name"] for s in snapshot["table"]["seats"]] == ["Ana", "Bo", "Bot 1"]
+    assert snapshot["table"]["seats"][2]["bot"] is True
+    await hosting.send_json_to({"type": "host", "command": "bot", "position": 0, "on": True})
+    await hosting.send_json_to({"type": "host", "command": "bot", "position": 1, "on": True})
+    await hosting.send_json_to({"type": "host", "command": "start"})
+    # Every seat is a bot now: they play the game to its end by themselves.
+    for _ in range(200):
+        game = await sync_to_async(lambda: Game.objects.filter(table=table).first())()
+        if game and game.status == Game.Status.FINISHED:
+            break
+        await asyncio.sleep(0.05)
+    assert game.status == Game.Status.FINISHED
+    assert game.state["total"] >= 10
+    await hosting.disconnect()
