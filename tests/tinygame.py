@@ -83,7 +83,9 @@ class TinyGame:
 
     def outcome(self, state: Mapping[str, Any]) -> Outcome | None:
         if state["winner"] is not None:
-            return Outcome(winners=(state["winner"],), end_reason="target")
+            others = [seat for seat in range(len(state["players"])) if seat != state["winner"]]
+            return Outcome(winners=(state["winner"],), end_reason="target",
+                           places=(state["winner"], *others), loser=others[-1])
         if state["ended"]:
             return Outcome(winners=(), end_reason="host")
         return None

@@ -73,6 +73,8 @@ class Game(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     winners = models.JSONField(default=list)
     end_reason = models.CharField(max_length=30, blank=True)
+    places = models.JSONField(default=list, help_text="Seats in finishing order, where the game has one.")
+    loser = models.PositiveSmallIntegerField(null=True, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

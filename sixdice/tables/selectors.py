@@ -70,12 +70,20 @@ def events_since(game: Game, since: int) -> list[Event] | None:
 
 
 def standings(table: Table) -> list[dict[str, Any]]:
-    """Wins per seat over every finished game at the table."""
+    """Per seat over every finished game at the table: wins, times last, and places."""
     seats = list(table.seats.order_by("position"))
-    wins = dict.fromkeys(range(len(seats)), 0)
+    rows = {
+        s.position: {"position": s.position, "name": s.name, "wins": 0, "lost": 0, "places": [0] * len(seats)}
+        for s in seats
+    }
     finished = table.games.filter(status=Game.Status.FINISHED)
-    for winners in finished.values_list("winners", flat=True):
+    for winners, places, loser in finished.values_list("winners", "places", "loser"):
         for seat in winners or []:
-            if seat in wins:
-                wins[seat] += 1
-    return [{"position": s.position, "name": s.name, "wins": wins[s.position]} for s in seats]
+            if seat in rows:
+                rows[seat]["wins"] += 1
+        for place, seat in enumerate(places or []):
+            if seat in rows and place < len(seats):
+                rows[seat]["places"][place] += 1
+        if loser in rows:
+            rows[loser]["lost"] += 1
+    return [rows[s.position] for s in seats]

@@ -369,6 +369,8 @@ def _save(game: Game, applied: Applied, *, expected_seq: int, code: str) -> None
             status=Game.Status.FINISHED,
             winners=list(outcome.winners),
             end_reason=outcome.end_reason,
+            places=list(outcome.places),
+            loser=outcome.loser,
             finished_at=timezone.now(),
         )
     if Game.objects.filter(pk=game.pk, seq=expected_seq).update(**fields) != 1:
@@ -381,6 +383,7 @@ def _save(game: Game, applied: Applied, *, expected_seq: int, code: str) -> None
         setattr(game, name, value)
     if outcome is not None:
         Table.objects.filter(pk=game.table_id).update(status=Table.Status.FINISHED)
+        broadcast.table_changed(code)  # standings and the host's Rematch button
     if applied.events:
         broadcast.game_events(code, game, applied.events)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sixdice.tables import services
+from sixdice.tables import selectors, services
 from sixdice.tables.models import Event, Game, Table
 from sixdice.tables.services import Credentials, ServiceError
 
@@ -169,6 +169,10 @@ def test_game_over_then_rematch_rotates_player_one(tiny_table, rng):
     rematch = services.start_game(table=table, rng=rng).game
     assert rematch.number == 2 and rematch.first == (game.first + 1) % 2
     assert services.replay(game) == game.state
+    winner = game.winners[0]
+    rows = {row["name"]: row for row in selectors.standings(table)}
+    assert rows[game.players[winner]]["wins"] == 1 and rows[game.players[winner]]["places"] == [1, 0]
+    assert rows[game.players[1 - winner]]["lost"] == 1 and rows[game.players[1 - winner]]["places"] == [0, 1]
 
 
 def test_hand_over_revokes_the_old_phone_and_the_old_link(tiny_table):
