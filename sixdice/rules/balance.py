@@ -90,25 +90,38 @@ def _sub(c: Counts, g: Counts, k: int = 1) -> Counts:
     )
 
 
-def _fits(c: Counts, g: Counts) -> int:
-    """How many times group ``g`` fits into counts ``c``."""
-    return min(c[i] // g[i] for i in range(6) if g[i])
+_NONZERO = tuple(tuple((i, g[i]) for i in range(6) if g[i]) for g in GROUP_COUNTS)
+
+
+def _fits_i(c: Counts, gi: int) -> int:
+    best = 1 << 30
+    for i, n in _NONZERO[gi]:
+        k = c[i] // n
+        if k < best:
+            best = k
+    return best
 
 
 @lru_cache(maxsize=200_000)
 def _best_from(i: int, c: Counts) -> int:
     """The largest number of zero-sum groups formed from ``c`` with group kinds ``i..12``."""
-    if i == len(GROUP_COUNTS):
+    if i == 13:
         return 0
-    # no group at all without both colours
-    if not (c[0] or c[1] or c[2]) or not (c[3] or c[4] or c[5]):
+    red = c[0] + c[1] + c[2]
+    blue = c[3] + c[4] + c[5]
+    bound = red if red < blue else blue  # every group holds a die of each colour
+    if bound == 0:
         return 0
     g = GROUP_COUNTS[i]
     best = 0
-    for k in range(_fits(c, g), -1, -1):
+    for k in range(_fits_i(c, i), -1, -1):
+        if k + bound <= best:  # what is left cannot do better
+            break
         n = k + _best_from(i + 1, _sub(c, g, k))
         if n > best:
             best = n
+            if best >= bound:
+                break
     return best
 
 
@@ -119,8 +132,8 @@ def max_zero_groups(dice: Iterable[int]) -> int:
 
 def _greedy_counts(c: Counts) -> tuple[tuple[int, ...], Counts]:
     ks = []
-    for g in GROUP_COUNTS:
-        k = _fits(c, g)
+    for gi, g in enumerate(GROUP_COUNTS):
+        k = _fits_i(c, gi)
         if k:
             c = _sub(c, g, k)
         ks.append(k)
@@ -236,7 +249,7 @@ def _groupings_counts(c: Counts) -> tuple[Grouping, ...]:
         if i == len(GROUP_COUNTS):
             return
         g = GROUP_COUNTS[i]
-        for k in range(min(_fits(c, g), left), -1, -1):
+        for k in range(min(_fits_i(c, i), left), -1, -1):
             c2 = _sub(c, g, k)
             if k + _best_from(i + 1, c2) >= left:
                 rec(i + 1, c2, left - k, ks + [k])
@@ -245,6 +258,16 @@ def _groupings_counts(c: Counts) -> tuple[Grouping, ...]:
     default = _group_counts(c)
     rest = [g for g in found if g != default]
     return (default, *rest)
+
+
+@lru_cache(maxsize=20_000)
+def _groupings_set(c: Counts) -> frozenset[Grouping]:
+    return frozenset(_groupings_counts(c))
+
+
+def is_listed_grouping(dice: Iterable[int], grouping: Grouping) -> bool:
+    """Whether ``grouping`` (in canonical form) is one of :func:`groupings` (a fast legality test)."""
+    return grouping in _groupings_set(counts_of(dice))
 
 
 def groupings(dice: Iterable[int]) -> list[Grouping]:

@@ -14,19 +14,23 @@ for an action (``pending``) or is over.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from functools import cached_property
 from itertools import combinations_with_replacement
 from typing import Any
 
 from .balance import (
     Grouping,
     IllegalGrouping,
+    canonical,
     check_grouping,
     default_keep,
     groupings,
     has_legal_flip,
     is_all_threes,
+    is_listed_grouping,
     keep_options,
     legal_flips,
 )
@@ -48,6 +52,10 @@ class Hand:
 
     def dice(self) -> tuple[int, ...]:
         """All dice, groups first (in order) then loose: the indices a flip names."""
+        return self._flat
+
+    @cached_property
+    def _flat(self) -> tuple[int, ...]:
         out: list[int] = []
         for g in self.groups:
             out.extend(g)
@@ -208,6 +216,15 @@ class State:
         )
 
 
+def replace(st: State, **changes: Any) -> State:
+    """A copy of ``st`` with ``changes`` (a fast :func:`dataclasses.replace` for the frozen State)."""
+    new = object.__new__(State)
+    d = new.__dict__
+    d.update(st.__dict__)
+    d.update(changes)
+    return new
+
+
 # ---------------------------------------------------------------- new game
 
 
@@ -290,78 +307,81 @@ def _any_flip(st: State, m: int) -> bool:
 
 def _advance(st: State) -> State:
     """Run steps until the game waits for an action or is over."""
-    while not st.over and st.pending is None and st.todo:
-        step, seat = st.todo[0]
-        rest = st.todo[1:]
+    if st.over or st.pending is not None:
+        return st
+    todo = list(st.todo)
+    skipped = list(st.skipped)
+    pending: Pending | None = None
+    while todo:
+        step, seat = todo.pop(0)
         if step == "start":
             if st.bank < START_DICE:  # R8 (cannot happen with a bank of 6 per player)
-                st = replace(st, todo=rest, skipped=st.skipped + (f"start:{seat}",))
+                skipped.append(f"start:{seat}")
             else:
-                st = replace(st, current=seat, pending=Pending("roll", seat, START_DICE, "start"), todo=rest)
+                pending = Pending("roll", seat, START_DICE, "start")
         elif step == "balance":
-            st = replace(st, todo=(("group", seat), ("keep", seat), ("pair", seat)) + rest)
+            todo[0:0] = [("group", seat), ("keep", seat), ("pair", seat)]
         elif step == "balance_victim":
             if st.victim is not None:
-                st = replace(st, todo=(("balance", st.victim),) + rest)
-            else:
-                st = replace(st, todo=rest)
+                todo.insert(0, ("balance", st.victim))
         elif step == "group":
             options = groupings(st.hands[seat].dice())
             if len(options) == 1:
                 g = options[0]
-                st = _set_hand(st, seat, Hand(g.groups, g.loose), todo=rest)
+                st = _set_hand(st, seat, Hand(g.groups, g.loose))
             else:
-                st = replace(
-                    st, pending=Pending("group", seat, default=options[0], choices=len(options)), todo=rest
-                )
+                pending = Pending("group", seat, default=options[0], choices=len(options))
         elif step == "keep":
             hand = st.hands[seat]
-            g = Grouping((), hand.groups, hand.loose)  # only .groups/.loose matter here
-            opts = keep_options(g)
-            if not opts:
-                st = replace(st, todo=rest)
-            elif len(opts) == 1:
-                st = _keep(replace(st, todo=rest), seat, opts[0])
-            else:
-                st = replace(
-                    st, pending=Pending("keep", seat, default=default_keep(g), choices=len(opts)), todo=rest
-                )
+            if len(hand.groups) > 2:
+                g = Grouping((), hand.groups, hand.loose)  # only .groups/.loose matter here
+                opts = keep_options(g)
+                if len(opts) == 1:
+                    st = _keep(st, seat, opts[0])
+                    if st.over:
+                        return st
+                else:
+                    pending = Pending("keep", seat, default=default_keep(g), choices=len(opts))
         elif step == "pair":
-            if st.hands[seat].groups:
-                st = replace(st, todo=rest)
-            elif st.bank < 2:  # R8
-                st = replace(st, todo=rest, skipped=st.skipped + (f"pair:{seat}",))
-            else:
-                st = replace(st, pending=Pending("roll", seat, 1, "pair"), todo=rest)
+            if not st.hands[seat].groups:
+                if st.bank < 2:  # R8
+                    skipped.append(f"pair:{seat}")
+                else:
+                    pending = Pending("roll", seat, 1, "pair")
         elif step == "first":
             vals = [abs(v) for v in st.values()]
             first = vals.index(min(vals))  # R1: the first tied seat
-            st = replace(st, first=first, current=first, round=1, moved=0, todo=_turn_steps(first) + rest)
+            st = replace(st, first=first, current=first, round=1, moved=0)
+            todo[0:0] = _turn_steps(first)
         elif step == "flip":
+            st = replace(st, current=seat, victim=None)
             if _any_flip(st, seat):
-                st = replace(st, current=seat, victim=None, pending=Pending("flip", seat), todo=rest)
+                pending = Pending("flip", seat)
             else:  # R2
-                st = replace(st, current=seat, victim=None, todo=rest, skipped=st.skipped + (f"flip:{seat}",))
+                skipped.append(f"flip:{seat}")
         elif step == "draw":
             if st.bank < 1:  # R8
-                st = replace(st, todo=rest, skipped=st.skipped + (f"draw:{seat}",))
+                skipped.append(f"draw:{seat}")
             else:
-                st = replace(st, pending=Pending("roll", seat, 1, "draw"), todo=rest)
+                pending = Pending("roll", seat, 1, "draw")
         elif step == "end_turn":
             moved = st.moved + 1
-            st = replace(st, moved=moved, turns=st.turns + 1, victim=None, todo=rest)
+            rnd = st.round
             if moved == st.n:
-                if st.round >= st.rounds:
-                    st = _end(st, _best_abs(st), "rounds")
-                    break
-                st = replace(st, round=st.round + 1, moved=0)
+                if rnd >= st.rounds:
+                    st = replace(st, moved=moved, turns=st.turns + 1, victim=None, skipped=tuple(skipped))
+                    return _end(st, _best_abs(st), "rounds")
+                rnd, moved = rnd + 1, 0
             nxt = (seat + 1) % st.n
-            st = replace(st, current=nxt, todo=_turn_steps(nxt) + st.todo)
+            st = replace(st, moved=moved, round=rnd, turns=st.turns + 1, victim=None, current=nxt)
+            todo[0:0] = _turn_steps(nxt)
         else:  # pragma: no cover - a corrupt state
             raise IllegalAction(f"Unknown step {step!r} in the state.")
-    if st.round == 0 and st.pending is not None:
-        st = replace(st, current=st.pending.seat)  # during the start, the seat being set up
-    return st
+        if pending is not None:
+            break
+    current = pending.seat if (pending is not None and st.round == 0) else st.current
+    # during the start, ``current`` is the seat being set up
+    return replace(st, pending=pending, todo=tuple(todo), skipped=tuple(skipped), current=current)
 
 
 def _keep(st: State, seat: int, keep: tuple[int, int]) -> State:
@@ -510,7 +530,8 @@ def grouping_from_action(action: Mapping[str, Any], dice: Sequence[int]) -> Grou
     prs = tuple(tuple(_int_list(g, "A pair")) for g in pairs)
     for g in zero + prs:
         for v in g:
-            _face(v, f"Group {fmt_dice(g)}" if all(x in FACE_SET for x in g) else "Group")
+            if v not in FACE_SET:
+                _face(v, "Group")
     if "loose" in action and action["loose"] is not None:
         loose = tuple(_int_list(action["loose"], '"loose"'))
     else:
@@ -530,6 +551,9 @@ def grouping_from_action(action: Mapping[str, Any], dice: Sequence[int]) -> Grou
 def _apply_group(st: State, p: Pending, action: Mapping[str, Any]) -> State:
     dice = st.hands[p.seat].dice()
     g = grouping_from_action(action, dice)
+    fast = canonical(g)
+    if all(len(x) == 2 for x in g.pairs) and is_listed_grouping(dice, fast):
+        return _set_hand(st, p.seat, Hand(fast.groups, fast.loose), pending=None)
     try:
         g = check_grouping(dice, g)
     except IllegalGrouping as e:
@@ -643,45 +667,58 @@ def roll_action(state: State, rng: random.Random) -> dict[str, Any] | None:
     return {"type": "roll", "values": [rng.choice(FACES) for _ in range(p.count)]}
 
 
+_FLIP_TABLE: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {
+    (v, w): tuple((nv, w - (nv - v)) for nv in FACES if nv != v and (w - (nv - v)) in FACE_SET)
+    for v in FACES
+    for w in FACES
+}
+"""For an own die ``v`` and a victim's die ``w``: every legal (new own face, new victim face)."""
+
+
 def random_flip(state: State, rng: random.Random) -> dict[str, Any] | None:
     """A flip drawn uniformly from all legal flips, without listing them all."""
     p = state.pending
     if state.over or p is None or p.kind != "flip":
         return None
     own = state.hands[p.seat].dice()
-    own_pos: dict[int, list[int]] = {}
-    for i, v in enumerate(own):
-        own_pos.setdefault(v, []).append(i)
-    kinds: list[tuple[int, int, int, int, int]] = []  # weight, victim, v, nv, w
+    others = [(s, h.dice()) for s, h in enumerate(state.hands) if s != p.seat]
+    total = sum(len(d) for _, d in others)
+    if own and total:
+        # rejection sampling: uniform over (own die, new face, other die), keep the legal ones
+        for _ in range(64):
+            i = rng.randrange(len(own))
+            v = own[i]
+            nv = rng.choice(FACES)
+            if nv == v:
+                continue
+            k = rng.randrange(total)
+            victim, d = others[0]
+            for victim, d in others:  # noqa: B007 - the loop stops on the chosen hand
+                if k < len(d):
+                    break
+                k -= len(d)
+            nw = d[k] - (nv - v)
+            if nw in FACE_SET:
+                return {"type": "flip", "victim": victim, "own": i, "own_to": nv, "other": k, "other_to": nw}
+    own_count = Counter(own)
+    kinds: list[tuple[int, int, int]] = []  # victim, own value, victim value
     weights: list[int] = []
     for s, h in enumerate(state.hands):
         if s == p.seat:
             continue
-        opos: dict[int, int] = {}
-        for w in h.dice():
-            opos[w] = opos.get(w, 0) + 1
-        for v, ipos in own_pos.items():
-            for nv in FACES:
-                if nv == v:
-                    continue
-                d = nv - v
-                for w, cnt in opos.items():
-                    if (w - d) in FACE_SET:
-                        kinds.append((s, v, nv, w, 0))
-                        weights.append(len(ipos) * cnt)
+        for w, b in Counter(h.dice()).items():
+            for v, a in own_count.items():
+                k = len(_FLIP_TABLE[v, w])
+                if k:
+                    kinds.append((s, v, w))
+                    weights.append(a * b * k)
     if not kinds:
         return None
-    s, v, nv, w, _ = rng.choices(kinds, weights)[0]
-    other = state.hands[s].dice()
-    j = rng.choice([k for k, x in enumerate(other) if x == w])
-    return {
-        "type": "flip",
-        "victim": s,
-        "own": rng.choice(own_pos[v]),
-        "own_to": nv,
-        "other": j,
-        "other_to": w - (nv - v),
-    }
+    s, v, w = rng.choices(kinds, weights)[0]
+    nv, nw = rng.choice(_FLIP_TABLE[v, w])
+    i = rng.choice([k for k, x in enumerate(own) if x == v])
+    j = rng.choice([k for k, x in enumerate(state.hands[s].dice()) if x == w])
+    return {"type": "flip", "victim": s, "own": i, "own_to": nv, "other": j, "other_to": nw}
 
 
 def describe_values(values: Sequence[int]) -> str:

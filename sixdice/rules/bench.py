@@ -1,0 +1,73 @@
+"""Timings of the rules: ``python -m sixdice.rules.bench``.
+
+Prints the median and the 99th percentile of each operation.  "cold" clears
+the memo caches before every call; "warm" is what a running server sees.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from . import balance
+from .balance import group_hand, groupings, legal_flips
+from .dice import FACES
+from .simulate import play_game
+
+
+def _clear() -> None:
+    balance._group_counts.cache_clear()
+    balance._groupings_counts.cache_clear()
+    balance._best_from.cache_clear()
+
+
+def _times(fn: Callable[[], object], repeat: int, cold: bool) -> list[float]:
+    out = []
+    for _ in range(repeat):
+        if cold:
+            _clear()
+        t = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t)
+    return out
+
+
+def _fmt(label: str, times: list[float]) -> str:
+    times = sorted(times)
+    p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+    return f"{label:<44} median {statistics.median(times) * 1e6:9.1f} µs   p99 {p99 * 1e6:9.1f} µs"
+
+
+def main() -> None:
+    rng = random.Random(1)
+    hands60 = [[rng.choice(FACES) for _ in range(60)] for _ in range(200)]
+    hands20 = [[rng.choice(FACES) for _ in range(20)] for _ in range(200)]
+    pairs12 = [
+        ([rng.choice(FACES) for _ in range(12)], [rng.choice(FACES) for _ in range(12)]) for _ in range(200)
+    ]
+    for cold in (True, False):
+        tag = "cold" if cold else "warm"
+        it60 = iter(hands60 * 5)
+        print(
+            _fmt(f"group_hand, 60 dice ({tag})", _times(lambda it60=it60: group_hand(next(it60)), 1000, cold))
+        )
+        it20 = iter(hands20 * 2)
+        print(
+            _fmt(
+                f"groupings, 20 dice ({tag})",
+                _times(lambda it20=it20: groupings(next(it20)), 400 if not cold else 200, cold),
+            )
+        )
+    itp = iter(pairs12 * 5)
+    print(_fmt("legal_flips, two 12-dice hands", _times(lambda: legal_flips(*next(itp)), 1000, False)))
+    _clear()
+    game_rng = random.Random(2)
+    per_game = _times(lambda: play_game(4, 12, game_rng, "random"), 300, False)
+    print(_fmt("random game, 4 players x 12 rounds", per_game))
+    print(f"{'random games per second (one core)':<44} {len(per_game) / sum(per_game):9.1f}")
+
+
+if __name__ == "__main__":
+    main()
