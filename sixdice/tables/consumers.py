@@ -22,7 +22,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from . import broadcast, selectors, services
-from .engine import get_engine
+from .engine import GameError, get_engine
 from .models import Connection, Game, Table
 from .services import Credentials, ServiceError
 
@@ -262,6 +262,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             if exc.code in {"stale", "not_allowed", "illegal", "paused", "game_over"}:
                 extra["snapshot"] = await database_sync_to_async(_snapshot)(self.who)
             await self._error(exc.code, exc.message, ref, **extra)
+        except GameError as exc:
+            await self._error(exc.code, str(exc), ref)
+        except Exception:  # a bug must not cost the table its connection; the transaction rolled back
+            log.exception("table %s: unexpected error handling a frame", self.who.code)
+            await self._error("server_error", "Something went wrong on the server; nothing was changed.", ref)
 
     def _parse(self, text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
         raw = text_data if text_data is not None else bytes_data

@@ -264,3 +264,26 @@ async def test_host_adds_a_bot_in_the_lobby_and_bots_move_by_themselves(tiny_tab
     assert game.status == Game.Status.FINISHED
     assert game.state["total"] >= 10
     await hosting.disconnect()
+
+
+async def test_engine_refusals_and_server_bugs_become_error_frames(started, monkeypatch):
+    from tests.tinygame import TINY
+
+    table, host, secrets, game = started
+    hosting, _ = await connect(table.code, host=host)
+    await hosting.send_json_to({"type": "host", "command": "start"})  # a game is running
+    assert (await receive_until(hosting, "error"))["code"] == "game_running"
+
+    def broken(*args, **kwargs):
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(TINY, "apply", broken)
+    mover, _ = await connect(table.code, seat=secrets[game.first])
+    await mover.send_json_to({"type": "action", "seq": 0, "action": {"type": "add", "n": 1}})
+    error = await receive_until(mover, "error")
+    assert error["code"] == "server_error" and "nothing was changed" in error["message"]
+    await mover.send_json_to({"type": "ping", "id": 5})
+    assert (await receive_until(mover, "pong"))["ref"] == 5
+    for comm in (hosting, mover):
+        await comm.disconnect()
+    assert await sync_to_async(lambda: Game.objects.get(pk=game.pk).seq)() == 0
