@@ -17,7 +17,6 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from itertools import combinations_with_replacement
 from typing import Any
 
@@ -52,15 +51,11 @@ class Hand:
 
     def dice(self) -> tuple[int, ...]:
         """All dice, groups first (in order) then loose: the indices a flip names."""
-        return self._flat
-
-    @cached_property
-    def _flat(self) -> tuple[int, ...]:
-        out: list[int] = []
-        for g in self.groups:
-            out.extend(g)
-        out.extend(self.loose)
-        return tuple(out)
+        d = self.__dict__
+        flat = d.get("_flat")
+        if flat is None:
+            flat = d["_flat"] = sum(self.groups, ()) + self.loose
+        return flat
 
     @property
     def value(self) -> int:
