@@ -424,6 +424,19 @@ class Flip:
     d: int
 
 
+_FLIP_TABLE: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {
+    (v, w): tuple((nv, w - (nv - v)) for nv in FACES if nv != v and (w - (nv - v)) in FACE_SET)
+    for v in FACES
+    for w in FACES
+}
+"""For an own die ``v`` and another hand's die ``w``: every legal (new own face, new other face)."""
+
+
+@lru_cache(maxsize=65_536)
+def _flip(i: int, nv: int, j: int, nw: int, d: int) -> Flip:
+    return Flip(i, nv, j, nw, d)
+
+
 def legal_flips(own: Sequence[int], other: Sequence[int]) -> list[Flip]:
     """Every legal flip between the dice ``own`` and the dice ``other`` (by position)."""
     out: list[Flip] = []
@@ -435,7 +448,7 @@ def legal_flips(own: Sequence[int], other: Sequence[int]) -> list[Flip]:
             for j, w in enumerate(other):
                 nw = w - d
                 if nw in FACE_SET:
-                    out.append(Flip(i, nv, j, nw, d))
+                    out.append(_flip(i, nv, j, nw, d))
     return out
 
 

@@ -21,6 +21,7 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 from .balance import (
+    _FLIP_TABLE,
     Grouping,
     IllegalGrouping,
     canonical,
@@ -660,14 +661,6 @@ def roll_action(state: State, rng: random.Random) -> dict[str, Any] | None:
     if state.over or p is None or p.kind != "roll":
         return None
     return {"type": "roll", "values": [rng.choice(FACES) for _ in range(p.count)]}
-
-
-_FLIP_TABLE: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {
-    (v, w): tuple((nv, w - (nv - v)) for nv in FACES if nv != v and (w - (nv - v)) in FACE_SET)
-    for v in FACES
-    for w in FACES
-}
-"""For an own die ``v`` and a victim's die ``w``: every legal (new own face, new victim face)."""
 
 
 def random_flip(state: State, rng: random.Random) -> dict[str, Any] | None:
