@@ -279,6 +279,16 @@ def load_table(code: str) -> Table:
     return table
 
 
+def _table_and_current_game(code: str) -> tuple[Table, Game | None]:
+    """The table and its current game in one query (as :func:`load_table` then :func:`current_game`)."""
+    game = Game.objects.select_related("table").filter(table__code=normalise_code(code)).order_by("-number").first()
+    if game is None:
+        return load_table(code), None
+    if game.table.status == Table.Status.CLOSED:
+        raise ServiceError("table_closed", "This table is closed.")
+    return game.table, game
+
+
 @transaction.atomic
 def apply_action(
     *,
@@ -301,9 +311,8 @@ def apply_action(
     ``bot_seat`` plays for a bot seat: only the server's bot driver passes
     it, and the dice of the bot's move are the server's own.
     """
-    table = load_table(table_code)
+    table, game = _table_and_current_game(table_code)
     actor: Actor = bot_seat if bot_seat is not None else _resolve_actor(table, credentials, as_host=as_host)
-    game = current_game(table)
     if game is None:
         raise ServiceError("no_game", "The game has not started yet.")
     if game.status == Game.Status.FINISHED:
