@@ -138,17 +138,19 @@ class SixDiceEngine:
         return frozenset({p.seat})
 
     def _permit(self, st: State, kind: str, actor: Actor) -> None:
+        """Who may send ``kind`` now; a kind the game does not wait for is left to the rules."""
         p = st.pending
         assert p is not None
         owner = st.players[p.seat]
+        app_roll = kind == "roll" and p.kind == "roll" and st.dice == "app"
         if actor == HOST:
-            if kind == "flip":
+            if kind == "flip" and p.kind == "flip":
                 raise NotAllowed(f"Only {owner} chooses the flip; the host can resolve balancing and dice.")
-            if kind == "roll" and st.dice == "app":
+            if app_roll:
                 raise NotAllowed("The app rolls the dice at this table.")
             return
         if actor == SYSTEM:
-            if kind == "roll" and st.dice == "physical":
+            if kind == "roll" and p.kind == "roll" and st.dice == "physical":
                 raise NotAllowed("Dice are physical at this table: the roller or the host types them in.")
             return
         if type(actor) is not int or not 0 <= actor < st.n:
@@ -159,7 +161,7 @@ class SixDiceEngine:
             if p.kind == "roll" and p.purpose in ("start", "pair"):
                 raise NotAllowed(f"This roll belongs to {owner}.")
             raise NotAllowed(f"It is {owner}'s turn.")
-        if kind == "roll" and st.dice == "app":
+        if app_roll:
             raise NotAllowed("The app rolls the dice at this table.")
 
     def apply(self, state: Mapping[str, Any], action: Mapping[str, Any], *, actor: Actor) -> JSON:

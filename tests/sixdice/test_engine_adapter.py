@@ -177,6 +177,10 @@ def test_balancing_choices_belong_to_the_owner_or_the_host():
     assert by_host == by_owner
     with pytest.raises(IllegalMove, match="2 different"):
         ENGINE.apply(state, {"type": "keep", "keep": [1, 1]}, actor=0)
+    with pytest.raises(IllegalMove, match="choose 2 groups to keep, not a flip"):
+        ENGINE.apply(state, FLIP, actor=HOST)
+    with pytest.raises(IllegalMove, match="not a roll"):
+        ENGINE.apply(state, {"type": "roll", "values": [1]}, actor=SYSTEM)
 
 
 def test_end_on_time_is_for_the_host():
