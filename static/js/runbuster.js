@@ -1,1 +1,344 @@
-/* The runbuster board: drawn by the game's renderer (window.GameRenderers.runbuster). */
+/* The Run Buster board (window.GameRenderers.runbuster): the BGA cup screen on a phone.
+ * Every player has a cup; yours is at the bottom: green = tap to roll, yellow = tap dice
+ * to build your straight, then tap the cup to end the turn; red = wait.  Each hand is drawn
+ * on a strip of the values 1-6: the hand solid, its complement (the run buster) dashed.
+ * Read-only when live.role is "spectator", "host" (plus host tools) or "replay".
+ */
+(function () {
+  "use strict";
+  const raw = JSON.parse((document.getElementById("rb-i18n") || {}).textContent || "{}");
+  const decoder = document.createElement("textarea");
+  const T = {};
+  for (const [k, v] of Object.entries(raw)) { decoder.innerHTML = v; T[k] = decoder.value; }
+  const f = (s, o) => (s || "").replace(/\{(\w+)\}/g, (m, k) => (k in o ? o[k] : m));
+  const st = (a) => (a && a.length ? a.join("-") : "—");
+  const pct = (p) => (p * 100).toFixed(1) + " %";
+  const ord = (k) => (T.ordinals || "").split(",")[k] || String(k + 1);
+
+  const ui = {turnKey: null, pick: [], keys: [], prevHands: null, prevTurns: null, bust: null,
+              tally: null, tallyKey: null, gameKey: null};
+
+  function names(live, v) {
+    const seats = live.table && live.table.seats;
+    return (v.names && v.names.length ? v.names : (seats || []).map((s) => s.name));
+  }
+  function isBot(live, seat) {
+    const s = live.table && live.table.seats && live.table.seats[seat];
+    return !!(s && s.bot);
+  }
+  function sameSet(a, b) {
+    return a.length === b.length && a.every((x) => b.includes(x));
+  }
+
+  // The hand of `seat` on the strip 1..6: hand solid, complement dashed.
+  function strip(el, v, seat, big) {
+    const hand = v.hands[seat] || [], comp = v.complements[seat] || [];
+    const cells = [1, 2, 3, 4, 5, 6].map((n) => el("span", {
+      class: "rb-slot" + (hand.includes(n) ? " in" : comp.includes(n) ? " comp" : ""),
+    }, String(n)));
+    const label = hand.length ? f(T.handLabel, {hand: st(hand), complement: st(comp)}) : T.empty;
+    return el("div", {class: "rb-strip" + (big ? " big" : ""), role: "img", "aria-label": label,
+                      "data-hand": hand.join("-"), "data-complement": comp.join("-")}, cells);
+  }
+
+  // Cup colour of a seat: green = to roll, yellow = choosing/ending, red = waiting, done = finished.
+  function cupState(v, seat) {
+    if (v.finished.includes(seat)) return "done";
+    if (v.over || v.current !== seat) return "red";
+    return v.phase === "roll" ? "green" : "yellow";
+  }
+
+  function turnReset(live, v) {
+    const key = [live.game.id, v.turns, v.current, v.phase].join(":");
+    if (key !== ui.turnKey) { ui.turnKey = key; ui.pick = []; ui.keys = []; }
+  }
+
+  // A roll that busted someone: remember it for the flash line and the animation.
+  function noteBust(live, v, nm) {
+    const key = live.game.id + ":" + v.turns;
+    if (v.busted && v.busted.length && ui.bust?.key !== key) {
+      const victims = v.busted.map((b) => {
+        const before = ui.prevHands && ui.prevTurns === v.turns - 1 ? ui.prevHands[b] : null;
+        return before && before.length ? f(T.bustOf, {name: nm[b], straight: st(before)}) : nm[b];
+      });
+      ui.bust = {key, at: Date.now(), seats: v.busted.slice(),
+                 text: f(T.bustLine, {roller: nm[v.last_roller], victims: victims.join(", ")})};
+    }
+    if (!(v.busted && v.busted.length)) ui.bust = null;
+    ui.prevHands = v.hands.map((h) => h.slice());
+    ui.prevTurns = v.turns;
+  }
+
+  function fetchTally(live) {
+    if (live.role === "replay" || !live.code || !live.game) return;
+    const key = live.game.id + ":" + live.game.status;
+    if (ui.tallyKey === key) return;
+    ui.tallyKey = key;
+    fetch(`/t/${encodeURIComponent(live.code)}/tally.json`, {headers: {Accept: "application/json"}})
+      .then((r) => (r.ok ? r.json() : Promise.reject(r.status)))
+      .then((data) => { ui.tally = data; live.draw(); })
+      .catch(() => { ui.tally = false; });
+  }
+
+  function render(live, board) {
+    const el = live.el;
+    const game = live.game;
+    const controls = live.role === "seat" || live.role === "host";
+    if (!game || !game.view) { board.replaceChildren(lobby(live, el)); return; }
+    const v = game.view;
+    const nm = names(live, v);
+    const n = v.hands.length;
+    const me = live.role === "seat" ? live.seat : null;
+    turnReset(live, v);
+    noteBust(live, v, nm);
+    fetchTally(live);
+    const mine = me !== null && v.your_turn && controls;
+
+    const parts = [];
+    // Round, Player 1, whose turn.
+    const p1 = v.first != null ? v.first : 0;
+    parts.push(el("div", {class: "rb-head"},
+      el("strong", {}, f(T.round, {n: game.number || 1})), " · ",
+      el("span", {class: "rb-p1"}, f(T.player1, {name: nm[p1]})),
+      v.over ? null : el("div", {class: "rb-turn", "data-current": v.current}, f(T.turnOf, {name: nm[v.current]}))));
+
+    if (ui.bust && ui.bust.text) parts.push(el("p", {class: "rb-flash", role: "status"}, ui.bust.text));
+
+    // Every other player, in turn order after me.
+    const order = [];
+    for (let k = 1; k <= n; k++) order.push(((me === null ? -1 : me) + k + n) % n);
+    const others = order.filter((s) => s !== me);
+    const animate = ui.bust && Date.now() - ui.bust.at < 1600;
+    parts.push(el("ul", {class: "rb-players"}, others.map((s) => playerRow(el, live, v, nm, s, animate))));
+
+    // The last roll: tappable for the roller who is choosing.
+    parts.push(rollArea(el, live, v, nm, mine));
+
+    // Hints, keypad, the Take button.
+    if (mine) parts.push(...pickTools(el, live, v));
+    if (mine || live.role === "host") parts.push(keypad(el, live, v, nm));
+    if (controls && v.hints && mine) parts.push(hints(el, live, v));
+
+    // My cup at the bottom.
+    if (me !== null) parts.push(myArea(el, live, v, nm, me, animate));
+
+    parts.push(dropOuts(el, v, nm));
+    if (v.over) parts.push(roundEnd(el, live, v, nm));
+    parts.push(tally(el, live, v, nm));
+    board.replaceChildren(...parts.filter(Boolean));
+    board.classList.add("rb");
+  }
+
+  function lobby(live, el) {
+    const kids = [el("p", {}, T.lobby)];
+    const t = live.table;
+    if (t && live.role === "host" && t.status === "lobby") {
+      kids.push(el("p", {class: "muted"}, T.botsHelp));
+      kids.push(el("p", {class: "muted rb-count"}, f(T.seatsTaken, {n: t.seats.length, capacity: t.capacity})));
+      kids.push(el("button", {type: "button", class: "rb-addbot", disabled: t.seats.length >= t.capacity,
+                              onclick: () => live.hostCommand("add_bot")}, T.addBot));
+    }
+    return el("div", {class: "card rb-lobby"}, kids);
+  }
+
+  function cup(el, state, n, big, onclick, label) {
+    const attrs = {class: `rb-cup ${state}${big ? " big" : ""}`, "data-state": state};
+    const body = [el("span", {class: "rb-cup-n"}, String(n))];
+    if (big) {
+      attrs.type = "button"; attrs.onclick = onclick; attrs["aria-label"] = `${T.yourCup}: ${label}`;
+      body.push(el("span", {class: "rb-cup-label"}, label));
+      return el("button", attrs, body);
+    }
+    attrs.title = f(T.inCup, {n});
+    return el("span", attrs, body);
+  }
+
+  function badges(el, v, nm, s) {
+    const out = [];
+    const place = v.finished.indexOf(s);
+    if (place >= 0) out.push(el("span", {class: "rb-badge place"}, ord(place)));
+    if (v.over && v.loser === s) out.push(el("span", {class: "rb-badge loser"}, T.loserTag));
+    if (v.busted && v.busted.includes(s)) out.push(el("span", {class: "rb-badge bust"}, T.busted));
+    return out;
+  }
+
+  function playerRow(el, live, v, nm, s, animate) {
+    const cls = ["rb-player", "state-" + cupState(v, s)];
+    if (v.busted && v.busted.includes(s)) cls.push("was-busted");
+    if (animate && ui.bust.seats.includes(s)) cls.push("bust-anim");
+    return el("li", {class: cls.join(" "), "data-seat": s},
+      cup(el, cupState(v, s), v.cups[s], false),
+      el("div", {class: "rb-who"},
+        el("span", {class: "rb-name"}, nm[s], isBot(live, s) ? el("small", {}, " 🤖") : null),
+        ...badges(el, v, nm, s)),
+      strip(el, v, s, false));
+  }
+
+  // The option(s) the current pick can still grow into.
+  function reachable(v, hand, pick) {
+    return (v.hand_options || []).filter((o) => [...hand, ...pick].every((x) => o.includes(x)));
+  }
+
+  function rollArea(el, live, v, nm, mine) {
+    const roll = v.last_roll || [];
+    if (!roll.length || v.last_roller == null) return null;
+    const hand = v.hands[v.current] || [];
+    const choosing = mine && v.phase === "choose";
+    const taken = [];  // which dice (by index) show the picked values: one die per value
+    for (const x of ui.pick) { const i = roll.findIndex((r, j) => r === x && !taken.includes(j)); if (i >= 0) taken.push(i); }
+    const dice = roll.map((x, i) => {
+      if (!choosing) return el("span", {class: "die pip rb-die"}, String(x));
+      const on = taken.includes(i);
+      const ok = on || (!hand.includes(x) && !ui.pick.includes(x) && reachable(v, hand, [...ui.pick, x]).length > 0);
+      return el("button", {type: "button", class: "die pip rb-die" + (on ? " sel" : ""), "aria-pressed": on ? "true" : "false",
+        "data-value": x, disabled: !ok,
+        onclick: () => {
+          ui.pick = on ? ui.pick.filter((y) => y !== x) : [...ui.pick, x];
+          live.draw();
+        }}, String(x));
+    });
+    return el("div", {class: "rb-roll"},
+      el("div", {class: "rb-roll-who"}, f(T.lastRoll, {name: nm[v.last_roller]})),
+      el("div", {class: "rb-dice"}, dice));
+  }
+
+  function composed(v) {
+    const hand = v.hands[v.current] || [];
+    const want = [...hand, ...ui.pick].sort((a, b) => a - b);
+    return (v.hand_options || []).find((o) => sameSet(o, want)) || null;
+  }
+
+  function pickTools(el, live, v) {
+    if (v.phase !== "choose") return [];
+    const opt = composed(v);
+    const hand = v.hands[v.current] || [];
+    const preview = [...hand, ...ui.pick].sort((a, b) => a - b);
+    return [el("div", {class: "rb-pick"},
+      el("button", {type: "button", class: "rb-take", disabled: !opt,
+                    onclick: () => { if (opt) live.act({type: "choose", straight: opt}); }},
+         f(T.take, {straight: st(opt || preview)})),
+      el("button", {type: "button", class: "secondary rb-clear", disabled: !ui.pick.length,
+                    onclick: () => { ui.pick = []; live.draw(); }}, T.clear))];
+  }
+
+  function keypad(el, live, v, nm) {
+    const opts = (live.table && live.table.options) || v.options || {};
+    if (opts.dice !== "physical" || v.over || v.phase !== "roll" || live.game.status !== "playing") return null;
+    const byHost = live.role === "host";
+    if (byHost && isBot(live, v.current)) return null;
+    const count = v.cups[v.current];
+    const full = ui.keys.length >= count;
+    const keys = [1, 2, 3, 4, 5, 6].map((x) => el("button", {type: "button", class: "die pip rb-key", "data-key": x, disabled: full,
+      onclick: () => { if (ui.keys.length < count) { ui.keys = [...ui.keys, x]; live.draw(); } }}, String(x)));
+    const typed = [];
+    for (let i = 0; i < count; i++) typed.push(el("span", {class: "rb-typed" + (ui.keys[i] ? "" : " blank")}, ui.keys[i] ? String(ui.keys[i]) : "·"));
+    return el("div", {class: "card rb-keypad"},
+      el("div", {class: "rb-keypad-title"}, f(T.keypadFor, {n: count, name: nm[v.current]})),
+      el("div", {class: "rb-typed-row"}, typed),
+      el("div", {class: "rb-keys"}, keys),
+      el("div", {class: "rb-pick"},
+        el("button", {type: "button", class: "rb-send", disabled: !full,
+                      onclick: () => live.act({type: "roll", values: ui.keys.slice()}, byHost)}, T.send),
+        el("button", {type: "button", class: "secondary rb-back", disabled: !ui.keys.length, "aria-label": T.back,
+                      onclick: () => { ui.keys = ui.keys.slice(0, -1); live.draw(); }}, "⌫")));
+  }
+
+  function hints(el, live, v) {
+    const h = v.hints;
+    const kids = [el("strong", {}, T.hints)];
+    if (h.kind === "exact" && h.win != null && v.phase === "roll") kids.push(el("p", {class: "rb-win"}, f(T.winChance, {p: pct(h.win)})));
+    if (h.kind === "exact" && h.options && v.phase === "choose") {
+      kids.push(el("ul", {class: "rb-hint-list"}, h.options.map((o) => el("li", {},
+        el("button", {type: "button", class: "secondary rb-hint", "data-straight": o.straight.join("-"),
+          onclick: () => { const hand = v.hands[v.current] || []; ui.pick = o.straight.filter((x) => !hand.includes(x)); live.draw(); }},
+          el("span", {class: "rb-hint-st"}, st(o.straight)),
+          el("span", {class: "rb-hint-p", title: T.optionChance}, pct(o.win)))))));
+    }
+    if (h.kind === "heuristic" && h.suggestion && h.suggestion.length && v.phase === "choose") {
+      kids.push(el("p", {class: "rb-suggest"}, f(T.suggestion, {straight: st(h.suggestion)})));
+    }
+    return kids.length > 1 ? el("div", {class: "card rb-hints"}, kids) : null;
+  }
+
+  function myArea(el, live, v, nm, me, animate) {
+    const state = cupState(v, me);
+    const physical = ((live.table && live.table.options) || v.options || {}).dice === "physical";
+    const playing = live.game.status === "playing" && !v.over;
+    let label = T.waiting, hint = null;
+    if (state === "done") label = T.done;
+    else if (state === "green") { label = physical ? T.typeTheDice : T.tapToRoll; hint = T.yourTurnRoll; }
+    else if (state === "yellow" && v.phase === "choose") { label = T.pickFirst; hint = T.yourTurnPick; }
+    else if (state === "yellow") {
+      label = T.tapToEnd;
+      const last = (live.log || [])[(live.log || []).length - 1];
+      hint = last && last.action && last.action.type === "roll" ? T.cannotExtend : T.yourTurnEnd;
+    }
+    const tap = () => {
+      if (v.over || !playing) { live.toast(T.roundOver); return; }
+      if (!v.your_turn || live.role !== "seat") { live.act({type: "roll"}); return; }  // the server says whose turn it is
+      if (v.phase === "roll") {
+        if (physical) live.toast(T.typeWithKeypad); else live.act({type: "roll"});
+      } else if (v.phase === "choose") {
+        const opt = composed(v);
+        if (opt) live.act({type: "choose", straight: opt}); else live.toast(T.mustTake);
+      } else live.act({type: "end_turn"});
+    };
+    const cls = ["rb-me", "state-" + state];
+    if (animate && ui.bust.seats.includes(me)) cls.push("bust-anim");
+    return el("div", {class: cls.join(" "), "data-seat": me},
+      hint ? el("p", {class: "rb-hint-line"}, hint) : null,
+      el("div", {class: "rb-me-row"},
+        cup(el, state, v.cups[me], true, tap, label),
+        el("div", {class: "rb-who"},
+          el("span", {class: "rb-name"}, nm[me]), ...badges(el, v, nm, me),
+          strip(el, v, me, true))));
+  }
+
+  function dropOuts(el, v, nm) {
+    const items = v.finished.map((s, k) => el("li", {}, el("span", {class: "rb-badge place"}, ord(k)), " ", nm[s]));
+    return el("div", {class: "card rb-dropouts"}, el("h3", {}, T.dropOuts),
+      items.length ? el("ol", {class: "rb-places"}, items) : el("p", {class: "muted"}, T.noneYet));
+  }
+
+  function roundEnd(el, live, v, nm) {
+    const n = v.hands.length;
+    const next = ((v.first || 0) + 1) % n;
+    const kids = [el("h3", {}, T.roundOver),
+      el("ol", {class: "rb-places rb-final"}, [...v.finished, v.loser].map((s, k) =>
+        el("li", {"data-seat": s}, el("span", {class: "rb-badge " + (s === v.loser ? "loser" : "place")}, ord(k)), " ", nm[s]))),
+      el("p", {class: "rb-drinks"}, f(T.buysDrinks, {name: nm[v.loser]})),
+      el("p", {class: "rb-next", "data-next": next}, f(T.nextPlayer1, {name: nm[next]}))];
+    if (live.role === "host" && live.game.status === "finished") {
+      kids.push(el("button", {type: "button", class: "rb-next-round", onclick: () => live.hostCommand("rematch")}, T.nextRound));
+    } else if (live.role !== "replay") kids.push(el("p", {class: "muted"}, T.waitNext));
+    return el("div", {class: "card rb-end"}, kids);
+  }
+
+  function tally(el, live, v, nm) {
+    const n = v.hands.length;
+    let rows, rounds, partial = false;
+    if (ui.tally && ui.tally.seats && ui.tally.seats.length === n) {
+      rounds = ui.tally.rounds;
+      rows = ui.tally.seats.map((s) => ({name: nm[s.position] || s.name, places: s.places, losses: s.losses}));
+    } else {  // no tally from the server: this round only
+      if (live.role === "replay") return null;
+      partial = true; rounds = v.over ? 1 : 0;
+      rows = nm.map((name, s) => {
+        const places = new Array(n).fill(0);
+        const k = v.over ? [...v.finished, v.loser].indexOf(s) : -1;
+        if (k >= 0) places[k] = 1;
+        return {name, places, losses: v.over && v.loser === s ? 1 : 0};
+      });
+    }
+    const placeText = (places) => places.map((c, k) => (c ? `${ord(k)}×${c}` : null)).filter(Boolean).join(" ") || "—";
+    return el("div", {class: "card rb-tally"}, el("h3", {}, T.tally),
+      el("p", {class: "muted"}, f(T.rounds, {n: rounds}), partial ? " · " + T.thisRound : ""),
+      el("table", {},
+        el("thead", {}, el("tr", {}, el("th", {}, T.player), el("th", {}, T.places), el("th", {}, T.lost))),
+        el("tbody", {}, rows.map((r, s) => el("tr", {"data-seat": s, class: r.losses ? "has-lost" : ""},
+          el("td", {}, r.name), el("td", {}, placeText(r.places)), el("td", {class: "rb-lost"}, String(r.losses)))))));
+  }
+
+  window.GameRenderers = window.GameRenderers || {};
+  window.GameRenderers.runbuster = {render};
+})();
