@@ -1,1 +1,424 @@
-/* The sixdice board: drawn by the game's renderer (window.GameRenderers.sixdice). */
+/* The Six-Dice board: drawn by window.GameRenderers.sixdice.render(live, boardEl).
+ * Every seat sees every hand, the bank, the round, whose turn and the last move;
+ * the player whose turn it is flips in four taps; balancing choices and real
+ * dice are answered here, by the owner or by the host.  live.role "replay"
+ * draws the same picture without any controls.
+ */
+(function () {
+  "use strict";
+  const node = document.getElementById("sd-i18n");
+  const T = node ? JSON.parse(node.textContent) : {};
+  const FACES = [-3, -2, -1, 1, 2, 3];
+  const KEYPAD = [1, 2, 3, -1, -2, -3];
+  const fmt = (v) => (v > 0 ? "+" : "\u2212") + Math.abs(v);
+  const signed = (v) => (v > 0 ? "+" + v : v < 0 ? "\u2212" + -v : "0");
+  const tr = (key, args) => String(T[key] || key).replace(/\{(\w+)\}/g, (m, k) => (args && k in args ? args[k] : m));
+  const sum = (a) => a.reduce((s, x) => s + x, 0);
+
+  // What the player is in the middle of; forgotten when the game moves on.
+  let ui = {key: null};
+  let build = {key: null, groups: [[]]};
+  let lastActors = null;
+  let timer = null;
+  const staleStandings = new WeakSet();
+
+  function flat(hand) { return hand.groups.flat().concat(hand.loose); }
+
+  function render(live, board) {
+    const el = live.el;
+    const g = live.game;
+    if (!g || !g.view) {
+      board.replaceChildren();
+      return;
+    }
+    const v = g.view;
+    const key = g.id + ":" + g.seq;
+    if (ui.key !== key) ui = {key};
+    if (build.key !== key) build = {key, groups: [[]]};
+    const p = v.pending;
+    const replay = live.role === "replay";
+    const names = v.players;
+    const me = typeof live.seat === "number" && !replay ? live.seat : null;
+    const isHost = !replay && (live.role === "host" || !!live.host);
+    const paused = !!(live.table && live.table.paused);
+    const mayAct = (seat) => !replay && !paused && (me === seat || isHost);
+    const asHost = (seat) => me !== seat;
+    const myFlip = !replay && !paused && p && p.kind === "flip" && me === p.seat && Array.isArray(v.legal_flips);
+    if (!v.over && standingsOk(live)) staleStandings.add(live.standings);
+
+    buzz(live, v, me);
+
+    // --- the picture: status, last move, hands (own hand last) ---
+    const parts = [status(live, v), v.over ? endPanel(live, v) : null, lastMove(live)];
+    const order = names.map((_, i) => i);
+    if (me !== null && me < names.length) {
+      order.splice(0, order.length, ...order.slice(me + 1), ...order.slice(0, me), me);
+    }
+    const flips = myFlip ? v.legal_flips : [];
+    const hands = el("div", {class: "sd-hands"});
+    for (const s of order) hands.append(handCard(live, v, s, me, flips));
+    parts.push(hands);
+
+    // --- what the phone asks for ---
+    if (!v.over && p && !replay) {
+      if (myFlip) parts.push(flipPanel(live, v));
+      else if (p.kind === "roll" && v.dice === "physical" && mayAct(p.seat)) parts.push(keypad(live, v, asHost(p.seat)));
+      else if (p.kind === "group" && mayAct(p.seat)) parts.push(groupPanel(live, v, asHost(p.seat)));
+      else if (p.kind === "keep" && mayAct(p.seat)) parts.push(keepPanel(live, v, asHost(p.seat)));
+    }
+    if (isHost && !v.over && g.status === "playing") parts.push(hostPanel(live, v));
+    if (me !== null && !v.over && "vibrate" in navigator) parts.push(vibrateToggle(live));
+    board.replaceChildren(...parts.filter(Boolean));
+    tick(live);
+  }
+
+  // ------------------------------------------------------------------ picture
+
+  function who(v, seat) { return v.players[seat] || "?"; }
+
+  function waitText(v) {
+    const p = v.pending;
+    if (!p) return "";
+    const name = who(v, p.seat);
+    if (p.kind === "flip") return tr("waitFlip", {name});
+    if (p.kind === "group") return tr("waitGroup", {name});
+    if (p.kind === "keep") return tr("waitKeep", {name});
+    const what = tr({start: "whatStart", draw: "whatDraw", pair: "whatPair"}[p.purpose] || "whatDraw");
+    return v.dice === "physical" ? tr("waitRoll", {name, what}) : tr("rolling", {name});
+  }
+
+  function status(live, v) {
+    const el = live.el;
+    const p = v.pending;
+    const mine = p && p.seat === live.seat && live.role !== "replay";
+    const turn = v.over ? tr("over") : mine && p.kind === "flip" ? tr("yourTurn") + " " + tr("tapOwn") : waitText(v);
+    return el("div", {class: "card sd-status"},
+      el("div", {class: "sd-facts"},
+        el("span", {class: "sd-round"}, v.round ? tr("round", {r: v.round, n: v.rounds}) : tr("setup")),
+        el("span", {class: "sd-bank"}, tr("bank", {n: v.bank})),
+        el("span", {class: "sd-dice-mode"}, tr("rolledBy", {how: tr(v.dice === "physical" ? "dicePhysical" : "diceApp")}))),
+      el("p", {class: "sd-turn" + (mine ? " mine" : ""), "data-kind": p ? p.kind : "over"}, turn),
+      live.table && live.table.paused ? el("p", {class: "sd-paused"}, tr("paused")) : null,
+      el("p", {class: "sd-timer", hidden: true}));
+  }
+
+  function lastMove(live) {
+    const el = live.el;
+    const batch = live.lastEvents || [];
+    const fresh = batch.length && live.log.length && batch[batch.length - 1].seq === live.log[live.log.length - 1].seq;
+    const events = (fresh ? batch : live.log.slice(-1)).slice(-4);
+    return el("div", {class: "card sd-last", "aria-live": "polite"},
+      el("h2", {}, tr("lastMove")),
+      events.length ? el("ul", {}, events.map((e) => el("li", {"data-seq": e.seq}, e.text))) : el("p", {class: "muted"}, tr("noMoves")));
+  }
+
+  function die(live, value, attrs) {
+    const cls = "die " + (value > 0 ? "pos" : "neg") + (attrs && attrs.extra ? " " + attrs.extra : "");
+    const label = fmt(value);
+    if (attrs && attrs.onclick) {
+      return live.el("button", {type: "button", class: cls, "data-seat": attrs.seat, "data-i": attrs.i,
+        "aria-pressed": attrs.pressed ? "true" : null, onclick: attrs.onclick}, label);
+    }
+    return live.el("span", {class: cls, "data-seat": attrs && attrs.seat, "data-i": attrs && attrs.i}, label);
+  }
+
+  function handCard(live, v, s, me, flips) {
+    const el = live.el;
+    const hand = v.hands[s];
+    const p = v.pending;
+    const value = v.values ? v.values[s] : sum(flat(hand));
+    const current = !v.over && p && p.seat === s;
+    const winner = v.over && (v.winners || []).includes(s);
+    const card = el("section", {class: "card sd-hand" + (s === me ? " me" : "") + (current ? " current" : "") + (winner ? " winner" : ""),
+      "data-seat": s, "aria-label": who(v, s)});
+    card.append(el("header", {},
+      el("span", {class: "sd-name"}, who(v, s)),
+      s === me ? el("span", {class: "sd-you"}, tr("you")) : null,
+      current ? el("span", {class: "sd-badge"}, tr("turn")) : null,
+      winner ? el("span", {class: "sd-badge win"}, "\u2605") : null,
+      el("span", {class: "sd-value", title: tr("value")}, tr("value") + " ", el("strong", {}, signed(value)))));
+    const body = el("div", {class: "sd-dice"});
+    let i = 0;
+    const dieFor = (x) => {
+      const idx = i++;
+      return die(live, x, dieAttrs(live, v, s, me, idx, flips));
+    };
+    for (const grp of hand.groups) {
+      const zero = sum(grp) === 0;
+      body.append(el("span", {class: "sd-group " + (zero ? "zero" : "pair"), title: tr(zero ? "zeroGroup" : "pairGroup")}, grp.map(dieFor)));
+    }
+    for (const x of hand.loose) body.append(dieFor(x));
+    if (!i) body.append(el("span", {class: "muted"}, tr("noDice")));
+    card.append(body);
+    if (flips.length && s === me && ui.own != null && ui.to == null) card.append(facePicker(live, v, flips));
+    return card;
+  }
+
+  function dieAttrs(live, v, s, me, idx, flips) {
+    const attrs = {seat: s, i: idx};
+    if (live.role === "replay" || v.over) return attrs;
+    if (s === me) {
+      if (flips.length) {
+        const can = flips.some((f) => f[1] === idx);
+        if (can) {
+          attrs.pressed = ui.own === idx;
+          attrs.extra = ui.own === idx ? "sel" : "";
+          attrs.onclick = () => { ui = {key: ui.key, own: ui.own === idx ? null : idx}; live.draw(); };
+        }
+      } else if (me !== null && !(v.pending && v.pending.seat === me)) {
+        attrs.onclick = () => notYourTurn(live, v);
+      }
+      return attrs;
+    }
+    if (flips.length && ui.own != null && ui.to != null) {
+      const hit = flips.some((f) => f[0] === s && f[1] === ui.own && f[2] === ui.to && f[3] === idx);
+      if (hit) {
+        const chosen = ui.victim === s && ui.other === idx;
+        attrs.extra = chosen ? "lit sel" : "lit";
+        attrs.pressed = chosen;
+        attrs.onclick = () => { ui.victim = s; ui.other = idx; live.draw(); };
+      }
+    }
+    return attrs;
+  }
+
+  function notYourTurn(live, v) {
+    const p = v.pending;
+    live.toast(tr("notYourTurn", {name: p ? who(v, p.seat) : "?"}));
+  }
+
+  // ------------------------------------------------------------------ the flip
+
+  function facePicker(live, v, flips) {
+    const el = live.el;
+    const own = flat(v.hands[live.seat])[ui.own];
+    const reach = new Set(flips.filter((f) => f[1] === ui.own).map((f) => f[2]));
+    return el("div", {class: "sd-faces"},
+      el("p", {}, tr("pickFace")),
+      el("div", {class: "sd-face-row"}, FACES.map((f) => el("button", {
+        type: "button", class: "die " + (f > 0 ? "pos" : "neg") + (f === own ? " current" : ""), "data-face": f,
+        disabled: f === own || !reach.has(f), onclick: () => { ui.to = f; ui.victim = null; ui.other = null; live.draw(); },
+      }, fmt(f)))));
+  }
+
+  function flipPanel(live, v) {
+    const el = live.el;
+    const panel = el("div", {class: "card sd-panel sd-flip"});
+    if (ui.own == null) {
+      panel.append(el("p", {}, tr("tapOwn")));
+      return panel;
+    }
+    const own = flat(v.hands[live.seat])[ui.own];
+    const step = el("div", {class: "sd-change"},
+      el("span", {}, tr("yourDie") + ": "), die(live, own), " \u2192 ", ui.to != null ? die(live, ui.to) : "?",
+      ui.to != null ? el("small", {}, " (" + signed(ui.to - own) + ")") : null);
+    panel.append(step);
+    if (ui.to == null) {
+      panel.append(el("p", {class: "muted"}, "\u2191 " + tr("pickFace")));
+    } else if (ui.victim == null) {
+      panel.append(el("p", {}, tr("tapVictim")));
+    } else {
+      const before = flat(v.hands[ui.victim])[ui.other];
+      const to = before - (ui.to - own);
+      panel.append(el("div", {class: "sd-change"},
+        el("span", {}, tr("theirDie", {name: who(v, ui.victim)}) + ": "), die(live, before), " \u2192 ", die(live, to),
+        el("small", {}, " (" + signed(to - before) + ")")));
+      const action = {type: "flip", victim: ui.victim, own: ui.own, own_to: ui.to, other: ui.other, other_to: to};
+      panel.append(el("div", {class: "sd-buttons"},
+        el("button", {type: "button", class: "primary", "data-act": "confirm-flip", onclick: () => live.act(action, false)}, tr("confirmFlip"))));
+    }
+    panel.append(el("button", {type: "button", class: "secondary", "data-act": "cancel", onclick: () => { ui = {key: ui.key}; live.draw(); }}, tr("cancel")));
+    return panel;
+  }
+
+  // ------------------------------------------------------------------ real dice
+
+  function keypad(live, v, asHost) {
+    const el = live.el;
+    const p = v.pending;
+    const typed = ui.typed || (ui.typed = []);
+    const what = tr({start: "whatStart", draw: "whatDraw", pair: "whatPair"}[p.purpose] || "whatDraw");
+    const full = typed.length >= p.count;
+    const slots = [];
+    for (let k = 0; k < p.count; k++) slots.push(k < typed.length ? die(live, typed[k]) : el("span", {class: "die empty"}, "?"));
+    return el("div", {class: "card sd-panel sd-roll"},
+      el("p", {}, tr("enterRoll", {what, n: p.count, name: who(v, p.seat)})),
+      el("div", {class: "sd-typed"}, slots),
+      el("div", {class: "sd-keypad"}, KEYPAD.map((f) => el("button", {
+        type: "button", class: "die " + (f > 0 ? "pos" : "neg"), "data-key": f, disabled: full,
+        onclick: () => { if (typed.length < p.count) typed.push(f); live.draw(); },
+      }, fmt(f)))),
+      el("div", {class: "sd-buttons"},
+        el("button", {type: "button", class: "secondary", "data-act": "undo", disabled: !typed.length,
+          onclick: () => { typed.pop(); live.draw(); }}, tr("undo")),
+        el("button", {type: "button", class: "primary", "data-act": "send-roll", disabled: !full,
+          onclick: () => live.act({type: "roll", values: typed.slice(0, p.count)}, asHost)}, tr("send"))));
+  }
+
+  // ------------------------------------------------------------------ balancing
+
+  function groupsPicture(live, groups, loose, extraGroupClass) {
+    const el = live.el;
+    return el("span", {class: "sd-dice"},
+      groups.map((grp) => el("span", {class: "sd-group " + (sum(grp) === 0 ? "zero" : "pair") + (extraGroupClass || "")}, grp.map((x) => die(live, x)))),
+      (loose || []).map((x) => die(live, x)));
+  }
+
+  const sameGrouping = (a, b) => JSON.stringify([a.zero_groups, a.pairs]) === JSON.stringify([b.zero_groups, b.pairs]);
+  const groupAction = (gr, seat) => ({type: "group", zero_groups: gr.zero_groups, pairs: gr.pairs, seat});
+
+  function groupPanel(live, v, asHost) {
+    const el = live.el;
+    const p = v.pending;
+    const def = p.default;
+    const panel = el("div", {class: "card sd-panel sd-choice", "data-choice": "group"},
+      el("h2", {}, tr("chooseGrouping", {name: who(v, p.seat)})),
+      el("div", {class: "sd-option default"}, el("small", {}, tr("defaultLabel")),
+        groupsPicture(live, def.zero_groups.concat(def.pairs), def.loose)),
+      el("button", {type: "button", class: "primary", "data-act": "accept", onclick: () => live.act(groupAction(def, p.seat), asHost)}, tr("accept")));
+    const alts = (v.groupings || []).filter((gr) => !sameGrouping(gr, def));
+    if (alts.length) {
+      panel.append(el("details", {class: "sd-alts", open: true},
+        el("summary", {}, tr("others", {n: alts.length})),
+        alts.map((gr) => el("button", {type: "button", class: "sd-option", "data-act": "alt", onclick: () => live.act(groupAction(gr, p.seat), asHost)},
+          groupsPicture(live, gr.zero_groups.concat(gr.pairs), gr.loose)))));
+    }
+    panel.append(builder(live, v, asHost));
+    return panel;
+  }
+
+  function builder(live, v, asHost) {
+    const el = live.el;
+    const p = v.pending;
+    const dice = flat(v.hands[p.seat]);
+    const used = new Set(build.groups.flat());
+    const cur = build.groups[build.groups.length - 1];
+    const send = () => {
+      const groups = build.groups.filter((gr) => gr.length).map((gr) => gr.map((i) => dice[i]));
+      live.act({type: "group", seat: p.seat, zero_groups: groups.filter((gr) => sum(gr) === 0), pairs: groups.filter((gr) => sum(gr) !== 0)}, asHost);
+    };
+    return el("details", {class: "sd-build", open: build.open || null, ontoggle: (e) => { build.open = e.target.open; }},
+      el("summary", {}, tr("build")),
+      el("p", {class: "muted"}, tr("buildHelp")),
+      el("div", {class: "sd-dice sd-pool"}, dice.map((x, i) => die(live, x, {seat: p.seat, i, extra: used.has(i) ? "used" : "",
+        onclick: () => { if (!used.has(i)) cur.push(i); else for (const gr of build.groups) { const k = gr.indexOf(i); if (k >= 0) gr.splice(k, 1); } live.draw(); }}))),
+      el("div", {class: "sd-built"}, build.groups.map((gr, k) => el("span", {class: "sd-group " + (gr.length && sum(gr.map((i) => dice[i])) === 0 ? "zero" : "pair") + (k === build.groups.length - 1 ? " building" : "")},
+        gr.length ? gr.map((i) => die(live, dice[i])) : el("span", {class: "muted"}, "…")))),
+      el("div", {class: "sd-buttons"},
+        el("button", {type: "button", class: "secondary", "data-act": "next-group", disabled: !cur.length,
+          onclick: () => { build.groups.push([]); live.draw(); }}, tr("nextGroup")),
+        el("button", {type: "button", class: "secondary", "data-act": "clear", onclick: () => { build.groups = [[]]; live.draw(); }}, tr("clear")),
+        el("button", {type: "button", class: "primary", "data-act": "check-grouping", disabled: !used.size, onclick: send}, tr("checkSend"))));
+  }
+
+  function keepPanel(live, v, asHost) {
+    const el = live.el;
+    const p = v.pending;
+    const groups = v.hands[p.seat].groups;
+    const def = p.default;
+    const same = (a, b) => Math.min(...a) === Math.min(...b) && Math.max(...a) === Math.max(...b);
+    const option = (pair) => {
+      const kept = pair.map((k) => groups[k]);
+      const back = groups.filter((_, k) => !pair.includes(k));
+      return [groupsPicture(live, kept, []), el("small", {class: "sd-returns"}, " " + tr("returns") + " "), groupsPicture(live, back, [], " back")];
+    };
+    const alts = (v.keep_options || []).filter((o) => !same(o, def));
+    return el("div", {class: "card sd-panel sd-choice", "data-choice": "keep"},
+      el("h2", {}, tr("chooseKeep", {name: who(v, p.seat)})),
+      el("div", {class: "sd-option default"}, el("small", {}, tr("defaultLabel")), ...option(def)),
+      el("button", {type: "button", class: "primary", "data-act": "accept", onclick: () => live.act({type: "keep", keep: def, seat: p.seat}, asHost)}, tr("accept")),
+      alts.length ? el("details", {class: "sd-alts", open: true}, el("summary", {}, tr("others", {n: alts.length})),
+        alts.map((o) => el("button", {type: "button", class: "sd-option", "data-act": "alt", onclick: () => live.act({type: "keep", keep: o, seat: p.seat}, asHost)}, ...option(o)))) : null);
+  }
+
+  // ------------------------------------------------------------------ the end
+
+  function standingsOk(live) { return Array.isArray(live.standings) && live.standings.length > 0; }
+
+  function endPanel(live, v) {
+    const el = live.el;
+    const winners = v.winners || [];
+    const names = winners.map((s) => who(v, s)).join(", ");
+    let standings = standingsOk(live) ? live.standings.map((r) => Object.assign({}, r)) : [];
+    if (staleStandings.has(live.standings)) {  // sent before this game ended: count its winners here
+      for (const r of standings) if (winners.includes(r.position)) r.wins += 1;
+    }
+    return el("div", {class: "card sd-panel sd-end"},
+      el("h2", {}, tr("over")),
+      el("p", {class: "sd-winners"}, winners.length > 1 ? tr("winShared", {names}) : tr("wins", {names})),
+      el("p", {class: "sd-why", "data-reason": v.end_reason}, tr("why_" + v.end_reason)),
+      el("h3", {}, tr("finalHands")),
+      el("table", {class: "sd-table sd-final"},
+        el("tbody", {}, v.players.map((n, s) => el("tr", {class: winners.includes(s) ? "winner" : ""},
+          el("td", {}, n), el("td", {}, groupsPicture(live, v.hands[s].groups, v.hands[s].loose)), el("td", {class: "num"}, signed(v.values[s])))))),
+      standings.length ? el("h3", {}, tr("standings")) : null,
+      standings.length ? el("table", {class: "sd-table sd-standings"},
+        el("thead", {}, el("tr", {}, el("th", {}, tr("player")), el("th", {class: "num"}, tr("gamesWon")))),
+        el("tbody", {}, standings.map((r) => el("tr", {"data-seat": r.position}, el("td", {}, r.name), el("td", {class: "num"}, String(r.wins)))))) : null);
+  }
+
+  // ------------------------------------------------------------------ host, timer, vibration
+
+  function hostPanel(live, v) {
+    const el = live.el;
+    return el("div", {class: "card sd-panel sd-host"},
+      el("h2", {}, tr("hostTools")),
+      ui.endAsk
+        ? el("div", {class: "sd-buttons"},
+          el("button", {type: "button", class: "danger", "data-act": "end-sure", onclick: () => live.act({type: "end_on_time"}, true)}, tr("endSure")),
+          el("button", {type: "button", class: "secondary", onclick: () => { ui.endAsk = false; live.draw(); }}, tr("cancel")))
+        : el("button", {type: "button", class: "secondary", "data-act": "end-now", onclick: () => { ui.endAsk = true; live.draw(); }}, tr("endNow")));
+  }
+
+  function startTime(live) {
+    const g = live.game;
+    const first = live.log.find((e) => e.seq === 1 && e.at);
+    const keyName = "sixdice.start." + live.code + "." + g.id;
+    let t = first ? Date.parse(first.at) : NaN;
+    try {
+      if (isNaN(t)) t = Number(localStorage.getItem(keyName)) || NaN;
+      if (isNaN(t) && live.log.length) t = Date.parse(live.log[0].at);
+      if (!isNaN(t)) localStorage.setItem(keyName, String(t));
+    } catch (e) { /* no storage: fine */ }
+    return t;
+  }
+
+  function tick(live) {
+    const box = document.querySelector(".sd-timer");
+    const minutes = live.table && live.table.options && live.table.options.time_limit_minutes;
+    const v = live.game && live.game.view;
+    if (!box || !minutes || !v || v.over || live.role === "replay") { clearInterval(timer); timer = null; return; }
+    const start = startTime(live);
+    if (isNaN(start)) return;
+    const show = () => {
+      const left = Math.max(0, Math.round((start + minutes * 60000 - Date.now()) / 1000));
+      const b = document.querySelector(".sd-timer");
+      if (!b) return;
+      b.hidden = false;
+      b.classList.toggle("up", left === 0);
+      b.textContent = left ? tr("timeLeft", {t: Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0")}) : tr("timeUp");
+    };
+    show();
+    if (!timer) timer = setInterval(show, 1000);
+  }
+
+  function vibrateOn() { try { return localStorage.getItem("sixdice.vibrate") === "1"; } catch (e) { return false; } }
+
+  function vibrateToggle(live) {
+    const el = live.el;
+    return el("label", {class: "sd-vibrate"},
+      el("input", {type: "checkbox", checked: vibrateOn(), onchange: (e) => {
+        try { localStorage.setItem("sixdice.vibrate", e.target.checked ? "1" : "0"); } catch (err) { /* ignore */ }
+        if (e.target.checked) navigator.vibrate(60);
+      }}), " " + tr("vibrate"));
+  }
+
+  function buzz(live, v, me) {
+    const now = !v.over && (v.actors || []).includes(me);
+    if (now && lastActors === false && vibrateOn() && navigator.vibrate) navigator.vibrate([120, 60, 120]);
+    lastActors = me === null ? null : now;
+  }
+
+  window.GameRenderers = window.GameRenderers || {};
+  window.GameRenderers.sixdice = {render, fmt};
+})();

@@ -1,0 +1,105 @@
+"""Helpers for the Six-Dice table browser tests: create a table, join, read the view, tap a move."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import PHONE
+
+
+def create_table(
+    phone,
+    server,
+    *,
+    players: int,
+    rounds: int = 1,
+    dice: str = "app",
+    auto_balance: bool = False,
+    time_limit: int | None = None,
+    viewport: dict[str, int] = PHONE,
+) -> tuple[Page, str]:
+    """The host fills in the create form; returns the host page and the join link."""
+    host = phone(server.url + "/new/sixdice/", viewport=viewport)
+    host.get_by_label("Players").select_option(str(players))
+    host.get_by_label("Rounds").fill(str(rounds))
+    if time_limit:
+        host.get_by_label("Time limit in minutes (optional)").fill(str(time_limit))
+    host.get_by_label("Real dice, typed in" if dice == "physical" else "The app rolls them").check()
+    if auto_balance:
+        host.get_by_label("Automatic balancing").check()
+    host.get_by_role("button", name="Create the table").click()
+    expect(host).to_have_url(re.compile(r"/t/[A-Z0-9]{5}/host/$"))
+    return host, host.locator("#join-link").get_attribute("href")
+
+
+def join(phone, join_url: str, name: str) -> Page:
+    page = phone(join_url)
+    page.get_by_label("Your name").fill(name)
+    page.get_by_role("button", name="Take a seat").click()
+    expect(page.locator("#app")).to_have_attribute("data-role", "seat")
+    return page
+
+
+def start(host: Page, players: Sequence[Page]) -> None:
+    for i in range(len(players)):
+        expect(host.locator(f'#seats li[data-seat="{i}"] .dot.on')).to_be_visible()
+    host.get_by_role("button", name="Start").click()
+    for page in [host, *players]:
+        page.wait_for_function("window.live.game && window.live.game.view")
+
+
+def view(page: Page) -> dict[str, Any]:
+    return page.evaluate("window.live.game.view")
+
+
+def seq(page: Page) -> int:
+    return page.evaluate("window.live.game.seq")
+
+
+def wait_seq(pages: Sequence[Page], at_least: int) -> None:
+    for page in pages:
+        page.wait_for_function(f"window.live.game && window.live.game.seq >= {at_least}")
+
+
+def assert_same_log(pages: Sequence[Page]) -> str:
+    """Every page shows the same newest log line and the same last-move text; returns it."""
+    ref = pages[0]
+    last_seq = seq(ref)
+    wait_seq(pages, last_seq)
+    text = ref.locator("#log li").first.inner_text()
+    for page in pages:
+        assert seq(page) == last_seq
+        expect(page.locator("#log li").first).to_have_text(text)
+        expect(page.locator(".sd-last li").last).to_have_text(text)
+    return text
+
+
+def tap_flip(page: Page, flip: Sequence[int]) -> None:
+    victim, own, own_to, other, _other_to = flip
+    page.locator(f'.sd-hand.me button.die[data-i="{own}"]').click()
+    page.locator(f'.sd-faces button[data-face="{own_to}"]').click()
+    page.locator(f'.sd-hand[data-seat="{victim}"] button.die.lit[data-i="{other}"]').click()
+    expect(page.locator(".sd-flip .sd-change")).to_have_count(2)
+    page.locator('[data-act="confirm-flip"]').click()
+
+
+def type_roll(page: Page, values: Sequence[int]) -> None:
+    for v in values:
+        page.locator(f'.sd-keypad button[data-key="{v}"]').click()
+    page.locator('[data-act="send-roll"]').click()
+
+
+def tap_move(page: Page, roll: Sequence[int] | None = None) -> None:
+    """Make whatever move the game waits for on ``page`` by tapping: first legal flip, default choices."""
+    v = view(page)
+    p = v["pending"]
+    if p["kind"] == "flip":
+        tap_flip(page, v["legal_flips"][0])
+    elif p["kind"] == "roll":
+        type_roll(page, list(roll or [])[: p["count"]] or [1] * p["count"])
+    else:
+        page.locator('.sd-choice [data-act="accept"]').click()
