@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "sixdice.tables",
+    "sixdice.review",
     "sixdice",
     "runbuster",
 ]

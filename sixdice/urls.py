@@ -5,4 +5,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("sixdice.tables.urls")),
+    path("", include("sixdice.review.urls")),
 ]

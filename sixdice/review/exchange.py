@@ -1,0 +1,327 @@
+"""Export a game as one JSON document, and import such a document again.
+
+The format is described in ``docs/export-format.md``.  An import rebuilds
+the initial state with the engine, replays every event through the engine
+and checks that the replay reaches the recorded final state and outcome; a
+document that fails any check is refused with :class:`ImportRefused` and
+nothing is written.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import secrets
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils.dateparse import parse_datetime
+
+from sixdice.tables.engine import HOST, SYSTEM, GameError, get_engine
+from sixdice.tables.models import Event, Game, Seat, Table
+from sixdice.tables.services import CODE_ALPHABET, CODE_LENGTH, NAME_MAX
+
+from .steps import actor_name, count_turns, parse_actor
+
+FORMAT = "sixdice-game"
+VERSION = 1
+
+Document = dict[str, Any]
+
+
+class ImportRefused(ValueError):
+    """A document that cannot be imported; the message is one line for a person."""
+
+
+# ---------------------------------------------------------------- export
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def _normal(value: Any) -> Any:
+    """The value as JSON gives it back (tuples become lists, keys strings)."""
+    return json.loads(json.dumps(value))
+
+
+def export_game(game: Game) -> Document:
+    """The whole game as one JSON-able document."""
+    table = game.table
+    bots = {seat.position: seat.is_bot for seat in table.seats.all()}
+    events = list(game.events.order_by("seq"))
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": {
+            "engine": game.engine,
+            "number": game.number,
+            "options": game.options,
+            "first": game.first,
+            "status": game.status,
+            "seq": game.seq,
+            "winners": game.winners,
+            "end_reason": game.end_reason,
+            "places": game.places,
+            "loser": game.loser,
+            "started_at": _iso(game.started_at),
+            "finished_at": _iso(game.finished_at),
+        },
+        "table": {"code": table.code, "options": table.options},
+        "players": [
+            {"seat": position, "name": name, "bot": bool(bots.get(position, False))}
+            for position, name in enumerate(game.players)
+        ],
+        "initial_state": game.initial_state,
+        "events": [
+            {"seq": e.seq, "actor": e.actor, "action": e.action, "text": e.text, "at": _iso(e.created_at)}
+            for e in events
+        ],
+        "final_state": game.state,
+    }
+
+
+def dumps(document: Document | list[Document]) -> str:
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def export_filename(game: Game) -> str:
+    return f"{game.engine}-{game.table.code}-game{game.number}.json"
+
+
+CSV_COLUMNS = [
+    "table", "game", "number", "status", "date", "finished_at", "players", "winners",
+    "end_reason", "events", "turns",
+]
+
+
+def games_csv(games: Iterable[Game]) -> str:
+    """One row per game; ``events`` and ``turns`` are the two measures of length."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_COLUMNS)
+    for game in games:
+        events = list(game.events.order_by("seq").values_list("actor", "action"))
+        writer.writerow([
+            game.table.code,
+            game.engine,
+            game.number,
+            game.status,
+            _iso(game.started_at),
+            _iso(game.finished_at) or "",
+            "; ".join(game.players),
+            "; ".join(actor_name(str(w), game.players) for w in game.winners),
+            game.end_reason,
+            len(events),
+            count_turns(game.engine, events),
+        ])
+    return out.getvalue()
+
+
+# ---------------------------------------------------------------- import
+
+
+def _need(cond: bool, message: str) -> None:
+    if not cond:
+        raise ImportRefused(message)
+
+
+def _obj(value: Any, where: str) -> Mapping[str, Any]:
+    _need(isinstance(value, Mapping), f"{where} must be a JSON object.")
+    return value
+
+
+def _int(value: Any, where: str, *, minimum: int = 0) -> int:
+    _need(isinstance(value, int) and not isinstance(value, bool) and value >= minimum,
+          f"{where} must be a whole number of at least {minimum}.")
+    return value
+
+
+def _str(value: Any, where: str) -> str:
+    _need(isinstance(value, str), f"{where} must be a string.")
+    return value
+
+
+def _time(value: Any, where: str) -> datetime | None:
+    if value is None:
+        return None
+    parsed = parse_datetime(value) if isinstance(value, str) else None
+    _need(parsed is not None and parsed.tzinfo is not None, f"{where} must be an ISO 8601 time with a time zone.")
+    return parsed
+
+
+def load(text: str | bytes) -> list[Document]:
+    """Parse a file: one document or a list of them."""
+    try:
+        data = json.loads(text)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ImportRefused(f"The file is not valid JSON ({exc}).") from None
+    docs = data if isinstance(data, list) else [data]
+    _need(bool(docs), "The file holds an empty list: no game to import.")
+    return docs
+
+
+def _check(doc: Any, label: str) -> dict[str, Any]:
+    """Validate one document and replay it; returns what :func:`_write` needs."""
+    doc = _obj(doc, label)
+    _need(doc.get("format") == FORMAT, f'{label}: "format" must be "{FORMAT}".')
+    version = doc.get("version")
+    _need(version == VERSION and not isinstance(version, bool),
+          f'{label}: unsupported "version" {version!r} (this app reads version {VERSION}).')
+    for key in ("game", "table", "players", "initial_state", "events", "final_state"):
+        _need(key in doc, f'{label}: "{key}" is missing.')
+    g = _obj(doc["game"], f'{label}: "game"')
+    t = _obj(doc["table"], f'{label}: "table"')
+    try:
+        engine = get_engine(_str(g.get("engine"), f'{label}: "game.engine"'))
+    except GameError:
+        raise ImportRefused(f'{label}: unknown game engine {g.get("engine")!r}.') from None
+    number = _int(g.get("number"), f'{label}: "game.number"', minimum=1)
+    options = _obj(g.get("options"), f'{label}: "game.options"')
+    first = _int(g.get("first"), f'{label}: "game.first"')
+    _need(g.get("status") == Game.Status.FINISHED, f'{label}: only finished games can be imported '
+          f'("game.status" is {g.get("status")!r}).')
+    started_at = _time(g.get("started_at"), f'{label}: "game.started_at"')
+    finished_at = _time(g.get("finished_at"), f'{label}: "game.finished_at"')
+    table_options = _obj(t.get("options", {}), f'{label}: "table.options"')
+    code = t.get("code")
+    _need(code is None or isinstance(code, str), f'{label}: "table.code" must be a string.')
+
+    # Players.
+    raw_players = doc["players"]
+    _need(isinstance(raw_players, list), f'{label}: "players" must be a list.')
+    names: list[str] = []
+    bots: list[bool] = []
+    for position, p in enumerate(raw_players):
+        p = _obj(p, f'{label}: player {position + 1}')
+        _need(p.get("seat") == position, f'{label}: player {position + 1} must have "seat": {position}.')
+        name = _str(p.get("name"), f'{label}: the name of player {position + 1}')
+        _need(name.strip() == name and 0 < len(name) <= NAME_MAX and name.isprintable(),
+              f'{label}: the name of player {position + 1} is not a valid name.')
+        _need(name.casefold() not in {n.casefold() for n in names}, f'{label}: two players are called {name!r}.')
+        bot = p.get("bot", False)
+        _need(isinstance(bot, bool), f'{label}: "bot" of player {position + 1} must be true or false.')
+        names.append(name)
+        bots.append(bot)
+    n = len(names)
+    _need(engine.min_players <= n <= engine.max_players,
+          f"{label}: {engine.label} takes {engine.min_players} to {engine.max_players} players, not {n}.")
+    _need(first < n, f'{label}: "game.first" is not a seat of this game.')
+
+    # Options and the initial state, rebuilt by the engine.
+    try:
+        cleaned = engine.clean_options(dict(options), players=n)
+    except GameError as exc:
+        raise ImportRefused(f"{label}: the options are not valid ({exc}).") from None
+    _need(_normal(cleaned) == _normal(options), f"{label}: the options are not as the engine would store them.")
+    try:
+        initial = engine.start(players=names, options=cleaned, first=first)
+    except GameError as exc:
+        raise ImportRefused(f"{label}: the engine cannot start this game ({exc}).") from None
+    _need(_normal(initial) == _normal(doc["initial_state"]),
+          f'{label}: "initial_state" is not the state the engine starts this game with.')
+
+    # Events, replayed one by one.
+    raw_events = doc["events"]
+    _need(isinstance(raw_events, list), f'{label}: "events" must be a list.')
+    state: dict[str, Any] = initial
+    events: list[dict[str, Any]] = []
+    for index, e in enumerate(raw_events, start=1):
+        where = f"{label}: event {index}"
+        e = _obj(e, where)
+        _need(e.get("seq") == index and not isinstance(e.get("seq"), bool), f'{where} must have "seq": {index}.')
+        actor = _str(e.get("actor"), f'{where}: "actor"')
+        _need(actor in (HOST, SYSTEM) or (actor.isdigit() and str(int(actor)) == actor and int(actor) < n),
+              f'{where}: "actor" must be a seat number of this game, "host" or "system", not {actor!r}.')
+        action = _obj(e.get("action"), f'{where}: "action"')
+        _need(isinstance(action.get("type"), str), f'{where}: the action has no "type".')
+        text = _str(e.get("text", ""), f'{where}: "text"')
+        at = _time(e.get("at"), f'{where}: "at"')
+        try:
+            expected_text = engine.describe(state, dict(action), names=names)[:500]
+            state = engine.apply(state, dict(action), actor=parse_actor(actor))
+        except GameError as exc:
+            raise ImportRefused(f"{where} ({actor_name(actor, names)}) is refused by the rules: {exc}") from None
+        except Exception as exc:  # a malformed action must never become a traceback
+            raise ImportRefused(f"{where} is malformed ({exc.__class__.__name__}: {exc}).") from None
+        _need(text == expected_text, f'{where}: "text" does not match the action (expected {expected_text!r}).')
+        events.append({"seq": index, "actor": actor, "action": dict(action), "text": text, "at": at})
+    _need(g.get("seq", len(events)) == len(events), f'{label}: "game.seq" is not the number of events.')
+
+    # The replay must reach the recorded end.
+    _need(_normal(state) == _normal(doc["final_state"]),
+          f'{label}: replaying the events does not reach the recorded "final_state".')
+    outcome = engine.outcome(state)
+    _need(outcome is not None, f"{label}: the replayed game is not over.")
+    assert outcome is not None
+    recorded = (g.get("winners"), g.get("end_reason"), g.get("places", []), g.get("loser"))
+    replayed = (list(outcome.winners), outcome.end_reason, list(outcome.places), outcome.loser)
+    _need(recorded == replayed, f"{label}: the recorded winners, end reason or places are not those of the replay.")
+    return {
+        "engine": engine.slug, "number": number, "options": cleaned, "first": first, "names": names,
+        "bots": bots, "initial": initial, "state": state, "outcome": outcome, "events": events,
+        "started_at": started_at, "finished_at": finished_at, "table_options": dict(table_options), "code": code,
+    }
+
+
+def _fresh_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def _write(c: dict[str, Any]) -> Game:
+    code = c["code"] if c["code"] and not Table.objects.filter(code=c["code"]).exists() else None
+    for _ in range(20):
+        candidate = code or _fresh_code()
+        try:
+            with transaction.atomic():
+                table = Table.objects.create(
+                    code=candidate, game=c["engine"], options=c["table_options"], host_secret_hash="",
+                    status=Table.Status.FINISHED, capacity=len(c["names"]),
+                )
+            break
+        except IntegrityError:
+            code = None
+    else:  # pragma: no cover
+        raise ImportRefused("Could not find a free table code.")
+    Seat.objects.bulk_create(
+        Seat(table=table, position=i, name=name, is_bot=bot) for i, (name, bot) in enumerate(zip(c["names"], c["bots"]))
+    )
+    outcome = c["outcome"]
+    game = Game.objects.create(
+        table=table, number=c["number"], engine=c["engine"], options=c["options"], players=c["names"],
+        first=c["first"], initial_state=c["initial"], state=c["state"], seq=len(c["events"]),
+        status=Game.Status.FINISHED, winners=list(outcome.winners), end_reason=outcome.end_reason,
+        places=list(outcome.places), loser=outcome.loser, finished_at=c["finished_at"],
+    )
+    if c["started_at"] is not None:  # auto_now_add set it to now
+        Game.objects.filter(pk=game.pk).update(started_at=c["started_at"])
+    created = Event.objects.bulk_create(
+        Event(game=game, seq=e["seq"], actor=e["actor"], action=e["action"], text=e["text"]) for e in c["events"]
+    )
+    stamped = []
+    for event, e in zip(created, c["events"]):
+        if e["at"] is not None:
+            event.created_at = e["at"]
+            stamped.append(event)
+    if stamped:
+        if any(event.pk is None for event in stamped):  # backends that do not return ids
+            for event in stamped:
+                Event.objects.filter(game=game, seq=event.seq).update(created_at=event.created_at)
+        else:
+            Event.objects.bulk_update(stamped, ["created_at"])
+    game.refresh_from_db()
+    return game
+
+
+def import_documents(docs: Sequence[Any]) -> list[Game]:
+    """Check every document, then write them all in one transaction (or nothing)."""
+    checked = [_check(doc, f"game {i + 1}" if len(docs) > 1 else "the game") for i, doc in enumerate(docs)]
+    with transaction.atomic():
+        return [_write(c) for c in checked]
+
+
+def import_text(text: str | bytes) -> list[Game]:
+    return import_documents(load(text))

@@ -1,0 +1,166 @@
+/* The replay viewer of a finished game.
+ * The server sends every step (the spectator's view of the state after each
+ * event, with its notation); this script steps through them with a slider,
+ * buttons and the arrow keys, and draws each with the game's own renderer
+ * (window.GameRenderers[slug], the same drawing as the live table) given a
+ * read-only, live-like object with role "replay".  When a game has no
+ * renderer, a plain drawing of the hands stands in.
+ */
+(function () {
+  "use strict";
+  const app = document.getElementById("app");
+  if (!app) return;
+  const data = JSON.parse(document.getElementById("replay-data").textContent);
+  const T = JSON.parse(document.getElementById("i18n").textContent);
+  const $ = (id) => document.getElementById(id);
+  const el = (tag, attrs, ...kids) => {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "class") node.className = v;
+      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else if (v !== false && v != null) node.setAttribute(k, v === true ? "" : v);
+    }
+    for (const kid of kids.flat()) if (kid != null) node.append(kid);
+    return node;
+  };
+  const steps = data.steps;
+  const last = steps.length - 1;
+  const slug = app.dataset.game;
+
+  const live = {
+    code: app.dataset.code, role: "replay", slug, seat: null, host: false, readOnly: true,
+    table: data.table, presence: {connected: [], host: false, watching: 0},
+    game: null, standings: [], log: [], lastEvents: [], el, T, ws: null, listeners: [],
+    step: 0,
+    act() { return null; },
+    hostCommand() { return null; },
+    send() { return null; },
+    onChange(fn) { this.listeners.push(fn); },
+    toast(text) {
+      const t = $("toast");
+      t.textContent = text; t.hidden = false;
+      clearTimeout(this.toastTimer);
+      this.toastTimer = setTimeout(() => { t.hidden = true; }, 4000);
+    },
+    go(index) {
+      const i = Math.max(0, Math.min(last, Number(index) || 0));
+      this.step = i;
+      const s = steps[i];
+      this.game = {id: data.game.id, number: data.game.number, seq: s.seq,
+                   status: i === last ? data.game.status : "playing",
+                   players: data.game.players, view: s.view};
+      this.log = steps.slice(1, i + 1).map((x) => ({seq: x.seq, actor: x.actor, text: x.text}));
+      this.lastEvents = i > 0 ? [{seq: s.seq, actor: s.actor, text: s.text}] : [];
+      this.draw();
+    },
+    draw() {
+      const s = steps[this.step];
+      $("step-slider").value = String(this.step);
+      $("step-slider").setAttribute("aria-valuetext", `${T.step} ${this.step} / ${last}`);
+      $("step-label").textContent = `${T.step} ${this.step} / ${last}`;
+      $("turn-label").textContent = `${T.turn} ${s.turn} / ${data.turns}`;
+      $("step-text").textContent = this.step === 0 ? T.start : s.text;
+      $("go-start").disabled = $("go-prev").disabled = this.step === 0;
+      $("go-end").disabled = $("go-next").disabled = this.step === last;
+      this.drawSeats();
+      this.drawLog();
+      const board = $("board");
+      const renderer = (window.GameRenderers || {})[slug];
+      let drawn = false;
+      if (renderer && typeof renderer.render === "function") {
+        try { renderer.render(this, board); drawn = true; board.dataset.drawn = "renderer"; }
+        catch (err) { console.error("replay: the game's renderer failed", err); }
+      }
+      if (!drawn) { board.replaceChildren(fallback(s.view)); board.dataset.drawn = "fallback"; }
+      for (const fn of this.listeners) fn(this);
+    },
+    drawSeats() {
+      const current = currentSeat(steps[this.step].view);
+      $("seats").replaceChildren(...this.table.seats.map((seat) => el("li",
+        {class: "seat" + (seat.position === current ? " me" : ""), "data-seat": seat.position},
+        el("span", {class: "name"}, seat.name), seat.bot ? el("small", {}, ` (${T.bot})`) : null)));
+    },
+    drawLog() {
+      const items = this.log.slice().reverse().map((e) => el("li", {value: e.seq},
+        el("a", {href: `#step-${e.seq}`, "data-step": e.seq}, e.text)));
+      $("log").replaceChildren(...items);
+    },
+  };
+
+  function currentSeat(view) {
+    if (!view || view.over) return null;
+    if (view.pending && typeof view.pending.seat === "number") return view.pending.seat;
+    return typeof view.current === "number" ? view.current : null;
+  }
+
+  // ---- a plain drawing, used when the game's renderer is missing or fails
+  function die(v, kind) {
+    if (kind === "sixdice") return el("span", {class: "die " + (v < 0 ? "neg" : "pos"), "aria-label": String(v)}, (v > 0 ? "+" : "−") + Math.abs(v));
+    return el("span", {class: "die pip", "aria-label": String(v)}, String(v));
+  }
+  function fallback(view) {
+    if (!view) return el("p", {class: "muted"}, "—");
+    const names = view.names || (Array.isArray(view.players) ? view.players : data.game.players);
+    const box = el("div", {class: "card replay-board"});
+    if (slug === "sixdice" && Array.isArray(view.hands)) {
+      box.append(el("p", {}, `${T.round} ${view.round} / ${view.rounds} · ${T.bank}: ${view.bank}`));
+      view.hands.forEach((hand, seat) => {
+        const groups = (hand.groups || []).map((g) => el("span", {class: "group"}, g.map((v) => die(v, "sixdice"))));
+        const loose = (hand.loose || []).map((v) => die(v, "sixdice"));
+        const value = Array.isArray(view.values) ? view.values[seat] : "";
+        box.append(el("div", {class: "hand", "data-seat": seat},
+          el("strong", {}, `${names[seat]} (${value})`), el("div", {class: "dice"}, groups, loose)));
+      });
+    } else if (slug === "runbuster" && Array.isArray(view.hands)) {
+      if (Array.isArray(view.last_roll) && view.last_roll.length) {
+        box.append(el("p", {}, `${T.roll} (${names[view.last_roller] || ""}): `, view.last_roll.map((v) => die(v, "pip"))));
+      }
+      view.hands.forEach((hand, seat) => {
+        const out = (view.finished || []).indexOf(seat);
+        const mark = out >= 0 ? ` · #${out + 1}` : (view.loser === seat ? " · ✗" : "");
+        box.append(el("div", {class: "hand", "data-seat": seat},
+          el("strong", {}, names[seat] + mark), el("div", {class: "dice"}, hand.map((v) => die(v, "pip")))));
+      });
+    } else {
+      box.append(el("pre", {class: "raw"}, JSON.stringify(view, null, 1)));
+    }
+    if (view.over && Array.isArray(view.winners)) {
+      box.append(el("p", {class: "winners"}, `${T.winners}: ${view.winners.map((s) => names[s]).join(", ")}`));
+    }
+    return box;
+  }
+
+  // ---- controls
+  $("step-slider").addEventListener("input", (e) => live.go(e.target.value));
+  $("go-start").addEventListener("click", () => live.go(0));
+  $("go-prev").addEventListener("click", () => live.go(live.step - 1));
+  $("go-next").addEventListener("click", () => live.go(live.step + 1));
+  $("go-end").addEventListener("click", () => live.go(last));
+  $("turn-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const turn = parseInt($("turn-input").value, 10);
+    const index = steps.findIndex((s) => s.turn === turn && s.i > 0);
+    if (!turn || index < 0) { live.toast(T.noTurn); return; }
+    live.go(index);
+  });
+  $("log").addEventListener("click", (e) => {
+    const a = e.target.closest("[data-step]");
+    if (a) { e.preventDefault(); live.go(Number(a.dataset.step)); }
+  });
+  document.addEventListener("keydown", (e) => {
+    const tag = (e.target && e.target.tagName) || "";
+    if (e.altKey || e.ctrlKey || e.metaKey || tag === "INPUT" && e.target.type !== "range" || tag === "TEXTAREA" || tag === "SELECT") return;
+    let to = null;
+    if (e.key === "ArrowLeft" || e.key === "ArrowDown") to = live.step - 1;
+    else if (e.key === "ArrowRight" || e.key === "ArrowUp") to = live.step + 1;
+    else if (e.key === "Home") to = 0;
+    else if (e.key === "End") to = last;
+    if (to === null) return;
+    e.preventDefault();
+    live.go(to);
+  });
+
+  window.live = live;
+  const hash = /^#step-(\d+)$/.exec(location.hash);
+  live.go(hash ? Number(hash[1]) : 0);
+})();

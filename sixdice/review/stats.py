@@ -1,0 +1,219 @@
+"""Statistics over finished games, and the small SVG charts that show them.
+
+Every figure counts finished games only.  Players are grouped by name,
+ignoring case (the first spelling met is shown).  A game's length is given
+both in events (log lines) and in turns (see :mod:`sixdice.review.steps`).
+The first player is the seat that played first according to the game state
+(``state["first"]``): Six-Dice decides it with the start rolls, so it can
+differ from ``Game.first``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+from sixdice.tables.engine import REGISTRY
+from sixdice.tables.models import Event, Game
+
+from .steps import is_turn
+
+
+@dataclass
+class PlayerStats:
+    name: str
+    games: int = 0
+    wins: int = 0
+    rounds_lost: int = 0  # Run Buster games this player lost (one game is one round)
+    runbuster_games: int = 0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def win_pct(self) -> str:
+        return percent(self.win_rate)
+
+
+@dataclass
+class EngineStats:
+    slug: str
+    label: str
+    games: int = 0
+    events: int = 0
+    turns: int = 0
+    end_reasons: Counter = field(default_factory=Counter)
+    first_games: int = 0  # games whose first player is known
+    first_wins: int = 0
+    two_player_games: int = 0
+    two_player_first_wins: int = 0
+
+    @property
+    def avg_events(self) -> float:
+        return self.events / self.games if self.games else 0.0
+
+    @property
+    def avg_turns(self) -> float:
+        return self.turns / self.games if self.games else 0.0
+
+    @property
+    def first_win_rate(self) -> float | None:
+        return self.first_wins / self.first_games if self.first_games else None
+
+    @property
+    def two_player_first_win_rate(self) -> float | None:
+        return self.two_player_first_wins / self.two_player_games if self.two_player_games else None
+
+    @property
+    def end_reason_rows(self) -> list[tuple[str, int]]:
+        return self.end_reasons.most_common()
+
+    @property
+    def first_win_pct(self) -> str:
+        return percent(self.first_win_rate)
+
+    @property
+    def two_player_first_win_pct(self) -> str:
+        return percent(self.two_player_first_win_rate)
+
+
+@dataclass
+class Statistics:
+    players: list[PlayerStats]
+    engines: list[EngineStats]
+    solver_first_win: float  # Run Buster, two players: the exact chance of the player about to roll
+
+    @property
+    def total_games(self) -> int:
+        return sum(e.games for e in self.engines)
+
+
+def first_player(game: Game) -> int | None:
+    first = (game.state or {}).get("first") if isinstance(game.state, dict) else None
+    if isinstance(first, int) and not isinstance(first, bool):
+        return first
+    return game.first if game.players else None
+
+
+def solver_first_win() -> float:
+    from runbuster.rules import win_probability
+
+    return float(win_probability((), ()))
+
+
+def compute(engine: str | None = None) -> Statistics:
+    """Every figure of the statistics page, from finished games (of one engine, if given)."""
+    games = Game.objects.filter(status=Game.Status.FINISHED)
+    if engine:
+        games = games.filter(engine=engine)
+    games = list(games.order_by("started_at", "pk"))
+    turns: Counter = Counter()
+    events: Counter = Counter()
+    slug_of = {g.pk: g.engine for g in games}
+    for game_id, actor, action in Event.objects.filter(game__in=[g.pk for g in games]).values_list(
+        "game_id", "actor", "action"
+    ).iterator():
+        events[game_id] += 1
+        if is_turn(slug_of[game_id], actor, action):
+            turns[game_id] += 1
+
+    players: dict[str, PlayerStats] = {}
+    engines: dict[str, EngineStats] = {}
+    for game in games:
+        label = REGISTRY[game.engine].label if game.engine in REGISTRY else game.engine
+        es = engines.setdefault(game.engine, EngineStats(game.engine, label))
+        es.games += 1
+        es.events += events[game.pk]
+        es.turns += turns[game.pk]
+        es.end_reasons[game.end_reason or "unknown"] += 1
+        winners = set(game.winners or [])
+        first = first_player(game)
+        if first is not None and 0 <= first < len(game.players):
+            es.first_games += 1
+            es.first_wins += first in winners
+            if len(game.players) == 2:
+                es.two_player_games += 1
+                es.two_player_first_wins += first in winners
+        for seat, name in enumerate(game.players):
+            ps = players.setdefault(name.casefold(), PlayerStats(name))
+            ps.games += 1
+            ps.wins += seat in winners
+            if game.engine == "runbuster":
+                ps.runbuster_games += 1
+                ps.rounds_lost += game.loser == seat
+    ordered = sorted(players.values(), key=lambda p: (-p.wins, -p.win_rate, p.name.casefold()))
+    return Statistics(ordered, sorted(engines.values(), key=lambda e: e.slug != "sixdice"), solver_first_win())
+
+
+# ---------------------------------------------------------------- charts
+
+BAR_COLOURS = ("#2f6fdf", "#d9822b", "#2e9e5b", "#b04ac2", "#c23b3b", "#5a6b7a")
+
+
+def bar_chart(rows: Sequence[tuple[str, float, str]], *, title: str, max_value: float | None = None,
+              marker: tuple[float, str] | None = None) -> SafeString:
+    """Horizontal bars: (label, value, value as shown).  ``marker`` draws a reference line.
+
+    The SVG scales to its container (``viewBox``), so it fits a 360 px phone.
+    """
+    width, label_w, bar_h, gap = 320, 110, 22, 8
+    top = 4
+    height = top + len(rows) * (bar_h + gap) + (18 if marker else 0)
+    top_value = max_value if max_value is not None else max([v for _l, v, _s in rows] + [1])
+    scale = (width - label_w - 48) / (top_value or 1)
+    parts = [
+        f'<svg class="chart" viewBox="0 0 {width} {max(height, 30)}" role="img" aria-label="{escape(title)}" '
+        f'xmlns="http://www.w3.org/2000/svg"><title>{escape(title)}</title>'
+    ]
+    for i, (label, value, shown) in enumerate(rows):
+        y = top + i * (bar_h + gap)
+        w = max(0.0, value * scale)
+        parts.append(
+            f'<text x="{label_w - 6}" y="{y + bar_h * 0.7:.1f}" text-anchor="end" font-size="12">{escape(label[:16])}</text>'
+            f'<rect x="{label_w}" y="{y}" width="{w:.1f}" height="{bar_h}" rx="3" '
+            f'fill="{BAR_COLOURS[i % len(BAR_COLOURS)]}"/>'
+            f'<text x="{label_w + w + 4:.1f}" y="{y + bar_h * 0.7:.1f}" font-size="12">{escape(shown)}</text>'
+        )
+    if marker:
+        value, text = marker
+        x = label_w + value * scale
+        parts.append(
+            f'<line x1="{x:.1f}" y1="0" x2="{x:.1f}" y2="{height - 16}" stroke="#1b1b1f" stroke-dasharray="4 3"/>'
+            f'<text x="{min(x, width - 4):.1f}" y="{height - 3}" text-anchor="end" font-size="11">{escape(text)}</text>'
+        )
+    parts.append("</svg>")
+    return mark_safe("".join(parts))  # noqa: S308 - every text above is escaped
+
+
+def percent(value: float | None) -> str:
+    return "–" if value is None else f"{value * 100:.1f}%"
+
+
+def charts(stats: Statistics) -> dict[str, Any]:
+    """The page's SVG charts, keyed by what they show."""
+    out: dict[str, Any] = {}
+    top = [p for p in stats.players if p.games][:10]
+    if top:
+        out["wins"] = bar_chart([(p.name, p.wins, f"{p.wins}/{p.games}") for p in top], title="Wins per player")
+    per_engine = []
+    for es in stats.engines:
+        reasons = es.end_reasons.most_common()
+        chart = bar_chart([(r, c, str(c)) for r, c in reasons], title=f"How {es.label} games ended")
+        first = None
+        if es.first_win_rate is not None:
+            rows = [("All games", es.first_win_rate, percent(es.first_win_rate))]
+            marker = None
+            if es.slug == "runbuster":
+                if es.two_player_first_win_rate is not None:
+                    rows.append(("2 players", es.two_player_first_win_rate, percent(es.two_player_first_win_rate)))
+                marker = (stats.solver_first_win, f"solver {stats.solver_first_win:.4f}")
+            first = bar_chart(rows, title=f"{es.label}: first player's win rate", max_value=1.0, marker=marker)
+        per_engine.append({"stats": es, "ended": chart, "first": first})
+    out["engines"] = per_engine
+    return out

@@ -1,0 +1,102 @@
+"""Review pages: the replay viewer, a game's JSON export, the CSV game list, statistics."""
+
+from __future__ import annotations
+
+from django.contrib.admin.views.decorators import staff_member_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+
+from sixdice.tables.engine import REGISTRY, GameError, get_engine
+from sixdice.tables.models import Game, Table
+from sixdice.tables.selectors import table_info
+from sixdice.tables.services import normalise_code
+
+from . import exchange, stats
+from .steps import replay_steps, step_payloads
+
+
+def _game_or_404(code: str, number: int) -> Game:
+    table = Table.objects.filter(code=normalise_code(code)).first()
+    if table is None:
+        raise Http404("There is no such table.")
+    game = table.games.filter(number=number).select_related("table").first()
+    if game is None:
+        raise Http404("There is no such game at this table.")
+    return game
+
+
+def replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    """The public replay of a finished game: anyone with the table code may watch it again."""
+    game = _game_or_404(code, number)
+    table = game.table
+    try:
+        engine = get_engine(game.engine)
+    except GameError:
+        raise Http404("This game's engine is not installed.") from None
+    if game.status != Game.Status.FINISHED:
+        return render(request, "review/not_finished.html", {"game": game, "table": table, "engine": engine},
+                      status=409)
+    steps = replay_steps(game)
+    info = table_info(table)
+    info["game"] = game.engine
+    info["status"] = table.status
+    bots = {seat["position"]: seat["bot"] for seat in info["seats"]}
+    info["seats"] = [{"position": i, "name": name, "bot": bots.get(i, False), "vacant": False}
+                     for i, name in enumerate(game.players)]
+    payload = {
+        "game": {"id": game.pk, "number": game.number, "status": game.status, "players": game.players},
+        "table": info,
+        "steps": step_payloads(game, steps),
+        "turns": steps[-1].turn,
+    }
+    return render(request, "review/replay.html", {
+        "game": game, "table": table, "engine": engine, "payload": payload, "last": len(steps) - 1,
+        "turns": steps[-1].turn, "game_template": [f"{engine.slug}/table.html", "tables/no_board.html"],
+        "export_url": reverse("review:export", args=[table.code, game.number]),
+    })
+
+
+def export(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    """A game as one JSON document: public for a finished game (as its replay is), staff only before."""
+    game = _game_or_404(code, number)
+    if game.status != Game.Status.FINISHED and not (request.user.is_active and request.user.is_staff):
+        return render(request, "review/not_finished.html",
+                      {"game": game, "table": game.table, "engine": REGISTRY.get(game.engine)}, status=409)
+    response = HttpResponse(exchange.dumps(exchange.export_game(game)), content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="{exchange.export_filename(game)}"'
+    return response
+
+
+def filtered_games(request: HttpRequest):
+    games = Game.objects.select_related("table").order_by("started_at", "pk")
+    if slug := request.GET.get("game"):
+        games = games.filter(engine=slug)
+    if status := request.GET.get("status"):
+        games = games.filter(status=status)
+    if reason := request.GET.get("end_reason"):
+        games = games.filter(end_reason=reason)
+    if code := request.GET.get("table"):
+        games = games.filter(table__code=normalise_code(code))
+    return games
+
+
+@staff_member_required
+def games_csv(request: HttpRequest) -> HttpResponse:
+    """Every game (filters: ?game=, ?status=, ?end_reason=, ?table=) as CSV, one row per game."""
+    response = HttpResponse(exchange.games_csv(filtered_games(request)), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="games.csv"'
+    return response
+
+
+def statistics(request: HttpRequest) -> HttpResponse:
+    """Public, aggregated statistics over finished games (?game= for one game)."""
+    slug = request.GET.get("game") or None
+    if slug is not None and slug not in REGISTRY:
+        raise Http404("There is no such game.")
+    figures = stats.compute(slug)
+    return render(request, "review/stats.html", {
+        "stats": figures, "charts": stats.charts(figures), "slug": slug,
+        "games": sorted(REGISTRY.values(), key=lambda e: e.slug != "sixdice"),
+        "solver": figures.solver_first_win,
+    })

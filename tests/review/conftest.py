@@ -1,0 +1,68 @@
+"""Finished games played through the table services, with seeded dice."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import pytest
+
+from sixdice.rules.game import State, default_action, random_flip
+from sixdice.tables import services
+from sixdice.tables.engine import get_engine
+from sixdice.tables.models import Game, Table
+from sixdice.tables.services import Credentials
+
+MAX_MOVES = 5000
+
+
+def _table(game: str, names: Sequence[str], options: dict) -> Table:
+    table, _host = services.create_table(game=game, options=options, capacity=len(names))
+    for name in names:
+        services.join_table(table=table, name=name)
+    return table
+
+
+def _next_action(engine_slug: str, state: dict, seat: int, rng: random.Random) -> dict:
+    engine = get_engine(engine_slug)
+    if engine_slug == "runbuster":
+        return engine.bot_action(state, seat, rng)
+    if engine_slug == "sixdice":
+        st = State.from_dict(state)
+        assert st.pending is not None
+        if st.pending.kind == "flip":
+            action = random_flip(st, rng)
+        else:
+            action = default_action(st)
+        assert action is not None
+        return action
+    return {"type": "add", "n": rng.choice((1, 2))}
+
+
+def play(game: str, names: Sequence[str] = ("Ana", "Bo"), *, seed: int = 1, options: dict | None = None,
+         table: Table | None = None) -> Game:
+    """Play one whole game (or a rematch at ``table``) to the end; returns the finished game."""
+    rng = random.Random(seed)
+    table = table or _table(game, names, options or {})
+    applied = services.start_game(table=table, rng=rng)
+    g = applied.game
+    engine = get_engine(game)
+    for _ in range(MAX_MOVES):
+        g.refresh_from_db()
+        if g.status == Game.Status.FINISHED:
+            return g
+        seat = min(engine.actors(g.state))
+        action = _next_action(game, g.state, seat, rng)
+        services.apply_action(table_code=table.code, credentials=Credentials(), action=action,
+                              expected_seq=g.seq, bot_seat=seat, rng=rng)
+    raise AssertionError("the game did not end")
+
+
+@pytest.fixture
+def runbuster_game(db) -> Game:
+    return play("runbuster", ("Ana", "Bo"), seed=7)
+
+
+@pytest.fixture
+def sixdice_game(db) -> Game:
+    return play("sixdice", ("Ana", "Bo", "Cy"), seed=3, options={"rounds": 2, "auto_balance": True})
