@@ -1,0 +1,1 @@
+"""The load benchmark: python -m tests.load.bench (not collected by pytest)."""
