@@ -216,7 +216,7 @@
     return [el("div", {class: "rb-pick"},
       el("button", {type: "button", class: "rb-take", disabled: !opt,
                     onclick: () => { if (opt) live.act({type: "choose", straight: opt}); }},
-         f(T.take, {straight: st(opt || preview)})),
+         preview.length > hand.length ? f(T.take, {straight: st(opt || preview)}) : T.takeNone),
       el("button", {type: "button", class: "secondary rb-clear", disabled: !ui.pick.length,
                     onclick: () => { ui.pick = []; live.draw(); }}, T.clear))];
   }

@@ -1,0 +1,112 @@
+"""Run Buster browser tests: the test server's settings, and steps that drive a table by tapping.
+
+As a settings module (``DJANGO_SETTINGS_MODULE=tests.e2e.runbuster_helpers``) this
+is the app's settings with ``runbuster.urls`` (the round tally JSON) included
+after the project's own URLs, the one line the project's ``sixdice/urls.py``
+gets for it.  The URL list is built on first use (``__getattr__``), when the
+apps are ready.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from sixdice.settings import *  # noqa: F403 - the app's settings, unchanged
+
+ROOT_URLCONF = __name__
+BOT_TIMEOUT = 30_000  # ms: a bot moves about once a second; this is the upper bound for one move
+
+
+def __getattr__(name: str) -> Any:
+    if name == "urlpatterns":
+        from django.urls import include, path
+
+        from sixdice.urls import urlpatterns as project
+
+        return [*project, path("", include("runbuster.urls"))]
+    raise AttributeError(name)
+
+
+# ---------------------------------------------------------------- driving pages
+
+
+def create_table(host, base_url: str, *, players: int, dice: str = "app", hints: bool = False) -> str:
+    """On the host's page: fill in the create form; returns the join link."""
+    from playwright.sync_api import expect
+
+    host.goto(base_url + "/new/runbuster/")
+    host.get_by_label("Players", exact=True).select_option(str(players))
+    host.locator(f'input[name=dice][value="{dice}"]').check()
+    if hints:
+        host.locator("input[name=hints]").check()
+    host.get_by_role("button", name="Create the table").click()
+    expect(host).to_have_url(re.compile(r"/t/[A-Z0-9]{5}/host/$"))
+    return host.locator("#join-link").get_attribute("href")
+
+
+def take_seat(page, join_url: str, name: str) -> None:
+    from playwright.sync_api import expect
+
+    page.goto(join_url)
+    page.get_by_label("Your name").fill(name)
+    page.get_by_role("button", name="Take a seat").click()
+    expect(page.locator("#app")).to_have_attribute("data-role", "seat")
+
+
+def view(page) -> dict[str, Any]:
+    return page.evaluate("window.live.game && window.live.game.view")
+
+
+def seq(page) -> int:
+    return page.evaluate("window.live.game ? window.live.game.seq : 0")
+
+
+def wait_past(page, before: int, timeout: float = 10_000) -> None:
+    page.wait_for_function(f"window.live.game && window.live.game.seq > {before}", timeout=timeout)
+
+
+def wait_started(page, number: int = 1) -> None:
+    page.wait_for_function(f"window.live.game && window.live.game.number === {number}")
+
+
+def longest(options: list[list[int]]) -> list[int]:
+    return max(options, key=len)
+
+
+def pick(page, straight: list[int], hand: list[int]) -> None:
+    """Tap the rolled dice that extend ``hand`` to ``straight``, then Take."""
+    from playwright.sync_api import expect
+
+    for value in straight:
+        if value not in hand:
+            page.locator(f'.rb-roll button.rb-die[data-value="{value}"]:not(.sel)').first.click()
+    take = page.locator(".rb-take")
+    expect(take).to_be_enabled()
+    take.click()
+
+
+def step(page, choose=longest) -> dict[str, Any]:
+    """One action by the seat whose phone this is (it must be its turn), by tapping."""
+    v = view(page)
+    assert v["your_turn"], v
+    before = seq(page)
+    if v["phase"] == "choose":
+        pick(page, choose(v["hand_options"]), v["hands"][v["current"]])
+    else:  # green cup: roll; yellow cup after a choice (or no choice): end the turn
+        page.locator(".rb-me button.rb-cup").click()
+    wait_past(page, before)
+    return v
+
+
+def type_roll(page, values: list[int]) -> None:
+    """Type physical dice on the keypad of ``page`` and send them."""
+    from playwright.sync_api import expect
+
+    before = seq(page)
+    for value in values:
+        page.locator(f'.rb-keypad .rb-key[data-key="{value}"]').click()
+    send = page.locator(".rb-keypad .rb-send")
+    expect(send).to_be_enabled()
+    send.click()
+    wait_past(page, before)
