@@ -1,0 +1,35 @@
+"""Import games exported as JSON: ``import_game FILE`` (one document or a list; ``-`` reads stdin)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from sixdice.review import exchange
+
+
+class Command(BaseCommand):
+    help = (
+        "Import exported games: every event is replayed through the engine; a file that is malformed "
+        "or whose replay does not reach the recorded final state is refused and nothing is written."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", help="The JSON file ('-' for standard input).")
+
+    def handle(self, *args, file: str, **options) -> None:
+        try:
+            raw = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
+        except OSError as exc:
+            raise CommandError(f"Cannot read {file}: {exc.strerror}.") from None
+        try:
+            games = exchange.import_text(raw)
+        except exchange.ImportRefused as exc:
+            raise CommandError(f"Refused: {exc}") from None
+        for game in games:
+            self.stdout.write(
+                f"Imported {game.engine} game {game.number} as table {game.table.code} "
+                f"({game.seq} events): /t/{game.table.code}/replay/{game.number}/"
+            )
