@@ -21,7 +21,7 @@ from typing import Any
 
 from runbuster import rules
 from runbuster.rules import CHOOSE, ROLL, State
-from runbuster.rules.notation import fmt_roll, fmt_straight, ordinal
+from runbuster.rules.notation import fmt_roll, fmt_straight, gettext_noop, ordinal_part, part, render_parts
 from sixdice.tables.engine import (
     HOST,
     JSON,
@@ -143,7 +143,7 @@ class RunBusterEngine:
     def apply(self, state: Mapping[str, Any], action: Mapping[str, Any], *, actor: Actor) -> JSON:
         s = self._state(state)
         if s.over:
-            raise IllegalMove("The game is over.")
+            raise IllegalMove(gettext_noop("The game is over."))
         if not isinstance(action, Mapping):
             raise IllegalMove("An action is a JSON object with a 'type'.")
         names = self._names(state)
@@ -153,10 +153,10 @@ class RunBusterEngine:
             pass
         elif actor == HOST:
             if not (kind == "roll" and mode == "physical"):
-                raise NotAllowed("The host may only type in the dice rolled at the table.")
+                raise NotAllowed(gettext_noop("The host may only type in the dice rolled at the table."))
         elif isinstance(actor, int) and not isinstance(actor, bool):
             if actor != s.current:
-                raise NotAllowed(f"It is {names[s.current]}'s turn.")
+                raise NotAllowed(gettext_noop("It is %(name)s's turn."), params={"name": names[s.current]})
         else:
             raise NotAllowed(f"Unknown sender {actor!r}.")
         try:
@@ -191,11 +191,11 @@ class RunBusterEngine:
         count = 6 - len(s.hand)
         if mode == "app":
             if isinstance(actor, int) and not isinstance(actor, bool) and out.get("values") is not None:
-                raise IllegalMove("The app rolls the dice at this table: tap to roll, no values.")
+                raise IllegalMove(gettext_noop("The app rolls the dice at this table: tap to roll, no values."))
             out["values"] = rules.roll_dice(rng, count)
             return out
         if out.get("values") is None:
-            raise IllegalMove(f"Type in the {count} dice you rolled.")
+            raise IllegalMove(gettext_noop("Type in the %(count)s dice you rolled."), params={"count": count})
         return out
 
     def system_action(self, state: Mapping[str, Any], options: Mapping[str, Any], rng: random.Random) -> JSON | None:
@@ -210,9 +210,9 @@ class RunBusterEngine:
         """
         s = self._state(state)
         if s.over:
-            raise IllegalMove("The game is over.")
+            raise IllegalMove(gettext_noop("The game is over."))
         if seat != s.current:
-            raise NotAllowed(f"It is {self._names(state)[s.current]}'s turn.")
+            raise NotAllowed(gettext_noop("It is %(name)s's turn."), params={"name": self._names(state)[s.current]})
         return rules.bot_action(s, rng, "optimal")
 
     def view(self, state: Mapping[str, Any], seat: int | None) -> JSON:
@@ -245,37 +245,64 @@ class RunBusterEngine:
         return hints
 
     def describe(self, state_before: Mapping[str, Any], action: Mapping[str, Any], *, names: Sequence[str]) -> str:
+        return render_parts(self.describe_parts(state_before, action, names=names))
+
+    def describe_parts(
+        self, state_before: Mapping[str, Any], action: Mapping[str, Any], *, names: Sequence[str]
+    ) -> list[JSON]:
+        """:meth:`describe` as structured parts (see :mod:`runbuster.rules.notation`)."""
         s = self._state(state_before)
         names = list(names) or self._names(state_before)
         who = _roller_name(names, s.current)
         kind = action.get("type")
         if kind == "roll":
             values = list(action.get("values") or [])
-            text = f"{who} rolls {fmt_roll(values)}" if values else f"{who} rolls"
-            if values:
-                try:
-                    after = rules.apply(s, action)
-                except rules.IllegalAction:
-                    return text
-                if after.busted:
-                    victims = ", ".join(f"{_roller_name(names, b)}'s {fmt_straight(s.hands[b])}" for b in after.busted)
-                    text += f" — busts {victims}"
-                if after.phase != CHOOSE and s.hand:
-                    text += f" — cannot extend {fmt_straight(s.hand)}"
-            return text
+            if not values:
+                return [part(gettext_noop("%(name)s rolls"), name=who)]
+            roll = fmt_roll(values)
+            try:
+                after = rules.apply(s, action)
+            except rules.IllegalAction:
+                return [part(gettext_noop("%(name)s rolls %(dice)s"), name=who, dice=roll)]
+            victims = [
+                part(gettext_noop("%(name)s's %(straight)s"), name=_roller_name(names, b), straight=fmt_straight(s.hands[b]))
+                for b in after.busted
+            ]
+            stuck = after.phase != CHOOSE and bool(s.hand)
+            hand = fmt_straight(s.hand)
+            if victims and stuck:
+                msg = gettext_noop("%(name)s rolls %(dice)s — busts %(victims)s — cannot extend %(hand)s")
+            elif victims:
+                msg = gettext_noop("%(name)s rolls %(dice)s — busts %(victims)s")
+            elif stuck:
+                msg = gettext_noop("%(name)s rolls %(dice)s — cannot extend %(hand)s")
+            else:
+                msg = gettext_noop("%(name)s rolls %(dice)s")
+            args: JSON = {"name": who, "dice": roll}
+            if victims:
+                args["victims"] = victims
+            if stuck:
+                args["hand"] = hand
+            return [part(msg, **args)]
         if kind == "choose":
             straight = tuple(action.get("straight") or ())
             if len(straight) == 6:
-                place = len(s.finished) + 1
-                text = f"{who} completes the straight: {ordinal(place)} place"
+                place = ordinal_part(len(s.finished) + 1)
                 left = [p for p in s.active if p != s.current]
                 if len(left) == 1:
-                    text += f"; {_roller_name(names, left[0])} loses the round"
-                return text
-            return f"{who} takes {fmt_straight(straight)}"
+                    return [
+                        part(
+                            gettext_noop("%(name)s completes the straight: %(place)s place; %(loser)s loses the round"),
+                            name=who,
+                            place=place,
+                            loser=_roller_name(names, left[0]),
+                        )
+                    ]
+                return [part(gettext_noop("%(name)s completes the straight: %(place)s place"), name=who, place=place)]
+            return [part(gettext_noop("%(name)s takes %(straight)s"), name=who, straight=fmt_straight(straight))]
         if kind == "end_turn":
-            return f"{who} ends the turn"
-        return f"{who}: {kind}"
+            return [part(gettext_noop("%(name)s ends the turn"), name=who)]
+        return [part(gettext_noop("%(name)s: %(kind)s"), name=who, kind=kind)]
 
     def outcome(self, state: Mapping[str, Any]) -> Outcome | None:
         s = self._state(state)

@@ -12,6 +12,7 @@ from typing import Any
 
 from sixdice import rules
 from sixdice.rules.game import State
+from sixdice.rules.notation import gettext_noop
 from sixdice.tables.engine import (
     HOST,
     JSON,
@@ -145,24 +146,27 @@ class SixDiceEngine:
         app_roll = kind == "roll" and p.kind == "roll" and st.dice == "app"
         if actor == HOST:
             if kind == "flip" and p.kind == "flip":
-                raise NotAllowed(f"Only {owner} chooses the flip; the host can resolve balancing and dice.")
+                raise NotAllowed(
+                    gettext_noop("Only %(name)s chooses the flip; the host can resolve balancing and dice."),
+                    params={"name": owner},
+                )
             if app_roll:
-                raise NotAllowed("The app rolls the dice at this table.")
+                raise NotAllowed(gettext_noop("The app rolls the dice at this table."))
             return
         if actor == SYSTEM:
             if kind == "roll" and p.kind == "roll" and st.dice == "physical":
-                raise NotAllowed("Dice are physical at this table: the roller or the host types them in.")
+                raise NotAllowed(gettext_noop("Dice are physical at this table: the roller or the host types them in."))
             return
         if type(actor) is not int or not 0 <= actor < st.n:
-            raise NotAllowed(f"{actor!r} is not a player at this table.")
+            raise NotAllowed(gettext_noop("%(actor)s is not a player at this table."), params={"actor": repr(actor)})
         if actor != p.seat:
             if p.kind in ("group", "keep"):
-                raise NotAllowed(f"This choice belongs to {owner}.")
+                raise NotAllowed(gettext_noop("This choice belongs to %(name)s."), params={"name": owner})
             if p.kind == "roll" and p.purpose in ("start", "pair"):
-                raise NotAllowed(f"This roll belongs to {owner}.")
-            raise NotAllowed(f"It is {owner}'s turn.")
+                raise NotAllowed(gettext_noop("This roll belongs to %(name)s."), params={"name": owner})
+            raise NotAllowed(gettext_noop("It is %(name)s's turn."), params={"name": owner})
         if app_roll:
-            raise NotAllowed("The app rolls the dice at this table.")
+            raise NotAllowed(gettext_noop("The app rolls the dice at this table."))
 
     def apply(self, state: Mapping[str, Any], action: Mapping[str, Any], *, actor: Actor) -> JSON:
         st = _state(state)
@@ -172,12 +176,12 @@ class SixDiceEngine:
         if not isinstance(kind, str):
             raise IllegalMove('An action needs a "type": roll, flip, group, keep or end_on_time.')
         if st.over:
-            raise IllegalMove("The game is over.")
+            raise IllegalMove(gettext_noop("The game is over."))
         if actor not in (HOST, SYSTEM) and (type(actor) is not int or not 0 <= actor < st.n):
-            raise NotAllowed(f"{actor!r} is not a player at this table.")
+            raise NotAllowed(gettext_noop("%(actor)s is not a player at this table."), params={"actor": repr(actor)})
         if kind == "end_on_time":
             if actor not in (HOST, SYSTEM):
-                raise NotAllowed("Only the host can end the game on time.")
+                raise NotAllowed(gettext_noop("Only the host can end the game on time."))
         elif kind in ("roll", "flip", "group", "keep") and st.pending is not None:
             self._permit(st, kind, actor)
         try:
@@ -239,6 +243,15 @@ class SixDiceEngine:
             return rules.describe(State.from_dict(state_before), action, names)
         except Exception as e:  # the log must never break a table
             return f"({action.get('type', 'action') if isinstance(action, Mapping) else 'action'}: {e})"
+
+    def describe_parts(
+        self, state_before: Mapping[str, Any], action: Mapping[str, Any], *, names: Sequence[str]
+    ) -> list[JSON]:
+        """:meth:`describe` as structured parts (see :mod:`sixdice.rules.notation`)."""
+        try:
+            return rules.describe_parts(State.from_dict(state_before), action, names)
+        except Exception:  # the log must never break a table: the English text stands alone
+            return []
 
     def outcome(self, state: Mapping[str, Any]) -> Outcome | None:
         st = _state(state)

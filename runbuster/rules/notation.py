@@ -2,9 +2,51 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+SEPARATOR = " · "
+
+
+def gettext_noop(message: str) -> str:
+    """Marks an English format string for translation (extracted by makemessages); no Django here."""
+    return message
+
+
+def part(msg: str, **args: Any) -> dict[str, Any]:
+    """One part of a log line: an English format string and its arguments (names, dice: never translated)."""
+    return {"msg": msg, "args": args}
+
+
+def ordinal_part(n: int) -> dict[str, Any]:
+    """A place as a part: ``1st``, ``2nd``, ``3rd``, ``4th``... (places go up to 7)."""
+    if n == 1:
+        return part(gettext_noop("1st"))
+    if n == 2:
+        return part(gettext_noop("2nd"))
+    if n == 3:
+        return part(gettext_noop("3rd"))
+    return part(gettext_noop("%(n)sth"), n=n)
+
+
+def render_parts(parts: Sequence[Mapping[str, Any]], translate: Any = None) -> str:
+    """The parts as one line; ``translate`` (e.g. ``gettext``) is applied to every message."""
+    tr = translate or (lambda s: s)
+
+    def one(p: Mapping[str, Any]) -> str:
+        args = {k: arg(v) for k, v in (p.get("args") or {}).items()}
+        msg = tr(p["msg"])
+        return msg % args if args else msg
+
+    def arg(v: Any) -> str:
+        if isinstance(v, Mapping) and "msg" in v:
+            return one(v)
+        if isinstance(v, list):
+            return ", ".join(arg(x) for x in v)
+        return str(v)
+
+    return SEPARATOR.join(one(p) for p in parts)
 
 
 def fmt_straight(straight: Iterable[int]) -> str:

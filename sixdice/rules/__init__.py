@@ -30,7 +30,7 @@ from .game import (
     random_flip,
     roll_action,
 )
-from .notation import describe
+from .notation import describe, describe_parts
 
 __all__ = [
     "FACES",
@@ -47,6 +47,7 @@ __all__ = [
     "default_action",
     "default_keep",
     "describe",
+    "describe_parts",
     "fmt_dice",
     "fmt_die",
     "fmt_group",

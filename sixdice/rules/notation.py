@@ -1,4 +1,13 @@
-"""One line of notation per action, e.g. ``Ana: +1→+3, Bo's +1→−1``."""
+"""One line of notation per action, e.g. ``Ana: +1→+3, Bo's +1→−1``.
+
+:func:`describe_parts` gives the line as structured parts, so that the live
+tables can show it in each reader's language: every part is
+``{"msg": <English format string>, "args": {...}}``.  Die values, dice and
+names are arguments and are never translated; an argument may itself be a
+part (``{"msg": ..., "args": ...}``).  The parts of one line are joined with
+``" · "``.  :func:`describe` is the English line (the parts rendered without
+translation), kept for tests, the admin and the stored event text.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +15,37 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .balance import check_grouping
-from .dice import ARROW, fmt_dice, fmt_die, fmt_group
+from .dice import fmt_dice, fmt_die, fmt_group
 from .game import IllegalAction, State, apply, grouping_from_action
+
+Part = dict[str, Any]
+SEPARATOR = " · "
+
+
+def gettext_noop(message: str) -> str:
+    """Marks an English format string for translation (extracted by makemessages); no Django here."""
+    return message
+
+
+def part(msg: str, **args: Any) -> Part:
+    return {"msg": msg, "args": args}
+
+
+def render_parts(parts: Sequence[Mapping[str, Any]], translate: Any = None) -> str:
+    """The parts as one line; ``translate`` (e.g. ``gettext``) is applied to every message."""
+    tr = translate or (lambda s: s)
+
+    def one(p: Mapping[str, Any]) -> str:
+        args = {k: arg(v) for k, v in (p.get("args") or {}).items()}
+        msg = tr(p["msg"])
+        return msg % args if args else msg
+
+    def arg(v: Any) -> str:
+        if isinstance(v, Mapping) and "msg" in v:
+            return one(v)
+        return str(v)
+
+    return SEPARATOR.join(one(p) for p in parts)
 
 
 def _names(state: State, names: Sequence[str] | None) -> list[str]:
@@ -15,20 +53,37 @@ def _names(state: State, names: Sequence[str] | None) -> list[str]:
     return [given[i] if i < len(given) and given[i] else state.players[i] for i in range(state.n)]
 
 
-def _result(after: State, names: Sequence[str]) -> str:
+def _who(names: list[str]) -> Any:
+    """One name, or ``A and B`` (and so on) as nested parts."""
+    who: Any = names[0]
+    for other in names[1:]:
+        who = part(gettext_noop("%(first)s and %(second)s"), first=who, second=other)
+    return who
+
+
+def _result(after: State, names: Sequence[str]) -> list[Part]:
     if not after.over:
-        return ""
-    who = " and ".join(names[s] for s in after.winners)
-    verb = "win" if len(after.winners) > 1 else "wins"
+        return []
+    winners = [names[s] for s in after.winners]
+    who = _who(winners)
+    many = len(winners) > 1
     if after.end_reason == "all_threes":
-        return f" · {who} {verb}: all threes"
-    if after.end_reason == "rounds":
-        return f" · last round played: {who} {verb}"
-    return f" · {who} {verb}"
+        msg = gettext_noop("%(who)s win: all threes") if many else gettext_noop("%(who)s wins: all threes")
+    elif after.end_reason == "rounds":
+        msg = (
+            gettext_noop("last round played: %(who)s win")
+            if many
+            else gettext_noop("last round played: %(who)s wins")
+        )
+    else:
+        msg = gettext_noop("%(who)s win") if many else gettext_noop("%(who)s wins")
+    return [part(msg, who=who)]
 
 
-def describe(state_before: State, action: Mapping[str, Any], names: Sequence[str] | None = None) -> str:
-    """The action in the game's notation (one line), with the game's end when it ends it."""
+def describe_parts(
+    state_before: State, action: Mapping[str, Any], names: Sequence[str] | None = None
+) -> list[Part]:
+    """The action in the game's notation as structured parts, with the game's end when it ends it."""
     nm = _names(state_before, names)
     kind = action.get("type") if isinstance(action, Mapping) else None
     p = state_before.pending
@@ -36,43 +91,60 @@ def describe(state_before: State, action: Mapping[str, Any], names: Sequence[str
         after: State | None = apply(state_before, action)
     except (IllegalAction, TypeError, KeyError, IndexError):
         after = None
-    tail = _result(after, nm) if after is not None else ""
+    tail = _result(after, nm) if after is not None else []
     if kind == "end_on_time":
-        return "Time is up" + (tail or "")
+        return [part(gettext_noop("Time is up")), *tail]
     if p is None or after is None:
-        return f"(illegal {kind or 'action'})"
+        return [part(gettext_noop("(illegal %(kind)s)"), kind=kind or "action")]
     who = nm[p.seat]
     if kind == "roll":
         vals = action["values"]
         if p.purpose == "start":
-            text = f"{who} rolls {fmt_dice(vals)}"
+            text = part(gettext_noop("%(name)s rolls %(dice)s"), name=who, dice=fmt_dice(vals))
         elif p.purpose == "draw":
-            text = f"{who} draws {fmt_die(vals[0])}"
+            text = part(gettext_noop("%(name)s draws %(die)s"), name=who, die=fmt_die(vals[0]))
         else:
             m = abs(vals[0])
-            text = f"{who} takes a pair from the bank: {fmt_group((m, -m))}"
+            text = part(gettext_noop("%(name)s takes a pair from the bank: %(group)s"), name=who, group=fmt_group((m, -m)))
     elif kind == "flip":
         m = p.seat
         v = action["victim"]
         own = state_before.hands[m].dice()[action["own"]]
         other = state_before.hands[v].dice()[action["other"]]
-        text = (
-            f"{who}: {fmt_die(own)}{ARROW}{fmt_die(action['own_to'])}, "
-            f"{nm[v]}'s {fmt_die(other)}{ARROW}{fmt_die(action['other_to'])}"
+        text = part(
+            gettext_noop("%(name)s: %(own)s→%(own_to)s, %(victim)s's %(other)s→%(other_to)s"),
+            name=who,
+            own=fmt_die(own),
+            own_to=fmt_die(action["own_to"]),
+            victim=nm[v],
+            other=fmt_die(other),
+            other_to=fmt_die(action["other_to"]),
         )
     elif kind == "group":
         g = check_grouping(
             state_before.hands[p.seat].dice(), grouping_from_action(action, state_before.hands[p.seat].dice())
         )
         groups = "".join(fmt_group(x) for x in g.groups)
-        loose = f", loose {fmt_dice(g.loose)}" if g.loose else ""
-        text = f"{who} groups {groups or '(nothing)'}{loose}"
+        if groups and g.loose:
+            text = part(gettext_noop("%(name)s groups %(groups)s, loose %(loose)s"), name=who, groups=groups,
+                        loose=fmt_dice(g.loose))
+        elif groups:
+            text = part(gettext_noop("%(name)s groups %(groups)s"), name=who, groups=groups)
+        elif g.loose:
+            text = part(gettext_noop("%(name)s groups (nothing), loose %(loose)s"), name=who, loose=fmt_dice(g.loose))
+        else:
+            text = part(gettext_noop("%(name)s groups (nothing)"), name=who)
     elif kind == "keep":
         groups = state_before.hands[p.seat].groups
         i, j = sorted(action["keep"])
         kept = fmt_group(groups[i]) + fmt_group(groups[j])
         back = "".join(fmt_group(g) for k, g in enumerate(groups) if k not in (i, j))
-        text = f"{who} keeps {kept}, returns {back} to the bank"
+        text = part(gettext_noop("%(name)s keeps %(kept)s, returns %(back)s to the bank"), name=who, kept=kept, back=back)
     else:
-        text = f"({kind})"
-    return text + tail
+        text = part(gettext_noop("(%(kind)s)"), kind=kind)
+    return [text, *tail]
+
+
+def describe(state_before: State, action: Mapping[str, Any], names: Sequence[str] | None = None) -> str:
+    """The action in the game's notation (one line, English), with the game's end when it ends it."""
+    return render_parts(describe_parts(state_before, action, names))

@@ -23,6 +23,21 @@ Two optional methods, used when an adapter has them:
   dice when a player taps the cup (Run Buster), before the action is applied
   and recorded.  ``actor`` is :data:`SYSTEM` for a bot's move.
 * ``bot_action(state, seat, rng) -> action`` plays a turn for a bot seat.
+* ``describe_parts(state_before, action, *, names) -> list[dict]`` is
+  :meth:`GameEngine.describe` as structured parts, so that each phone shows
+  the move log in its own language.  Each part is
+  ``{"msg": <English format string>, "args": {...}}``; the messages are
+  marked with a local no-op ``gettext_noop`` (extracted by ``makemessages``,
+  no Django needed); names and die values are arguments and are never
+  translated; an argument may itself be a part.  The parts of one line are
+  joined with ``" · "``, and rendered without translation they give exactly
+  the ``describe`` text.  The services store them on the event
+  (``Event.notation``).
+
+Refusals: a :class:`GameError` may be raised with an English format string
+and ``params`` (``NotAllowed("It is %(name)s's turn.", params={"name": "Ana"})``);
+``str(error)`` is the English text, and the tables translate ``error.msgid``
+(marked with ``gettext_noop`` like the notation) in each reader's language.
 """
 
 from __future__ import annotations
@@ -46,8 +61,12 @@ class GameError(ValueError):
 
     code = "illegal"
 
-    def __init__(self, message: str, *, code: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, *, code: str | None = None, params: Mapping[str, Any] | None = None) -> None:
+        # ``message`` is English; with ``params`` it is a format string (``"It is %(name)s's turn."``),
+        # kept as ``msgid`` so that the tables can show it in each reader's language.
+        self.msgid = message
+        self.params = dict(params or {})
+        super().__init__(message % self.params if self.params else message)
         if code is not None:
             self.code = code
 
