@@ -9,6 +9,7 @@ nothing is written.
 
 from __future__ import annotations
 
+import copy
 import csv
 import io
 import json
@@ -49,11 +50,11 @@ def _normal(value: Any) -> Any:
 
 
 def export_game(game: Game) -> Document:
-    """The whole game as one JSON-able document."""
+    """The whole game as one JSON-able document (a copy: changing it leaves ``game`` alone)."""
     table = game.table
     bots = {seat.position: seat.is_bot for seat in table.seats.all()}
     events = list(game.events.order_by("seq"))
-    return {
+    return copy.deepcopy({
         "format": FORMAT,
         "version": VERSION,
         "game": {
@@ -81,7 +82,7 @@ def export_game(game: Game) -> Document:
             for e in events
         ],
         "final_state": game.state,
-    }
+    })
 
 
 def dumps(document: Document | list[Document]) -> str:
