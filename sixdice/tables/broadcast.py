@@ -31,6 +31,7 @@ def event_payload(event: Event) -> dict[str, Any]:
         "actor": event.actor,
         "action": event.action,
         "text": event.text,
+        "notation": event.notation,  # each connection renders the line in its own language
         "at": event.created_at.isoformat() if event.created_at else None,
     }
 

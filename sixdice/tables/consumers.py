@@ -19,9 +19,10 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
-from . import broadcast, selectors, services
+from . import broadcast, i18n, selectors, services
 from .engine import GameError, get_engine
 from .models import Connection, Game, Table
 from .services import Credentials, ServiceError
@@ -157,7 +158,7 @@ def _resync(who: Who, game_id: int | None, since: int) -> dict[str, Any]:
 def _host_command(who: Who, command: str, msg: dict[str, Any]) -> dict[str, Any] | None:
     table = services.load_table(who.code)
     if not services.is_host(table, who.credentials):
-        raise ServiceError("not_host", "Only the host can do that.")
+        raise ServiceError("not_host", _("Only the host can do that."))
     if command in {"start", "rematch"}:
         services.start_game(table=table)
     elif command in {"pause", "resume"}:
@@ -177,7 +178,7 @@ def _host_command(who: Who, command: str, msg: dict[str, Any]) -> dict[str, Any]
     elif command == "bot":
         on = msg.get("on", True)
         if not isinstance(on, bool):
-            raise BadFrame("bad_field", "Field 'on' must be true or false.")
+            raise BadFrame("bad_field", _("Field %(name)s must be true or false.") % {"name": "'on'"})
         services.set_bot(table=table, position=_int_field(msg, "position"), is_bot=on)
     return None
 
@@ -207,7 +208,7 @@ def _bot_step(code: str) -> bool:
 def _int_field(msg: dict[str, Any], name: str) -> int:
     value = msg.get(name)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BadFrame("bad_field", f"Field {name!r} must be a whole number.")
+        raise BadFrame("bad_field", _("Field %(name)s must be a whole number.") % {"name": repr(name)})
     return value
 
 
@@ -221,8 +222,14 @@ class TableConsumer(AsyncWebsocketConsumer):
     """One WebSocket at ``/ws/t/<code>/``: a seat, the host, or a spectator."""
 
     who: Who | None = None
+    lang: str = "en"  # this connection's language: log lines and messages are rendered in it
 
     async def connect(self) -> None:
+        self.lang = i18n.connection_language(self.scope)
+        with translation.override(self.lang):
+            await self._connect()
+
+    async def _connect(self) -> None:
         code = services.normalise_code(self.scope["url_route"]["kwargs"]["code"])
         await self.accept()
         session = self.scope.get("session")
@@ -248,6 +255,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_send(broadcast.group_name(self.who.code), {"type": "table.presence"})
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        with translation.override(self.lang):
+            await self._receive(text_data, bytes_data)
+
+    async def _receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.who is None:
             return
         ref = None
@@ -263,30 +274,30 @@ class TableConsumer(AsyncWebsocketConsumer):
                 extra["snapshot"] = await database_sync_to_async(_snapshot)(self.who)
             await self._error(exc.code, exc.message, ref, **extra)
         except GameError as exc:
-            await self._error(exc.code, str(exc), ref)
+            await self._error(exc.code, i18n.game_error_message(exc), ref)
         except Exception:  # a bug must not cost the table its connection; the transaction rolled back
             log.exception("table %s: unexpected error handling a frame", self.who.code)
-            await self._error("server_error", "Something went wrong on the server; nothing was changed.", ref)
+            await self._error("server_error", _("Something went wrong on the server; nothing was changed."), ref)
 
     def _parse(self, text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
         raw = text_data if text_data is not None else bytes_data
         if raw is None:
-            raise BadFrame("bad_json", "Empty frame.")
+            raise BadFrame("bad_json", _("Empty frame."))
         if len(raw.encode() if isinstance(raw, str) else raw) > settings.SIXDICE_WS_MAX_FRAME:
-            raise BadFrame("too_large", "Frame is larger than 64 KiB.")
+            raise BadFrame("too_large", _("Frame is larger than 64 KiB."))
         if bytes_data is not None:
-            raise BadFrame("bad_json", "Send text frames holding JSON.")
+            raise BadFrame("bad_json", _("Send text frames holding JSON."))
         try:
             msg = json.loads(raw)
         except (ValueError, RecursionError):
-            raise BadFrame("bad_json", "That frame is not valid JSON.") from None
+            raise BadFrame("bad_json", _("That frame is not valid JSON.")) from None
         if not isinstance(msg, dict):
-            raise BadFrame("bad_json", "A frame must be a JSON object.")
+            raise BadFrame("bad_json", _("A frame must be a JSON object."))
         if not isinstance(msg.get("type"), str):
-            raise BadFrame("bad_field", "Field 'type' is missing or not a string.")
+            raise BadFrame("bad_field", _("Field %(name)s is missing or not a string.") % {"name": "'type'"})
         ref = msg.get("id")
         if ref is not None and (isinstance(ref, bool) or not isinstance(ref, str | int)):
-            raise BadFrame("bad_field", "Field 'id' must be a string or a number.")
+            raise BadFrame("bad_field", _("Field %(name)s must be a string or a number.") % {"name": "'id'"})
         return msg
 
     async def _dispatch(self, msg: dict[str, Any], ref: Any) -> None:
@@ -298,11 +309,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         elif kind == "action":
             action = msg.get("action")
             if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-                raise BadFrame("bad_field", "Field 'action' must be an object with a 'type'.")
+                raise BadFrame("bad_field", _("Field %(name)s must be an object with a %(type)s.") % {"name": "'action'", "type": "'type'"})
             seq = _int_field(msg, "seq")
             as_host = msg.get("as_host", False)
             if not isinstance(as_host, bool):
-                raise BadFrame("bad_field", "Field 'as_host' must be true or false.")
+                raise BadFrame("bad_field", _("Field %(name)s must be true or false.") % {"name": "'as_host'"})
             applied = await database_sync_to_async(services.apply_action)(
                 table_code=self.who.code,
                 credentials=self.who.credentials,
@@ -316,18 +327,18 @@ class TableConsumer(AsyncWebsocketConsumer):
             since = _int_field(msg, "since")
             game_id = msg.get("game")
             if game_id is not None and (isinstance(game_id, bool) or not isinstance(game_id, int)):
-                raise BadFrame("bad_field", "Field 'game' must be a whole number.")
+                raise BadFrame("bad_field", _("Field %(name)s must be a whole number.") % {"name": "'game'"})
             reply = await database_sync_to_async(_resync)(self.who, game_id, since)
             await self._send({**reply, "ref": ref})
         elif kind == "host":
             command = msg.get("command")
             if command not in HOST_COMMANDS:
-                raise BadFrame("bad_field", f"Unknown host command {command!r}.")
+                raise BadFrame("bad_field", _("Unknown host command %(command)s.") % {"command": repr(command)})
             reply = await database_sync_to_async(_host_command)(self.who, command, msg)
             await self._send({**(reply or {"type": "ack"}), "ref": ref})
             self._kick_bots()
         else:
-            raise BadFrame("unknown_type", f"Unknown message type {kind!r}.")
+            raise BadFrame("unknown_type", _("Unknown message type %(kind)s.") % {"kind": repr(kind)})
 
     # -------------------------------------------------------------- group messages
 
@@ -362,10 +373,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.who = await database_sync_to_async(_identify)(self.who.code, self.who.credentials)
         if self.who.seat is None:
             await database_sync_to_async(_register)(self.who, self.channel_name)
+            with translation.override(self.lang):
+                message = _("This seat was handed to another phone. You are watching now.")
             await self._send(
                 {
                     "type": "revoked",
-                    "message": "This seat was handed to another phone. You are watching now.",
+                    "message": message,
                     **await database_sync_to_async(_snapshot)(self.who),
                 }
             )
@@ -382,10 +395,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         _bot_tasks[code] = asyncio.get_running_loop().create_task(_play_bots(code))
 
     async def _send(self, payload: dict[str, Any]) -> None:
+        payload = i18n.localize_frame(payload, self.lang)  # log lines in this connection's language
         await self.send(text_data=json.dumps(payload, separators=(",", ":")))
 
     async def _error(self, code: str, message: str, ref: Any = None, **extra: Any) -> None:
-        await self._send({"type": "error", "code": code, "message": message, "ref": ref, **extra})
+        await self._send({"type": "error", "code": code, "message": str(message), "ref": ref, **extra})
 
 
 async def _play_bots(code: str) -> None:

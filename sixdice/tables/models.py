@@ -94,6 +94,9 @@ class Event(models.Model):
     actor = models.CharField(max_length=10, help_text="A seat number, 'host' or 'system'.")
     action = models.JSONField()
     text = models.CharField(max_length=500, blank=True, help_text="The action in the game's notation.")
+    notation = models.JSONField(
+        default=list, blank=True, help_text="The same line as structured parts, shown in each reader's language."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -17,8 +17,9 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
-from . import broadcast
+from . import broadcast, i18n
 from .engine import HOST, SYSTEM, Actor, GameEngine, GameError, OptionsError, get_engine
 from .models import Event, Game, Seat, Table
 
@@ -26,7 +27,7 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read 
 CODE_LENGTH = 5
 NAME_MAX = 24
 MAX_SYSTEM_STEPS = 500  # a game needs a handful of server steps in a row; more means a broken engine
-STALE_MESSAGE = "Someone else moved first; here is the table as it is now."
+STALE_MESSAGE = gettext_lazy("Someone else moved first; here is the table as it is now.")
 
 
 class ServiceError(Exception):
@@ -87,7 +88,10 @@ def create_table(*, game: str, options: Mapping[str, Any], capacity: int) -> tup
     """Open a table for ``game``; returns it with the host secret (kept only in the host's session)."""
     engine = get_engine(game)
     if not engine.min_players <= capacity <= engine.max_players:
-        raise OptionsError(f"{engine.label} takes {engine.min_players} to {engine.max_players} players.")
+        raise OptionsError(
+            gettext("%(game)s takes %(low)s to %(high)s players.")
+            % {"game": engine.label, "low": engine.min_players, "high": engine.max_players}
+        )
     cleaned = engine.clean_options(options, players=capacity)
     host_secret = new_secret()
     for _ in range(20):
@@ -103,7 +107,7 @@ def create_table(*, game: str, options: Mapping[str, Any], capacity: int) -> tup
             return table, host_secret
         except IntegrityError:  # the code is taken; draw another
             continue
-    raise ServiceError("busy", "Could not find a free table code; please try again.")
+    raise ServiceError("busy", gettext("Could not find a free table code; please try again."))
 
 
 def is_host(table: Table, credentials: Credentials) -> bool:
@@ -120,11 +124,11 @@ def seat_for(table: Table, credentials: Credentials) -> Seat | None:
 def clean_name(name: str) -> str:
     cleaned = " ".join((name or "").split())
     if not cleaned:
-        raise ServiceError("bad_name", "Please type a name.")
+        raise ServiceError("bad_name", gettext("Please type a name."))
     if len(cleaned) > NAME_MAX:
-        raise ServiceError("bad_name", f"A name has at most {NAME_MAX} characters.")
+        raise ServiceError("bad_name", gettext("A name has at most %(n)s characters.") % {"n": NAME_MAX})
     if any(not ch.isprintable() for ch in cleaned):
-        raise ServiceError("bad_name", "A name cannot hold control characters.")
+        raise ServiceError("bad_name", gettext("A name cannot hold control characters."))
     return cleaned
 
 
@@ -133,13 +137,13 @@ def join_table(*, table: Table, name: str, is_bot: bool = False) -> tuple[Seat, 
     """Give a new player a seat; returns the seat and the secret that binds it to the browser."""
     table = Table.objects.get(pk=table.pk)
     if table.status != Table.Status.LOBBY:
-        raise ServiceError("seats_closed", "The game has started: seats are closed, but you can watch.")
+        raise ServiceError("seats_closed", gettext("The game has started: seats are closed, but you can watch."))
     cleaned = clean_name(name)
     seats = list(table.seats.all())
     if len(seats) >= table.capacity:
-        raise ServiceError("table_full", f"All {table.capacity} seats are taken.")
+        raise ServiceError("table_full", gettext("All %(n)s seats are taken.") % {"n": table.capacity})
     if any(seat.name.casefold() == cleaned.casefold() for seat in seats):
-        raise ServiceError("name_taken", f"Someone at this table is already called {cleaned}.")
+        raise ServiceError("name_taken", gettext("Someone at this table is already called %(name)s.") % {"name": cleaned})
     secret = new_secret()
     seat = Seat.objects.create(
         table=table,
@@ -175,7 +179,7 @@ def claim_seat(*, table: Table, token: str) -> tuple[Seat, str]:
     digest = hash_secret(token or "")
     seat = table.seats.select_for_update().filter(claim_token_hash=digest).first()
     if seat is None or not token:
-        raise ServiceError("bad_link", "This seat link is not valid any more. Ask the host for a new one.")
+        raise ServiceError("bad_link", gettext("This seat link is not valid any more. Ask the host for a new one."))
     secret = new_secret()
     seat.secret_hash = hash_secret(secret)
     seat.claim_token_hash = ""
@@ -187,7 +191,7 @@ def claim_seat(*, table: Table, token: str) -> tuple[Seat, str]:
 def _seat_at(table: Table, position: int) -> Seat:
     seat = table.seats.filter(position=position).first()
     if seat is None:
-        raise ServiceError("bad_seat", f"There is no seat {position + 1} at this table.")
+        raise ServiceError("bad_seat", gettext("There is no seat %(n)s at this table.") % {"n": position + 1})
     return seat
 
 
@@ -228,11 +232,12 @@ def start_game(*, table: Table, rng: random.Random | None = None) -> Applied:
     seats = list(table.seats.order_by("position"))
     previous = current_game(table)
     if previous is not None and previous.status == Game.Status.PLAYING:
-        raise ServiceError("game_running", "A game is still being played at this table.")
+        raise ServiceError("game_running", gettext("A game is still being played at this table."))
     if len(seats) < engine.min_players:
         raise ServiceError(
             "not_enough_players",
-            f"{engine.label} needs at least {engine.min_players} players; {len(seats)} joined so far.",
+            gettext("%(game)s needs at least %(low)s players; %(n)s joined so far.")
+            % {"game": engine.label, "low": engine.min_players, "n": len(seats)},
         )
     rng = rng or _system_rng()
     names = [seat.name for seat in seats]
@@ -260,22 +265,22 @@ def start_game(*, table: Table, rng: random.Random | None = None) -> Applied:
 def _resolve_actor(table: Table, credentials: Credentials, *, as_host: bool) -> Actor:
     if as_host:
         if not is_host(table, credentials):
-            raise ServiceError("not_host", "Only the host can do that.")
+            raise ServiceError("not_host", gettext("Only the host can do that."))
         return HOST
     seat = seat_for(table, credentials)
     if seat is None:
         if is_host(table, credentials):
-            raise ServiceError("not_allowed", "You are the host here, not a player: act as host instead.")
-        raise ServiceError("spectator", "You are watching this table; spectators cannot play.")
+            raise ServiceError("not_allowed", gettext("You are the host here, not a player: act as host instead."))
+        raise ServiceError("spectator", gettext("You are watching this table; spectators cannot play."))
     return seat.position
 
 
 def load_table(code: str) -> Table:
     table = Table.objects.filter(code=normalise_code(code)).first()
     if table is None:
-        raise ServiceError("unknown_table", f"There is no table {code!r}.")
+        raise ServiceError("unknown_table", gettext("There is no table %(code)s.") % {"code": repr(code)})
     if table.status == Table.Status.CLOSED:
-        raise ServiceError("table_closed", "This table is closed.")
+        raise ServiceError("table_closed", gettext("This table is closed."))
     return table
 
 
@@ -285,7 +290,7 @@ def _table_and_current_game(code: str) -> tuple[Table, Game | None]:
     if game is None:
         return load_table(code), None
     if game.table.status == Table.Status.CLOSED:
-        raise ServiceError("table_closed", "This table is closed.")
+        raise ServiceError("table_closed", gettext("This table is closed."))
     return game.table, game
 
 
@@ -314,11 +319,11 @@ def apply_action(
     table, game = _table_and_current_game(table_code)
     actor: Actor = bot_seat if bot_seat is not None else _resolve_actor(table, credentials, as_host=as_host)
     if game is None:
-        raise ServiceError("no_game", "The game has not started yet.")
+        raise ServiceError("no_game", gettext("The game has not started yet."))
     if game.status == Game.Status.FINISHED:
-        raise ServiceError("game_over", "This game is over.")
+        raise ServiceError("game_over", gettext("This game is over."))
     if table.paused:
-        raise ServiceError("paused", "The host has paused the game.")
+        raise ServiceError("paused", gettext("The host has paused the game."))
     engine = get_engine(game.engine)
     rng = rng or _system_rng()
     state = game.state
@@ -326,7 +331,7 @@ def apply_action(
         if isinstance(actor, int) and actor not in engine.actors(state):
             # Let the engine word the refusal ("It is Ana's turn."), else a plain one.
             engine.apply(state, dict(action), actor=actor)
-            raise GameError("It is not your turn.", code="not_allowed")
+            raise GameError(gettext_noop("It is not your turn."), code="not_allowed")
         complete = getattr(engine, "complete_action", None)
         if complete is not None:
             action = complete(state, dict(action), game.options, rng, actor=SYSTEM if bot_seat is not None else actor)
@@ -334,7 +339,7 @@ def apply_action(
     except GameError as exc:
         if expected_seq != game.seq:  # the sender acted on an old state: that is the real reason
             raise ServiceError("stale", STALE_MESSAGE) from None
-        raise ServiceError(exc.code, str(exc)) from None
+        raise ServiceError(exc.code, i18n.game_error_message(exc)) from None
     if expected_seq != game.seq:
         raise ServiceError("stale", STALE_MESSAGE)
     applied = Applied(game=game)
@@ -349,7 +354,11 @@ def _add_event(
 ) -> None:
     seq = game.seq + len(applied.events) + 1
     text = engine.describe(before, action, names=game.players)
-    applied.events.append(Event(game=game, seq=seq, actor=str(actor), action=action, text=text[:500]))
+    describe_parts = getattr(engine, "describe_parts", None)
+    notation = describe_parts(before, action, names=game.players) if describe_parts is not None else []
+    applied.events.append(
+        Event(game=game, seq=seq, actor=str(actor), action=action, text=text[:500], notation=notation or [])
+    )
 
 
 def _run_system_actions(

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import services
+from . import i18n, services
 from .engine import REGISTRY, GameError, get_engine
 from .models import Table
 from .services import Credentials, ServiceError
@@ -70,8 +70,10 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
             capacity = 0
         try:
             table, host_secret = services.create_table(game=engine.slug, options=values, capacity=capacity)
-        except (GameError, ServiceError) as exc:
-            error = str(exc)
+        except GameError as exc:
+            error = i18n.game_error_message(exc)
+        except ServiceError as exc:
+            error = str(exc.message)
         else:
             _hold(request, table.code, host=host_secret)
             return redirect("tables:host", code=table.code)

@@ -1,0 +1,151 @@
+"""Languages at a table: each connection reads the game in its own language.
+
+* :func:`render_notation` turns an event's structured notation (see
+  ``describe_parts`` in :mod:`sixdice.tables.engine`) into one line in a
+  language; names and die values are arguments and stay as they are.
+* :func:`connection_language` picks a WebSocket's language at connect: the
+  ``django_language`` cookie that the language switcher sets, else the
+  browser's ``Accept-Language``, else English.
+* :func:`localize_frame` gives the log lines of an outgoing frame in a
+  connection's language.
+* :func:`game_error_message` is an engine's refusal in the active language.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext, trans_real
+
+from .engine import GameError
+
+log = logging.getLogger(__name__)
+
+SEPARATOR = " · "
+
+
+def _render_one(part: Mapping[str, Any], translate: Any) -> str:
+    args = {key: _render_arg(value, translate) for key, value in (part.get("args") or {}).items()}
+    english = str(part["msg"])
+    message = translate(english)
+    if not args:
+        return message
+    try:
+        return message % args
+    except (KeyError, ValueError, TypeError):  # a broken translation must not break the log
+        log.warning("translation of %r does not fit its arguments", english)
+        return english % args
+
+
+def _render_arg(value: Any, translate: Any) -> str:
+    if isinstance(value, Mapping) and "msg" in value:
+        return _render_one(value, translate)
+    if isinstance(value, list):
+        return ", ".join(_render_arg(v, translate) for v in value)
+    return str(value)
+
+
+def render_parts(parts: Iterable[Mapping[str, Any]]) -> str:
+    """The parts as one line in the active language."""
+    return SEPARATOR.join(_render_one(part, gettext) for part in parts)
+
+
+def render_notation(parts: Iterable[Mapping[str, Any]] | None, language: str | None) -> str:
+    """One log line in ``language`` (``None``: the active language); ``""`` when there are no parts."""
+    parts = list(parts or [])
+    if not parts:
+        return ""
+    if language is None:
+        return render_parts(parts)
+    with translation.override(language):
+        return render_parts(parts)
+
+
+def event_text(event: Mapping[str, Any], language: str | None = None) -> str:
+    """An event payload's line in ``language``: from its notation, else its stored (English) text."""
+    try:
+        return render_notation(event.get("notation"), language) or str(event.get("text", ""))
+    except Exception:  # pragma: no cover - the stored text always stands
+        log.exception("could not render the notation of an event")
+        return str(event.get("text", ""))
+
+
+def localize_events(events: Any, language: str) -> Any:
+    """Event payloads with ``text`` in ``language`` (and without the raw notation)."""
+    if not isinstance(events, list):
+        return events
+    out = []
+    for event in events:
+        if isinstance(event, Mapping):
+            text = event_text(event, language)
+            event = {k: v for k, v in event.items() if k != "notation"}
+            event["text"] = text
+        out.append(event)
+    return out
+
+
+def localize_frame(payload: dict[str, Any], language: str) -> dict[str, Any]:
+    """A frame for one connection: every log line in it rendered in ``language``."""
+    out = dict(payload)
+    for key in ("events", "missed"):
+        if key in out:
+            out[key] = localize_events(out[key], language)
+    game = out.get("game")
+    if isinstance(game, Mapping) and "log" in game:
+        out["game"] = {**game, "log": localize_events(game["log"], language)}
+    snapshot = out.get("snapshot")
+    if isinstance(snapshot, Mapping):
+        out["snapshot"] = localize_frame(dict(snapshot), language)
+    return out
+
+
+def _supported(code: str | None) -> str | None:
+    if not code:
+        return None
+    try:
+        return translation.get_supported_language_variant(code)
+    except LookupError:
+        return None
+
+
+def language_from_headers(cookie: str | None, accept_language: str | None) -> str:
+    """The language cookie if it names a supported language, else the best of Accept-Language, else English."""
+    chosen = _supported(cookie)
+    if chosen:
+        return chosen
+    for code, _quality in trans_real.parse_accept_lang_header(accept_language or ""):
+        if code == "*":
+            break
+        chosen = _supported(code)
+        if chosen:
+            return chosen
+    return _supported(settings.LANGUAGE_CODE) or "en"
+
+
+def connection_language(scope: Mapping[str, Any]) -> str:
+    """A WebSocket's language, from its ASGI scope (cookies and headers)."""
+    cookies = scope.get("cookies") or {}
+    accept = ""
+    for name, value in scope.get("headers") or []:
+        if name.lower() == b"accept-language":
+            accept = value.decode("latin-1")
+    return language_from_headers(cookies.get(settings.LANGUAGE_COOKIE_NAME), accept)
+
+
+def game_error_message(exc: GameError) -> str:
+    """An engine's refusal in the active language (English when it has no msgid)."""
+    msgid = getattr(exc, "msgid", None)
+    if not msgid:
+        return str(exc)
+    params = getattr(exc, "params", None) or {}
+    message = gettext(msgid)
+    if not params:
+        return message
+    try:
+        return message % params
+    except (KeyError, ValueError, TypeError):
+        return str(exc)
