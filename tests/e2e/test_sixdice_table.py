@@ -118,17 +118,19 @@ def test_real_dice_typed_in(server, phone):
     for value in (2, -2, 1, -1):
         ana.locator(f'.sd-keypad [data-key="{value}"]').click()
     ana.locator('[data-act="send-roll"]').click()
-    wait_seq(pages, 2)
-    assert "Ana rolls" in assert_same_log(pages)
-    assert view(bo)["hands"][0]["groups"] == [[3, -3], [2, -2]]  # auto balance kept 2 of 3 pairs
+    wait_seq(pages, 1)
+    assert "Ana rolls +3 −3 +2 −2 +1 −1" == assert_same_log(pages)
+    for page in pages:
+        expect(page.locator(".sd-turn")).to_contain_text("Waiting for Bo to roll the 6 starting dice")
     # the host types Bo's start roll: all blue, so no group: Bo then rolls the no-groups pair
     type_roll(host, [1, 1, 2, 2, 3, 3])
-    wait_seq(pages, seq(host))
+    wait_seq(pages, 3)
     assert_same_log(pages)
+    assert view(bo)["hands"][0]["groups"] == [[3, -3], [2, -2]]  # automatic balancing kept 2 of 3 pairs
     assert view(bo)["pending"] == {"kind": "roll", "seat": 1, "count": 1, "purpose": "pair", "default": None}
     expect(bo.locator(".sd-roll")).to_contain_text("one die of the no-groups pair")
     type_roll(bo, [-2])
-    wait_seq(pages, seq(bo))
+    wait_seq(pages, 4)
     assert "takes a pair from the bank" in " ".join(e["text"] for e in bo.evaluate("window.live.log"))
     # play to the end: flips by tapping, draws typed in by the roller
     draws = iter([3, -1, 2, -3, 1, -2] * 4)
@@ -153,6 +155,9 @@ def test_host_resolves_balancing(server, phone):
     # −3 −3 −2 +1 +1 +2: four groupings reach the most zero-sum groups: a real choice
     type_roll(ana, [-3, -3, -2, 1, 1, 2])
     wait_seq(pages, 1)
+    # Bo: +3 −3 +2 −2 +1 −1: one grouping, but three groups: which two to keep is a real choice
+    type_roll(host, [3, -3, 2, -2, 1, -1])
+    wait_seq(pages, 2)
     for page in pages:
         expect(page.locator(".sd-turn")).to_contain_text("Ana chooses a grouping")
     expect(ana.locator('.sd-choice[data-choice="group"] [data-act="accept"]')).to_be_visible()
@@ -172,7 +177,7 @@ def test_host_resolves_balancing(server, phone):
     expect(host.locator("#toast")).to_be_visible()
     reason = host.locator("#toast").inner_text()
     assert "group" in reason.lower() and len(reason) > 20, reason
-    assert seq(host) == 1 and view(ana)["pending"]["kind"] == "group"
+    assert seq(host) == 2 and view(ana)["pending"]["kind"] == "group"
     # now a legal one: (−3 +2 +1)(+1 −2), loose −3
     host.locator('[data-act="clear"]').click()
     for face in (-3, 2, 1):
@@ -183,19 +188,16 @@ def test_host_resolves_balancing(server, phone):
     pool.nth(dice.index(-2)).click()
     screenshot(host, "sixdice-host-phone-build")
     host.locator('[data-act="check-grouping"]').click()
-    wait_seq(pages, 2)
+    wait_seq(pages, 3)
     text = assert_same_log(pages)
     assert text.startswith("Ana groups"), text
     assert view(bo)["hands"][0] == {"groups": [[-3, 2, 1], [1, -2]], "loose": [-3]}
-    # Bo: +3 −3 +2 −2 +1 −1: one grouping, three groups: keep two of them (a real choice)
-    type_roll(host, [3, -3, 2, -2, 1, -1])
-    wait_seq(pages, 3)
     expect(host.locator('.sd-choice[data-choice="keep"]')).to_be_visible()
     expect(bo.locator('.sd-choice[data-choice="keep"] [data-act="accept"]')).to_be_visible()
     expect(ana.locator(".sd-choice")).to_have_count(0)
     host.locator('.sd-choice[data-choice="keep"] [data-act="alt"]').first.click()
     wait_seq(pages, 4)
-    assert "keeps" in assert_same_log(pages)
+    assert "Bo keeps" in assert_same_log(pages)
     assert len(view(bo)["hands"][1]["groups"]) == 2
     screenshot(bo, "sixdice-seat-phone-after-keep")
 
