@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import rules_pages, views
 
 app_name = "tables"
 
@@ -13,4 +13,5 @@ urlpatterns = [
     path("t/<str:code>/join/", views.join, name="join"),
     path("t/<str:code>/claim/<str:token>/", views.claim, name="claim"),
     path("t/<str:code>/qr.svg", views.qr_svg, name="qr"),
+    path("rules/<slug:game>/", rules_pages.rules_page, name="rules"),
 ]
