@@ -102,6 +102,7 @@ class SeatClient:
         self.resyncs = 0
         self.dropped = 0
         self.connects = 0
+        self.retries = 0
         self.errors: list[dict[str, Any]] = []
         self.acks: dict[Any, asyncio.Future] = {}
         self.welcomed = asyncio.Event()
@@ -124,7 +125,15 @@ class SeatClient:
         if self.reconnect:
             self._task = asyncio.get_running_loop().create_task(self._keep_connected())
         else:
-            await self._connect_once()
+            for attempt in range(8):  # a connect storm may outrun daphne's accept timeout: retry, as live.js
+                try:
+                    await self._connect_once()
+                    break
+                except (OSError, websockets.WebSocketException, asyncio.TimeoutError):
+                    if attempt == 7:
+                        raise
+                    self.retries += 1
+                    await asyncio.sleep(min(self.backoff_max, self.backoff * 2**attempt) * (0.5 + random.random()))
             self._task = asyncio.get_running_loop().create_task(self._read())
         await asyncio.wait_for(self.welcomed.wait(), timeout)
         return self
@@ -370,7 +379,7 @@ def percentile(values: list[float], q: float) -> float | None:
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
-async def _connect_all(clients: list[SeatClient], concurrency: int = 50) -> None:
+async def _connect_all(clients: list[SeatClient], concurrency: int = 20) -> None:
     sem = asyncio.Semaphore(concurrency)
 
     async def one(c: SeatClient) -> None:
@@ -422,6 +431,7 @@ async def play(plan: list[dict[str, Any]], ports: list[int], rate: float, durati
     result = {
         "connections": len(clients),
         "connect_s": round(connect_s, 2),
+        "connect_retries": sum(c.retries for c in clients),
         "actions": sum(d.done for d in drivers),
         "sent": sum(d.sent for d in drivers),
         "refused": sum(d.refused for d in drivers),
@@ -465,6 +475,7 @@ async def idle(plan: list[dict[str, Any]], ports: list[int], hold: float) -> dic
     received = sum(1 for c in clients if got(c))
     await asyncio.gather(*(c.close() for c in clients))
     return {"connections": len(clients), "connect_s": round(connect_s, 1), "held_s": hold, "held": held,
+            "connect_retries": sum(c.retries for c in clients),
             "received_broadcast": received}
 
 

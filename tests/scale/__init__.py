@@ -1,0 +1,1 @@
+"""Several daphne processes on real PostgreSQL and Redis: delivery, resync and faults."""
