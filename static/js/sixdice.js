@@ -104,9 +104,10 @@
 
   function lastMove(live) {
     const el = live.el;
+    const log = live.log || [];
     const batch = live.lastEvents || [];
-    const fresh = batch.length && live.log.length && batch[batch.length - 1].seq === live.log[live.log.length - 1].seq;
-    const events = (fresh ? batch : live.log.slice(-1)).slice(-4);
+    const fresh = batch.length && log.length && batch[batch.length - 1].seq === log[log.length - 1].seq;
+    const events = (fresh ? batch : log.length ? log.slice(-1) : batch).slice(-4);
     return el("div", {class: "card sd-last", "aria-live": "polite"},
       el("h2", {}, tr("lastMove")),
       events.length ? el("ul", {}, events.map((e) => el("li", {"data-seq": e.seq}, e.text))) : el("p", {class: "muted"}, tr("noMoves")));
