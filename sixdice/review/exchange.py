@@ -288,7 +288,7 @@ def _write(c: dict[str, Any]) -> Game:
     else:  # pragma: no cover
         raise ImportRefused("Could not find a free table code.")
     Seat.objects.bulk_create(
-        Seat(table=table, position=i, name=name, is_bot=bot) for i, (name, bot) in enumerate(zip(c["names"], c["bots"]))
+        Seat(table=table, position=i, name=name, is_bot=bot) for i, (name, bot) in enumerate(zip(c["names"], c["bots"], strict=True))
     )
     outcome = c["outcome"]
     game = Game.objects.create(
@@ -303,7 +303,7 @@ def _write(c: dict[str, Any]) -> Game:
         Event(game=game, seq=e["seq"], actor=e["actor"], action=e["action"], text=e["text"]) for e in c["events"]
     )
     stamped = []
-    for event, e in zip(created, c["events"]):
+    for event, e in zip(created, c["events"], strict=True):
         if e["at"] is not None:
             event.created_at = e["at"]
             stamped.append(event)

@@ -30,10 +30,7 @@ def _next_action(engine_slug: str, state: dict, seat: int, rng: random.Random) -
     if engine_slug == "sixdice":
         st = State.from_dict(state)
         assert st.pending is not None
-        if st.pending.kind == "flip":
-            action = random_flip(st, rng)
-        else:
-            action = default_action(st)
+        action = random_flip(st, rng) if st.pending.kind == "flip" else default_action(st)
         assert action is not None
         return action
     return {"type": "add", "n": rng.choice((1, 2))}

@@ -12,8 +12,6 @@ from django.urls import reverse
 from sixdice.review import exchange
 from sixdice.tables.models import Event, Game, Seat, Table
 
-from .conftest import play
-
 pytestmark = pytest.mark.django_db
 
 

@@ -59,7 +59,7 @@ def test_public_replay_page(client, request, fixture):
     response = client.get(url)  # no login, the code is enough (any case)
     assert response.status_code == 200
     html = response.content.decode()
-    assert 'id="step-slider"' in html and 'max="%d"' % game.seq in html
+    assert 'id="step-slider"' in html and f'max="{game.seq}"' in html
     assert f"js/{game.engine}.js" in html  # the live table's renderer
     data = _data(response)
     assert len(data["steps"]) == game.seq + 1

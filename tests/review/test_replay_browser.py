@@ -9,7 +9,10 @@ import sys
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import ROOT, browser, phone, screenshot, server  # noqa: F401 - fixtures
+from tests.e2e import conftest as e2e
+from tests.e2e.conftest import ROOT, screenshot
+
+browser, phone, server = e2e.browser, e2e.phone, e2e.server  # the browser fixtures of tests/e2e
 
 pytestmark = pytest.mark.browser
 
@@ -66,3 +69,8 @@ def test_replay_at_phone_width(server, phone, tmp_path, engine):
     page.get_by_role("button", name="End").click()
     screenshot(page, f"review-replay-{engine}-phone")
     assert page.evaluate("window.live.game.status") == "finished"
+
+    stats = phone(f"{server.url}/stats/")
+    expect(stats.locator(f"#engine-{engine} .n-games")).to_have_text("1")
+    assert stats.evaluate("document.documentElement.scrollWidth") <= 360
+    screenshot(stats, f"review-stats-{engine}-phone")
