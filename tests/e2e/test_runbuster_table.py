@@ -99,6 +99,20 @@ def test_two_phones_play_a_game_to_the_end_by_tapping(server, phone):
     expect(seats[winner].locator(".rb-me")).to_have_attribute("class", re.compile("state-done"))
     expect(host.locator(".rb-end .rb-next")).to_have_text(f"Next round: Player 1 is {names[1 - first]}.")
     assert host.locator("#log li").count() >= 3
+    # A replay viewer calls the same renderer with the spectator's view: same drawing, no controls.
+    replay = host.evaluate(
+        """() => {
+          const box = document.createElement('section');
+          const fake = {role: 'replay', el: live.el, seat: null, table: null, log: [],
+                        game: {id: -1, number: 1, status: 'finished', view: live.game.view},
+                        act() { throw new Error('replay acted'); }, hostCommand() { throw new Error('replay'); },
+                        toast() {}, draw() {}};
+          window.GameRenderers.runbuster.render(fake, box);
+          return {buttons: box.querySelectorAll('button').length, players: box.querySelectorAll('.rb-player').length,
+                  drinks: (box.querySelector('.rb-drinks') || {}).textContent};
+        }"""
+    )
+    assert replay == {"buttons": 0, "players": 2, "drinks": f"{names[loser]} buys the drinks!"}
     screenshot(seats[loser], "runbuster-end-phone")
     screenshot(host, "runbuster-end-desktop")
 
@@ -220,7 +234,7 @@ def test_real_dice_typed_in_by_the_roller_and_the_host(server, phone):
     names = ["Ana", "Bo"]
     first = rb.view(host)["current"]
     roller, other = seats[first], seats[1 - first]
-    expect(roller.locator(".rb-me button.rb-cup")).to_contain_text("Type in the dice you rolled")
+    expect(roller.locator(".rb-me button.rb-cup")).to_contain_text("Type in the dice")
     expect(roller.locator(".rb-keypad")).to_be_visible()
     expect(other.locator(".rb-keypad")).to_have_count(0)
     expect(host.locator(".rb-keypad")).to_be_visible()
