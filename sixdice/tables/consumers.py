@@ -102,6 +102,7 @@ def _game_payload(game: Game, seat: int | None, *, log_size: int = 40) -> dict[s
         "seq": game.seq,
         "status": game.status,
         "players": game.players,
+        "started_at": game.started_at.isoformat(),
         "view": engine.view(game.state, seat),
         "log": [broadcast.event_payload(e) for e in selectors.recent_events(game, log_size)],
     }

@@ -84,8 +84,9 @@
       this.role = s.role; this.seat = s.seat; this.host = s.host;
       this.table = s.table; this.presence = s.presence; this.standings = s.standings || [];
       this.game = s.game ? {id: s.game.id, number: s.game.number, seq: s.game.seq, status: s.game.status,
-                            players: s.game.players, view: s.game.view} : null;
+                            players: s.game.players, started_at: s.game.started_at, view: s.game.view} : null;
       this.log = s.game ? s.game.log.slice() : [];
+      this.lastEvents = [];
     },
     applyUpdate(u) {
       if (!this.game || this.game.id !== u.game) {

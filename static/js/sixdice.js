@@ -20,7 +20,6 @@
   let build = {key: null, groups: [[]]};
   let lastActors = null;
   let timer = null;
-  const staleStandings = new WeakSet();
 
   function flat(hand) { return hand.groups.flat().concat(hand.loose); }
 
@@ -44,7 +43,6 @@
     const mayAct = (seat) => !replay && !paused && (me === seat || isHost);
     const asHost = (seat) => me !== seat;
     const myFlip = !replay && !paused && p && p.kind === "flip" && me === p.seat && Array.isArray(v.legal_flips);
-    if (!v.over && standingsOk(live)) staleStandings.add(live.standings);
 
     buzz(live, v, me);
 
@@ -340,10 +338,7 @@
     const el = live.el;
     const winners = v.winners || [];
     const names = winners.map((s) => who(v, s)).join(", ");
-    let standings = standingsOk(live) ? live.standings.map((r) => Object.assign({}, r)) : [];
-    if (staleStandings.has(live.standings)) {  // sent before this game ended: count its winners here
-      for (const r of standings) if (winners.includes(r.position)) r.wins += 1;
-    }
+    const standings = standingsOk(live) ? live.standings : [];
     return el("div", {class: "card sd-panel sd-end"},
       el("h2", {}, tr("over")),
       el("p", {class: "sd-winners"}, winners.length > 1 ? tr("winShared", {names}) : tr("wins", {names})),
@@ -371,18 +366,7 @@
         : el("button", {type: "button", class: "secondary", "data-act": "end-now", onclick: () => { ui.endAsk = true; live.draw(); }}, tr("endNow")));
   }
 
-  function startTime(live) {
-    const g = live.game;
-    const first = live.log.find((e) => e.seq === 1 && e.at);
-    const keyName = "sixdice.start." + live.code + "." + g.id;
-    let t = first ? Date.parse(first.at) : NaN;
-    try {
-      if (isNaN(t)) t = Number(localStorage.getItem(keyName)) || NaN;
-      if (isNaN(t) && live.log.length) t = Date.parse(live.log[0].at);
-      if (!isNaN(t)) localStorage.setItem(keyName, String(t));
-    } catch (e) { /* no storage: fine */ }
-    return t;
-  }
+  function startTime(live) { return Date.parse(live.game.started_at); }
 
   function tick(live) {
     const box = document.querySelector(".sd-timer");
