@@ -31,6 +31,7 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m sixdice.rules.bench
 	$(PY) -m runbuster.rules.bench
+	$(PY) -m tests.load.bench $(BENCH_ARGS)
 
 $(STAMP): pyproject.toml
 	@$(MAKE) --no-print-directory python-venv

@@ -307,6 +307,7 @@ class TableDriver:
         self.done = 0
         self.skipped = 0
         self.refused = 0
+        self.send_failed = 0
         self.rematches = 0
         for seat in seats:
             seat.on_change = self._check
@@ -339,7 +340,8 @@ class TableDriver:
         if not self.baseline and first.game and first.game["status"] == "finished":
             if all(s.game and s.game["id"] == first.game["id"] and s.game["status"] == "finished" for s in self.seats):
                 self.rematches += 1
-                await first.send({"type": "host", "command": "rematch"})
+                with contextlib.suppress(OSError, websockets.WebSocketException):
+                    await first.send({"type": "host", "command": "rematch"})
             self.skipped += 1
             return
         mover = self._mover()
@@ -349,7 +351,12 @@ class TableDriver:
         action = {"type": "relay"} if self.baseline else next_action(mover.game["view"], self.rng)
         self.pending = (mover.game["id"], mover.game["seq"] + 1, time.perf_counter())
         self.sent += 1
-        fut = await mover.act(action)
+        try:
+            fut = await mover.act(action)
+        except (OSError, websockets.WebSocketException):  # the server closed this connection
+            self.send_failed += 1
+            self.pending = None
+            return
         fut.add_done_callback(self._acked)
 
     def _acked(self, fut: asyncio.Future) -> None:
@@ -435,6 +442,8 @@ async def play(plan: list[dict[str, Any]], ports: list[int], rate: float, durati
         "actions": sum(d.done for d in drivers),
         "sent": sum(d.sent for d in drivers),
         "refused": sum(d.refused for d in drivers),
+        "send_failed": sum(d.send_failed for d in drivers),
+        "closed_by_server": sum(1 for c in clients if not c.is_open),
         "skipped_ticks": sum(d.skipped for d in drivers),
         "rematches": sum(d.rematches for d in drivers),
         "unfinished": sum(1 for d in drivers if d.pending is not None),
