@@ -10,16 +10,7 @@
   if (!app) return;
   const T = JSON.parse(document.getElementById("i18n").textContent);
   const $ = (id) => document.getElementById(id);
-  const el = (tag, attrs, ...kids) => {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === "class") node.className = v;
-      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-      else if (v !== false && v != null) node.setAttribute(k, v === true ? "" : v);
-    }
-    for (const kid of kids.flat()) if (kid != null) node.append(kid);
-    return node;
-  };
+  const el = window.el;
 
   const live = {
     code: app.dataset.code, role: app.dataset.role, slug: app.dataset.game,

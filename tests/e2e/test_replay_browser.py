@@ -9,10 +9,7 @@ import sys
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e import conftest as e2e
 from tests.e2e.conftest import ROOT, screenshot
-
-browser, phone, server = e2e.browser, e2e.phone, e2e.server  # the browser fixtures of tests/e2e
 
 pytestmark = pytest.mark.browser
 

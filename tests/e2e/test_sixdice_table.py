@@ -125,7 +125,7 @@ def test_real_dice_typed_in(server, phone):
         ana.locator(f'.sd-keypad [data-key="{value}"]').click()
     ana.locator('[data-act="send-roll"]').click()
     wait_seq(pages, 1)
-    assert "Ana rolls +3 −3 +2 −2 +1 −1" == assert_same_log(pages)
+    assert assert_same_log(pages) == "Ana rolls +3 −3 +2 −2 +1 −1"
     for page in pages:
         expect(page.locator(".sd-turn")).to_contain_text("Waiting for Bo to roll the 6 starting dice")
     # the host types Bo's start roll: all blue, so no group: Bo then rolls the no-groups pair

@@ -11,18 +11,10 @@
   const app = document.getElementById("app");
   if (!app) return;
   const data = JSON.parse(document.getElementById("replay-data").textContent);
-  const T = JSON.parse(document.getElementById("i18n").textContent);
+  const T = Object.assign(JSON.parse(document.getElementById("i18n").textContent),
+                          JSON.parse(document.getElementById("replay-i18n").textContent));
   const $ = (id) => document.getElementById(id);
-  const el = (tag, attrs, ...kids) => {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === "class") node.className = v;
-      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-      else if (v !== false && v != null) node.setAttribute(k, v === true ? "" : v);
-    }
-    for (const kid of kids.flat()) if (kid != null) node.append(kid);
-    return node;
-  };
+  const el = window.el;
   const steps = data.steps;
   const last = steps.length - 1;
   const slug = app.dataset.game;
