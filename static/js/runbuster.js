@@ -130,8 +130,8 @@
   }
 
   function lobby(live, el) {
-    const kids = [el("p", {}, T.lobby)];
     const t = live.table;
+    const kids = [el("p", {}, live.role === "host" ? T.lobbyHost : T.lobby)];
     if (t && live.role === "host" && t.status === "lobby") {
       kids.push(el("p", {class: "muted"}, T.botsHelp));
       kids.push(el("p", {class: "muted rb-count"}, f(T.seatsTaken, {n: t.seats.length, capacity: t.capacity})));
@@ -169,7 +169,7 @@
     return el("li", {class: cls.join(" "), "data-seat": s},
       cup(el, cupState(v, s), v.cups[s], false),
       el("div", {class: "rb-who"},
-        el("span", {class: "rb-name"}, nm[s], isBot(live, s) ? el("small", {}, " 🤖") : null),
+        el("span", {class: "rb-name"}, nm[s], isBot(live, s) ? el("small", {class: "muted"}, ` (${(live.T && live.T.bot) || "bot"})`) : null),
         ...badges(el, v, nm, s)),
       strip(el, v, s, false));
   }

@@ -75,15 +75,17 @@ def longest(options: list[list[int]]) -> list[int]:
 
 
 def pick(page, straight: list[int], hand: list[int]) -> None:
-    """Tap the rolled dice that extend ``hand`` to ``straight``, then Take."""
+    """Tap the rolled dice that extend ``hand`` to ``straight``, then Take; waits until it is applied."""
     from playwright.sync_api import expect
 
+    before = seq(page)
     for value in straight:
         if value not in hand:
             page.locator(f'.rb-roll button.rb-die[data-value="{value}"]:not(.sel)').first.click()
     take = page.locator(".rb-take")
     expect(take).to_be_enabled()
     take.click()
+    wait_past(page, before)
 
 
 def step(page, choose=longest) -> dict[str, Any]:
@@ -96,6 +98,13 @@ def step(page, choose=longest) -> dict[str, Any]:
     else:  # green cup: roll; yellow cup after a choice (or no choice): end the turn
         page.locator(".rb-me button.rb-cup").click()
     wait_past(page, before)
+    return v
+
+
+def step_and_sync(page, observer, choose=longest) -> dict[str, Any]:
+    """:func:`step`, then wait until ``observer`` has seen it too."""
+    v = step(page, choose)
+    wait_past(observer, seq(page) - 1)
     return v
 
 

@@ -86,7 +86,7 @@ def test_two_phones_play_a_game_to_the_end_by_tapping(server, phone):
                 shot = True
         elif mine["phase"] == "end_turn":
             expect(page.locator(".rb-me button.rb-cup")).to_contain_text("Tap to end the turn")
-        rb.step(page)
+        rb.step_and_sync(page, host)
     v = rb.view(host)
     assert v["over"], "the game did not end in 600 taps"
     winner, loser = v["finished"][0], v["loser"]
@@ -158,7 +158,7 @@ def test_four_players_with_two_bots_play_a_round_then_player_1_moves_on(server, 
         if v["current"] in humans:
             page = humans[v["current"]]
             rb.wait_past(page, rb.seq(host) - 1)
-            rb.step(page)
+            rb.step_and_sync(page, host)
         else:
             rb.wait_past(host, rb.seq(host), timeout=rb.BOT_TIMEOUT)
             bot_moves += 1
@@ -222,10 +222,11 @@ def test_hints_show_the_solver_chances(server, phone):
             buttons.first.click()
             expect(page.locator(".rb-take")).to_have_text(f"Take {'-'.join(map(str, best))}")
             page.locator(".rb-take").click()
-            rb.wait_past(page, before)
+            rb.wait_past(page, before)  # one action: the whole straight
+            rb.wait_past(host, rb.seq(page) - 1)
             assert rb.view(page)["hands"][me] == best or rb.view(page)["finished"]
             continue
-        rb.step(page)
+        rb.step_and_sync(page, host)
     assert checked_options >= 1 and checked_rolls >= 1
 
 
@@ -248,7 +249,6 @@ def test_real_dice_typed_in_by_the_roller_and_the_host(server, phone):
     rb.type_roll(roller, [2, 3, 4, 4, 6, 6])  # the roller types in
     assert rb.view(roller)["last_roll"] == [2, 3, 4, 4, 6, 6]
     rb.pick(roller, [2, 3, 4], [])
-    rb.wait_past(roller, before + 1)
     rb.step(roller)  # end the turn
     assert rb.view(host)["hands"][first] == [2, 3, 4]
 
@@ -261,7 +261,6 @@ def test_real_dice_typed_in_by_the_roller_and_the_host(server, phone):
     screenshot(roller, "runbuster-busted-phone")
     rb.wait_past(other, rb.seq(host) - 1)
     rb.pick(other, [5, 6], [])
-    rb.wait_past(other, rb.seq(host))
     rb.step(other)
 
     rb.wait_past(roller, rb.seq(other) - 1)
@@ -277,21 +276,21 @@ def test_out_of_turn_and_illegal_taps_are_refused_with_a_message(server, phone):
     host, seats, _ = two_player_table(server, phone)
     first = rb.view(host)["current"]
     names = ["Ana", "Bo"]
-    roller, waiting = seats[first], seats[1 - first]
+    waiting = seats[1 - first]
     before = rb.seq(host)
     waiting.locator(".rb-me button.rb-cup").click()  # a red cup: not this phone's turn
     expect(waiting.locator("#toast")).to_have_text(f"It is {names[first]}'s turn.")
     assert rb.seq(host) == before
-    # The roller rolls until a choice is due, then taps the cup without taking a straight.
-    for _ in range(50):
-        rb.wait_past(roller, rb.seq(host) - 1)
-        v = rb.view(roller)
-        if v["phase"] == "choose" and v["current"] == first:
-            break
+    # Play on until a phone has a choice to make, then tap its cup without taking a straight.
+    for _ in range(100):
+        v = rb.view(host)
         page = seats[v["current"]]
         rb.wait_past(page, rb.seq(host) - 1)
-        rb.step(page)
-    v = rb.view(seats[v["current"]])
+        v = rb.view(page)
+        if v["phase"] == "choose":
+            break
+        rb.step_and_sync(page, host)
+    assert v["phase"] == "choose"
     page = seats[v["current"]]
     before = rb.seq(page)
     page.locator(".rb-me button.rb-cup").click()
