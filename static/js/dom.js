@@ -1,4 +1,4 @@
-/* One small DOM helper shared by the live table, the game renderers and the replay viewer. */
+/* Small helpers shared by the live table, the game renderers and the replay viewer. */
 (function () {
   "use strict";
   window.el = function el(tag, attrs, ...kids) {
@@ -10,5 +10,17 @@
     }
     for (const kid of kids.flat()) if (kid != null) node.append(kid);
     return node;
+  };
+
+  /* "5 dice" in the page's language: the form for n's plural category (sixdice/tables/plurals.py). */
+  let forms = null;
+  const rules = new Intl.PluralRules(document.documentElement.lang || "en");
+  window.plural = function plural(key, n) {
+    if (forms === null) {
+      const node = document.getElementById("plurals");
+      forms = node ? JSON.parse(node.textContent) : {};
+    }
+    const byCategory = forms[key] || {};
+    return (byCategory[rules.select(n)] || byCategory.other || String(n)).replace("%(n)s", n);
   };
 })();

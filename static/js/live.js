@@ -9,6 +9,7 @@
   const app = document.getElementById("app");
   if (!app) return;
   const T = JSON.parse(document.getElementById("i18n").textContent);
+
   const $ = (id) => document.getElementById(id);
   const el = window.el;
 
@@ -46,6 +47,7 @@
     },
     hostCommand(command, extra) { return this.send(Object.assign({type: "host", command}, extra || {})); },
     onChange(fn) { this.listeners.push(fn); },
+    plural: window.plural,
 
     receive(msg) {
       switch (msg.type) {

@@ -93,7 +93,7 @@
     return el("div", {class: "card sd-status"},
       el("div", {class: "sd-facts"},
         el("span", {class: "sd-round"}, v.round ? tr("round", {r: v.round, n: v.rounds}) : tr("setup")),
-        el("span", {class: "sd-bank"}, tr("bank", {n: v.bank})),
+        el("span", {class: "sd-bank"}, live.plural("bank", v.bank)),
         el("span", {class: "sd-dice-mode"}, tr("rolledBy", {how: tr(v.dice === "physical" ? "dicePhysical" : "diceApp")}))),
       el("p", {class: "sd-turn" + (mine ? " mine" : ""), "data-kind": p ? p.kind : "over"}, turn),
       live.table && live.table.paused ? el("p", {class: "sd-paused"}, tr("paused")) : null,
@@ -241,7 +241,7 @@
     const slots = [];
     for (let k = 0; k < p.count; k++) slots.push(k < typed.length ? die(live, typed[k]) : el("span", {class: "die empty"}, "?"));
     return el("div", {class: "card sd-panel sd-roll"},
-      el("p", {}, tr("enterRoll", {what, n: p.count, name: who(v, p.seat)})),
+      el("p", {}, tr("enterRoll", {what, n: live.plural("dice", p.count), name: who(v, p.seat)})),
       el("div", {class: "sd-typed"}, slots),
       el("div", {class: "sd-keypad"}, KEYPAD.map((f) => el("button", {
         type: "button", class: "die " + (f > 0 ? "pos" : "neg"), "data-key": f, disabled: full,

@@ -44,7 +44,7 @@ def test_full_game_host_and_three_phones(server, phone):
     # the same renderer draws a replay step read-only: every hand, no controls
     drawn = host.evaluate("""() => { const box = document.createElement('div');
       window.GameRenderers.sixdice.render({role: 'replay', seat: null, host: false, game: {id: 0, seq: 1, view: window.live.game.view},
-        log: [], lastEvents: [], standings: [], table: null, el: window.live.el, draw() {}, toast() {}}, box);
+        log: [], lastEvents: [], standings: [], table: null, el: window.live.el, plural: window.plural, draw() {}, toast() {}}, box);
       return [box.querySelectorAll('.sd-hand').length, box.querySelectorAll('button, input').length]; }""")
     assert drawn == [3, 0]
     # every page shows every hand, the bank and the round; own hand last and marked

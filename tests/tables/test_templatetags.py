@@ -17,3 +17,19 @@ def test_json_strings_restores_quotes_and_escapes_markup():
     body = re.search(r">(.*)</script>$", html, re.S).group(1)
     assert "</script>" not in body
     assert json.loads(body) == {"a": "l'application \"dit\"", "b": "</script><b>"}
+
+
+def test_plural_forms_per_category_in_ukrainian():
+    from django.utils import translation
+
+    from sixdice.tables.plurals import plural_table
+
+    with translation.override("uk"):
+        forms = plural_table()["bank"]
+    # Intl.PluralRules("uk") names 1 "one", 2-4 "few", 5-20 "many".
+    assert forms["one"] == "Банк: %(n)s кубик"
+    assert forms["few"] == "Банк: %(n)s кубики"
+    assert forms["many"] == "Банк: %(n)s кубиків"
+    with translation.override("en"):
+        forms = plural_table()["dice"]
+    assert (forms["one"], forms["other"]) == ("%(n)s die", "%(n)s dice")

@@ -9,7 +9,15 @@ from django import template
 from django.utils.html import json_script
 from django.utils.safestring import SafeString
 
+from ..plurals import plural_table
+
 register = template.Library()
+
+
+@register.simple_tag
+def plural_strings(element_id: str = "plurals") -> SafeString:
+    """The plural forms scripts need, as ``<script type="application/json">`` (see plurals.py)."""
+    return json_script(plural_table(), element_id)
 
 
 @register.filter(is_safe=True)

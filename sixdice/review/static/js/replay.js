@@ -24,6 +24,7 @@
     table: data.table, presence: {connected: [], host: false, watching: 0},
     game: null, standings: [], log: [], lastEvents: [], el, T, ws: null, listeners: [],
     step: 0,
+    plural: window.plural,
     act() { return null; },
     hostCommand() { return null; },
     send() { return null; },
