@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from runbuster.rules import rank_options, win_probability
+from runbuster.rules import State, rank_options, suggestion, win_probability
 from tests.e2e import runbuster_helpers as rb
 from tests.e2e.conftest import DESKTOP, PHONE, Server, screenshot
 
@@ -132,7 +132,7 @@ def test_two_phones_play_a_game_to_the_end_by_tapping(server, phone):
 
 def test_four_players_with_two_bots_play_a_round_then_player_1_moves_on(server, phone):
     host = phone(viewport=DESKTOP)
-    join_url = rb.create_table(host, server.url, players=4)
+    join_url = rb.create_table(host, server.url, players=4, hints=True)
     ana, bo = phone(), phone()
     rb.take_seat(ana, join_url, "Ana")
     rb.take_seat(bo, join_url, "Bo")
@@ -150,7 +150,7 @@ def test_four_players_with_two_bots_play_a_round_then_player_1_moves_on(server, 
     first = rb.view(host)["first"]
     expect(ana.locator(".rb-p1")).to_have_text(f"Player 1: {names[first]}")
 
-    bot_moves = 0
+    bot_moves = suggestions = 0
     for _ in range(2000):
         v = rb.view(host)
         if v["over"]:
@@ -158,12 +158,19 @@ def test_four_players_with_two_bots_play_a_round_then_player_1_moves_on(server, 
         if v["current"] in humans:
             page = humans[v["current"]]
             rb.wait_past(page, rb.seq(host) - 1)
+            mine = rb.view(page)
+            if mine["phase"] == "choose" and len(mine["active"]) > 2 and suggestions < 3:
+                # More than two players: the hint is the bot's suggestion, no percentages.
+                best = "-".join(map(str, suggestion(State.from_dict(mine))))
+                expect(page.locator(".rb-hints .rb-suggest")).to_have_text(f"The bot would take {best}.")
+                expect(page.locator(".rb-hints .rb-hint")).to_have_count(0)
+                suggestions += 1
             rb.step_and_sync(page, host)
         else:
             rb.wait_past(host, rb.seq(host), timeout=rb.BOT_TIMEOUT)
             bot_moves += 1
     v = rb.view(host)
-    assert v["over"] and bot_moves > 0
+    assert v["over"] and bot_moves > 0 and suggestions > 0
     places = [*v["finished"], v["loser"]]
     assert sorted(places) == [0, 1, 2, 3]
     expect(ana.locator(".rb-end .rb-final li")).to_have_text(
