@@ -266,6 +266,7 @@
     const playing = live.game.status === "playing" && !v.over;
     let label = T.waiting, hint = null;
     if (state === "done") label = T.done;
+    else if (v.over) label = T.roundOver;
     else if (state === "green") { label = physical ? T.typeTheDice : T.tapToRoll; hint = physical ? T.yourTurnType : T.yourTurnRoll; }
     else if (state === "yellow" && v.phase === "choose") { label = T.pickFirst; hint = T.yourTurnPick; }
     else if (state === "yellow") {
