@@ -123,7 +123,9 @@ if redis_url := os.environ.get("REDIS_URL"):
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [redis_url], "capacity": 1500, "expiry": 30},
+            # redis-py's pool refuses a 101st concurrent command ("Too many connections"),
+            # which a burst of connects (group_add) or broadcasts reaches under load.
+            "CONFIG": {"hosts": [{"address": redis_url, "max_connections": 1000}], "capacity": 1500, "expiry": 30},
         }
     }
 else:

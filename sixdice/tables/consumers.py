@@ -15,7 +15,7 @@ from datetime import timedelta
 from typing import Any
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.urls import reverse
@@ -28,6 +28,16 @@ from .models import Connection, Game, Table
 from .services import Credentials, ServiceError
 
 log = logging.getLogger(__name__)
+
+
+def database_sync_to_async(func: Any) -> Any:
+    """Run database work in the thread pool, not in one thread shared by every connection.
+
+    With one shared thread, every table's queries queued behind each other
+    (and, on PostgreSQL, behind each other's network round trips): under load
+    that queue set the latency.  Each pool thread keeps its own connection.
+    """
+    return DatabaseSyncToAsync(func, thread_sensitive=False)
 
 HOST_COMMANDS = {"start", "pause", "resume", "rematch", "handover", "bot", "add_bot"}
 BOT_DELAY = 1.0  # seconds: bots move at a human pace
