@@ -6,10 +6,8 @@
  */
 (function () {
   "use strict";
-  const raw = JSON.parse((document.getElementById("rb-i18n") || {}).textContent || "{}");
-  const decoder = document.createElement("textarea");
-  const T = {};
-  for (const [k, v] of Object.entries(raw)) { decoder.innerHTML = v; T[k] = decoder.value; }
+  // Translated strings, written by the json_strings filter (real quotes and apostrophes).
+  const T = JSON.parse((document.getElementById("rb-i18n") || {}).textContent || "{}");
   const f = (s, o) => (s || "").replace(/\{(\w+)\}/g, (m, k) => (k in o ? o[k] : m));
   const st = (a) => (a && a.length ? a.join("-") : "—");
   const pct = (p) => (p * 100).toFixed(1) + " %";
