@@ -187,3 +187,4 @@ SIXDICE_WS_MAX_FRAME = 64 * 1024
 SIXDICE_RESYNC_MAX_EVENTS = 200  # further behind than this, a client gets a full snapshot
 SIXDICE_PRESENCE_TIMEOUT = 75  # seconds without a heartbeat before a connection counts as gone
 SIXDICE_EXTRA_ORIGINS = _env_list("SIXDICE_EXTRA_ORIGINS", "")
+SIXDICE_BOT_DELAY = float(os.environ.get("SIXDICE_BOT_DELAY", "1.0"))  # seconds: bots move at a human pace

@@ -40,7 +40,6 @@ def database_sync_to_async(func: Any) -> Any:
     return DatabaseSyncToAsync(func, thread_sensitive=False)
 
 HOST_COMMANDS = {"start", "pause", "resume", "rematch", "handover", "bot", "add_bot"}
-BOT_DELAY = 1.0  # seconds: bots move at a human pace
 
 
 class BadFrame(Exception):
@@ -414,13 +413,18 @@ class TableConsumer(AsyncWebsocketConsumer):
 
 
 async def _play_bots(code: str) -> None:
+    """Play the bots' moves one by one, a human pace apart, until a person is to act."""
     try:
         while True:
-            await asyncio.sleep(BOT_DELAY)
-            moved = await database_sync_to_async(_bot_step)(code)
+            await asyncio.sleep(settings.SIXDICE_BOT_DELAY)
+            try:
+                moved = await database_sync_to_async(_bot_step)(code)
+            except ServiceError as exc:
+                if exc.code != "stale":  # paused, over, closed: a later action kicks the bots again
+                    log.info("bot at table %s did not move: %s", code, exc.message)
+                    return
+                moved = True  # someone moved first: look again
             if not moved:
                 return
-    except ServiceError as exc:  # someone moved first, or the table closed: the next kick retries
-        log.info("bot at table %s did not move: %s", code, exc.message)
     finally:
         _bot_tasks.pop(code, None)

@@ -14,7 +14,7 @@
   const ord = (k) => (T.ordinals || "").split(",")[k] || String(k + 1);
 
   const ui = {turnKey: null, pick: [], keys: [], prevHands: null, prevTurns: null, bust: null,
-              tally: null, tallyKey: null, gameKey: null};
+              gameKey: null};
 
   function names(live, v) {
     const seats = live.table && live.table.seats;
@@ -67,17 +67,6 @@
     ui.prevTurns = v.turns;
   }
 
-  function fetchTally(live) {
-    if (live.role === "replay" || !live.code || !live.game) return;
-    const key = live.game.id + ":" + live.game.status;
-    if (ui.tallyKey === key) return;
-    ui.tallyKey = key;
-    fetch(`/t/${encodeURIComponent(live.code)}/tally.json`, {headers: {Accept: "application/json"}})
-      .then((r) => (r.ok ? r.json() : Promise.reject(r.status)))
-      .then((data) => { ui.tally = data; live.draw(); })
-      .catch(() => { ui.tally = false; });
-  }
-
   function render(live, board) {
     const el = live.el;
     const game = live.game;
@@ -89,7 +78,6 @@
     const me = live.role === "seat" ? live.seat : null;
     turnReset(live, v);
     noteBust(live, v, nm);
-    fetchTally(live);
     const mine = me !== null && v.your_turn && controls;
 
     const parts = [];
@@ -315,23 +303,14 @@
 
   function tally(el, live, v, nm) {
     const n = v.hands.length;
-    let rows, rounds, partial = false;
-    if (ui.tally && ui.tally.seats && ui.tally.seats.length === n) {
-      rounds = ui.tally.rounds;
-      rows = ui.tally.seats.map((s) => ({name: nm[s.position] || s.name, places: s.places, losses: s.losses}));
-    } else {  // no tally from the server: this round only
-      if (live.role === "replay") return null;
-      partial = true; rounds = v.over ? 1 : 0;
-      rows = nm.map((name, s) => {
-        const places = new Array(n).fill(0);
-        const k = v.over ? [...v.finished, v.loser].indexOf(s) : -1;
-        if (k >= 0) places[k] = 1;
-        return {name, places, losses: v.over && v.loser === s ? 1 : 0};
-      });
-    }
+    // The table's standings (from the server) count every finished round: places and rounds lost.
+    const standings = live.standings || [];
+    if (standings.length !== n) return null;
+    const rows = standings.map((s) => ({name: nm[s.position] || s.name, places: s.places, losses: s.lost}));
+    const rounds = standings.reduce((sum, s) => sum + s.lost, 0);
     const placeText = (places) => places.map((c, k) => (c ? `${ord(k)}×${c}` : null)).filter(Boolean).join(" ") || "—";
     return el("div", {class: "card rb-tally"}, el("h3", {}, T.tally),
-      el("p", {class: "muted"}, f(T.rounds, {n: rounds}), partial ? " · " + T.thisRound : ""),
+      el("p", {class: "muted"}, f(T.rounds, {n: rounds})),
       el("table", {},
         el("thead", {}, el("tr", {}, el("th", {}, T.player), el("th", {}, T.places), el("th", {}, T.lost))),
         el("tbody", {}, rows.map((r, s) => el("tr", {"data-seat": s, class: r.losses ? "has-lost" : ""},

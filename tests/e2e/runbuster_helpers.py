@@ -1,31 +1,11 @@
-"""Run Buster browser tests: the test server's settings, and steps that drive a table by tapping.
-
-As a settings module (``DJANGO_SETTINGS_MODULE=tests.e2e.runbuster_helpers``) this
-is the app's settings with ``runbuster.urls`` (the round tally JSON) included
-after the project's own URLs, the one line the project's ``sixdice/urls.py``
-gets for it.  The URL list is built on first use (``__getattr__``), when the
-apps are ready.
-"""
+"""Run Buster browser tests: steps that drive a table by tapping."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from sixdice.settings import *  # noqa: F403 - the app's settings, unchanged
-
-ROOT_URLCONF = __name__
 BOT_TIMEOUT = 30_000  # ms: a bot moves about once a second; this is the upper bound for one move
-
-
-def __getattr__(name: str) -> Any:
-    if name == "urlpatterns":
-        from django.urls import include, path
-
-        from sixdice.urls import urlpatterns as project
-
-        return [*project, path("", include("runbuster.urls"))]
-    raise AttributeError(name)
 
 
 # ---------------------------------------------------------------- driving pages

@@ -241,10 +241,11 @@ async def test_host_commands_and_handover_revoke_the_old_phone(tiny_table):
 
 
 async def test_host_adds_a_bot_in_the_lobby_and_bots_move_by_themselves(tiny_table, monkeypatch):
-    from sixdice.tables import consumers
+    from django.conf import settings
+
     from tests.tinygame import TINY
 
-    monkeypatch.setattr(consumers, "BOT_DELAY", 0.01)
+    monkeypatch.setattr(settings, "SIXDICE_BOT_DELAY", 0.01)
     monkeypatch.setattr(TINY, "bot_action", lambda state, seat, rng: {"type": "add", "n": 1}, raising=False)
     table, host, secrets = tiny_table
     hosting, _ = await connect(table.code, host=host)
