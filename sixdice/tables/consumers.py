@@ -39,7 +39,7 @@ def database_sync_to_async(func: Any) -> Any:
     """
     return DatabaseSyncToAsync(func, thread_sensitive=False)
 
-HOST_COMMANDS = {"start", "pause", "resume", "rematch", "handover", "bot", "add_bot"}
+HOST_COMMANDS = {"start", "pause", "resume", "rematch", "handover", "bot", "add_bot", "close"}
 
 
 class BadFrame(Exception):
@@ -71,7 +71,7 @@ def credentials_from_session(session: Any, code: str) -> Credentials:
 
 
 def _identify(code: str, credentials: Credentials) -> Who:
-    table = services.load_table(code)
+    table = services.load_table(code, allow_closed=True)
     seat = services.seat_for(table, credentials)
     return Who(
         table_id=table.pk,
@@ -181,6 +181,8 @@ def _host_command(who: Who, command: str, msg: dict[str, Any]) -> dict[str, Any]
             "position": position,
             "url": reverse("tables:claim", args=[table.code, token]),
         }
+    elif command == "close":
+        services.close_table(table=table)
     elif command == "add_bot":
         taken = {name.casefold() for name in table.seats.values_list("name", flat=True)}
         number = next(n for n in range(1, 100) if f"bot {n}" not in taken)

@@ -60,6 +60,7 @@ class Game(models.Model):
     class Status(models.TextChoices):
         PLAYING = "playing", "Playing"
         FINISHED = "finished", "Finished"
+        ABANDONED = "abandoned", "Abandoned (the host closed the table)"
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveIntegerField(help_text="1 for the first game at the table, then rematches.")

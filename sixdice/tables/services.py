@@ -210,6 +210,21 @@ def set_bot(*, table: Table, position: int, is_bot: bool = True) -> Seat:
 
 
 @transaction.atomic
+def close_table(*, table: Table) -> Table:
+    """End the series: nothing more is played at this table; it can still be watched.
+
+    A game still being played is kept as it stands, marked abandoned.
+    """
+    Game.objects.filter(table=table, status=Game.Status.PLAYING).update(
+        status=Game.Status.ABANDONED, end_reason="closed", finished_at=timezone.now()
+    )
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.CLOSED, paused=False)
+    table.refresh_from_db()
+    broadcast.table_changed(table.code)
+    return table
+
+
+@transaction.atomic
 def set_paused(*, table: Table, paused: bool) -> Table:
     Table.objects.filter(pk=table.pk).update(paused=paused)
     table.refresh_from_db()
@@ -275,11 +290,12 @@ def _resolve_actor(table: Table, credentials: Credentials, *, as_host: bool) -> 
     return seat.position
 
 
-def load_table(code: str) -> Table:
+def load_table(code: str, *, allow_closed: bool = False) -> Table:
+    """The table with this code; a closed one only when ``allow_closed`` (to watch it)."""
     table = Table.objects.filter(code=normalise_code(code)).first()
     if table is None:
         raise ServiceError("unknown_table", gettext("There is no table %(code)s.") % {"code": repr(code)})
-    if table.status == Table.Status.CLOSED:
+    if table.status == Table.Status.CLOSED and not allow_closed:
         raise ServiceError("table_closed", gettext("This table is closed."))
     return table
 

@@ -37,7 +37,7 @@ def credentials(request: HttpRequest, code: str) -> Credentials:
 
 def _table_or_404(code: str) -> Table:
     try:
-        return services.load_table(code)
+        return services.load_table(code, allow_closed=True)
     except ServiceError as exc:
         raise Http404(exc.message) from None
 

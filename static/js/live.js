@@ -140,7 +140,9 @@
         hc.querySelector('[data-host="pause"]').hidden = !playing || this.table.paused;
         hc.querySelector('[data-host="resume"]').hidden = !playing || !this.table.paused;
         hc.querySelector('[data-host="rematch"]').hidden = !(this.game && this.game.status === "finished");
+        hc.hidden = status === "closed";
       }
+      $("closed-note").hidden = this.table.status !== "closed";
     },
     drawLog() {
       const items = this.log.slice(-60).reverse().map((e) => el("li", {value: e.seq}, e.text));
@@ -151,7 +153,7 @@
   const hc = $("host-controls");
   if (hc) hc.addEventListener("click", (e) => {
     const b = e.target.closest("[data-host]");
-    if (b) live.hostCommand(b.dataset.host);
+    if (b && (b.dataset.host !== "close" || window.confirm(T.closeConfirm))) live.hostCommand(b.dataset.host);
   });
 
   // Keep the screen awake while the table is open (where the browser allows it).

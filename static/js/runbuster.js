@@ -295,9 +295,10 @@
         el("li", {"data-seat": s}, el("span", {class: "rb-badge " + (s === v.loser ? "loser" : "place")}, ord(k)), " ", nm[s]))),
       el("p", {class: "rb-drinks"}, f(T.buysDrinks, {name: nm[v.loser]})),
       el("p", {class: "rb-next", "data-next": next}, f(T.nextPlayer1, {name: nm[next]}))];
-    if (live.role === "host" && live.game.status === "finished") {
+    const closed = (live.table || {}).status === "closed";
+    if (live.role === "host" && live.game.status === "finished" && !closed) {
       kids.push(el("button", {type: "button", class: "rb-next-round", onclick: () => live.hostCommand("rematch")}, T.nextRound));
-    } else if (live.role !== "replay") kids.push(el("p", {class: "muted"}, T.waitNext));
+    } else if (live.role !== "replay" && !closed) kids.push(el("p", {class: "muted"}, T.waitNext));
     return el("div", {class: "card rb-end"}, kids);
   }
 

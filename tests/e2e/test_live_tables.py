@@ -63,3 +63,22 @@ def test_phone_page_has_no_horizontal_scroll(server, phone):
         box = button.bounding_box()
         if box:
             assert box["height"] >= 44, button.evaluate("e => e.outerHTML")
+
+
+def test_host_closes_the_table(server, phone):
+    host = phone(server.url + "/new/runbuster/", viewport=DESKTOP)
+    host.get_by_label("Players", exact=True).select_option("2")
+    host.get_by_role("button", name="Create the table").click()
+    join_url = host.locator("#join-link").get_attribute("href")
+    for name in ("Ana", "Bo"):
+        player = phone(join_url)
+        player.get_by_label("Your name").fill(name)
+        player.get_by_role("button", name="Take a seat").click()
+    host.get_by_role("button", name="Start").click()
+    expect(host.get_by_role("button", name="Pause")).to_be_visible()
+    host.once("dialog", lambda dialog: dialog.accept())
+    host.get_by_role("button", name="Close the table").click()
+    expect(player.locator("#closed-note")).to_be_visible()
+    expect(host.locator("#host-controls")).to_be_hidden()
+    player.reload()
+    expect(player.locator("#closed-note")).to_be_visible()

@@ -288,3 +288,23 @@ async def test_engine_refusals_and_server_bugs_become_error_frames(started, monk
     for comm in (hosting, mover):
         await comm.disconnect()
     assert await sync_to_async(lambda: Game.objects.get(pk=game.pk).seq)() == 0
+
+
+async def test_host_closes_the_table_the_series_ends_and_watchers_still_see_it(started):
+    table, host, secrets, game = started
+    hosting, _ = await connect(table.code, host=host)
+    seat, _ = await connect(table.code, seat=secrets[game.first])
+    await hosting.send_json_to({"type": "host", "command": "close"})
+    snapshot = await receive_until(seat, "snapshot")
+    while snapshot["table"]["status"] != "closed":
+        snapshot = await receive_until(seat, "snapshot")
+    assert snapshot["game"]["status"] == "abandoned"
+    await seat.send_json_to({"type": "action", "seq": 0, "action": {"type": "add", "n": 1}})
+    assert (await receive_until(seat, "error"))["code"] == "table_closed"
+    await hosting.send_json_to({"type": "host", "command": "rematch"})
+    assert (await receive_until(hosting, "error"))["code"] == "table_closed"
+    watcher, welcome = await connect(table.code)  # a closed table can still be watched
+    assert welcome["table"]["status"] == "closed"
+    for comm in (hosting, seat, watcher):
+        await comm.disconnect()
+    assert await sync_to_async(lambda: Game.objects.get(pk=game.pk).seq)() == 0
