@@ -37,7 +37,7 @@ from sixdice.tables.engine import (
 DICE_MODES = ("app", "physical")
 TRUE_WORDS = {"on", "1", "true", "yes", "y", "t"}
 FALSE_WORDS = {"off", "0", "false", "no", "n", "f", ""}
-DEFAULT_OPTIONS: JSON = {"dice": "app", "hints": False, "bots": [], "series": True}
+DEFAULT_OPTIONS: JSON = {"dice": "app", "hints": False, "series": True}
 
 
 def _flag(raw: Mapping[str, Any], key: str, default: bool) -> bool:
@@ -51,33 +51,6 @@ def _flag(raw: Mapping[str, Any], key: str, default: bool) -> bool:
     if isinstance(value, str) and value.strip().lower() in TRUE_WORDS | FALSE_WORDS:
         return value.strip().lower() in TRUE_WORDS
     raise OptionsError(f"Option {key!r} must be on or off, not {value!r}.")
-
-
-def _seat_list(value: Any, players: int) -> list[int]:
-    if value is None or value == "":
-        return []
-    if isinstance(value, str):
-        value = [part for part in value.replace(";", ",").replace(" ", ",").split(",") if part]
-    if isinstance(value, int) and not isinstance(value, bool):
-        value = [value]
-    if not isinstance(value, list | tuple | set | frozenset):
-        raise OptionsError(f"Option 'bots' must be a list of seat numbers, not {value!r}.")
-    seats = []
-    for item in value:
-        try:
-            if isinstance(item, bool):
-                raise ValueError
-            seat = int(item)
-        except (TypeError, ValueError):
-            raise OptionsError(f"Bot seat {item!r} is not a seat number.") from None
-        if not 0 <= seat < players:
-            raise OptionsError(f"Bot seat {seat} does not exist at a table of {players} (seats 0 to {players - 1}).")
-        if seat in seats:
-            raise OptionsError(f"Bot seat {seat} is listed twice.")
-        seats.append(seat)
-    if len(seats) >= players:
-        raise OptionsError("At least one seat must be a person, not a bot.")
-    return sorted(seats)
 
 
 def _roller_name(names: Sequence[str], seat: int) -> str:
@@ -103,7 +76,6 @@ class RunBusterEngine:
         return {
             "dice": dice.strip().lower(),
             "hints": _flag(raw, "hints", False),
-            "bots": _seat_list(raw.get("bots"), players),
             "series": _flag(raw, "series", True),
         }
 
