@@ -129,7 +129,7 @@ class SeatClient:
                 try:
                     await self._connect_once()
                     break
-                except (OSError, websockets.WebSocketException, asyncio.TimeoutError):
+                except (TimeoutError, OSError, websockets.WebSocketException):
                     if attempt == 7:
                         raise
                     self.retries += 1
@@ -152,7 +152,7 @@ class SeatClient:
                 await self._connect_once()
                 self._attempt = 0
                 await self._read()
-            except (OSError, websockets.WebSocketException, asyncio.TimeoutError):
+            except (TimeoutError, OSError, websockets.WebSocketException):
                 pass
             if self.closed:
                 return
