@@ -21,7 +21,7 @@ from typing import Any
 
 from runbuster import rules
 from runbuster.rules import CHOOSE, ROLL, State
-from runbuster.rules.notation import fmt_roll, fmt_straight, gettext_noop, ordinal_part, part, render_parts
+from runbuster.rules.notation import fmt_roll, fmt_straight, ordinal_part
 from sixdice.tables.engine import (
     HOST,
     JSON,
@@ -33,6 +33,7 @@ from sixdice.tables.engine import (
     Outcome,
     register,
 )
+from sixdice.tables.notation import gettext_noop, part, render_parts
 
 DICE_MODES = ("app", "physical")
 TRUE_WORDS = {"on", "1", "true", "yes", "y", "t"}

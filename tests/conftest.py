@@ -7,6 +7,7 @@ import random
 import shutil
 
 import pytest
+from django.utils import translation
 
 from sixdice.tables import services
 from sixdice.tables.engine import register
@@ -27,6 +28,14 @@ def require_binary(path_or_name: str, why: str) -> str:
     message = f"skipped: {path_or_name} is not installed ({why}); CI installs it"
     print(message)
     pytest.skip(message)
+
+
+@pytest.fixture(autouse=True)
+def english_by_default():
+    """Each test starts in English: a page requested in another language leaves it active."""
+    translation.activate("en")
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture

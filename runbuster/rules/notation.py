@@ -2,21 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from typing import Any
 
+from sixdice.tables.notation import gettext_noop, part
+
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
-SEPARATOR = " · "
-
-
-def gettext_noop(message: str) -> str:
-    """Marks an English format string for translation (extracted by makemessages); no Django here."""
-    return message
-
-
-def part(msg: str, **args: Any) -> dict[str, Any]:
-    """One part of a log line: an English format string and its arguments (names, dice: never translated)."""
-    return {"msg": msg, "args": args}
 
 
 def ordinal_part(n: int) -> dict[str, Any]:
@@ -28,25 +19,6 @@ def ordinal_part(n: int) -> dict[str, Any]:
     if n == 3:
         return part(gettext_noop("3rd"))
     return part(gettext_noop("%(n)sth"), n=n)
-
-
-def render_parts(parts: Sequence[Mapping[str, Any]], translate: Any = None) -> str:
-    """The parts as one line; ``translate`` (e.g. ``gettext``) is applied to every message."""
-    tr = translate or (lambda s: s)
-
-    def one(p: Mapping[str, Any]) -> str:
-        args = {k: arg(v) for k, v in (p.get("args") or {}).items()}
-        msg = tr(p["msg"])
-        return msg % args if args else msg
-
-    def arg(v: Any) -> str:
-        if isinstance(v, Mapping) and "msg" in v:
-            return one(v)
-        if isinstance(v, list):
-            return ", ".join(arg(x) for x in v)
-        return str(v)
-
-    return SEPARATOR.join(one(p) for p in parts)
 
 
 def fmt_straight(straight: Iterable[int]) -> str:

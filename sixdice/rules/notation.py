@@ -14,38 +14,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from sixdice.tables.notation import Part, gettext_noop, part, render_parts
+
 from .balance import check_grouping
 from .dice import fmt_dice, fmt_die, fmt_group
 from .game import IllegalAction, State, apply, grouping_from_action
-
-Part = dict[str, Any]
-SEPARATOR = " · "
-
-
-def gettext_noop(message: str) -> str:
-    """Marks an English format string for translation (extracted by makemessages); no Django here."""
-    return message
-
-
-def part(msg: str, **args: Any) -> Part:
-    return {"msg": msg, "args": args}
-
-
-def render_parts(parts: Sequence[Mapping[str, Any]], translate: Any = None) -> str:
-    """The parts as one line; ``translate`` (e.g. ``gettext``) is applied to every message."""
-    tr = translate or (lambda s: s)
-
-    def one(p: Mapping[str, Any]) -> str:
-        args = {k: arg(v) for k, v in (p.get("args") or {}).items()}
-        msg = tr(p["msg"])
-        return msg % args if args else msg
-
-    def arg(v: Any) -> str:
-        if isinstance(v, Mapping) and "msg" in v:
-            return one(v)
-        return str(v)
-
-    return SEPARATOR.join(one(p) for p in parts)
 
 
 def _names(state: State, names: Sequence[str] | None) -> list[str]:

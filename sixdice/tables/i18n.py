@@ -21,37 +21,16 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext, trans_real
 
+from . import notation
 from .engine import GameError
 
 log = logging.getLogger(__name__)
 
-SEPARATOR = " · "
-
-
-def _render_one(part: Mapping[str, Any], translate: Any) -> str:
-    args = {key: _render_arg(value, translate) for key, value in (part.get("args") or {}).items()}
-    english = str(part["msg"])
-    message = translate(english)
-    if not args:
-        return message
-    try:
-        return message % args
-    except (KeyError, ValueError, TypeError):  # a broken translation must not break the log
-        log.warning("translation of %r does not fit its arguments", english)
-        return english % args
-
-
-def _render_arg(value: Any, translate: Any) -> str:
-    if isinstance(value, Mapping) and "msg" in value:
-        return _render_one(value, translate)
-    if isinstance(value, list):
-        return ", ".join(_render_arg(v, translate) for v in value)
-    return str(value)
 
 
 def render_parts(parts: Iterable[Mapping[str, Any]]) -> str:
     """The parts as one line in the active language."""
-    return SEPARATOR.join(_render_one(part, gettext) for part in parts)
+    return notation.render_parts(parts, gettext)
 
 
 def render_notation(parts: Iterable[Mapping[str, Any]] | None, language: str | None) -> str:

@@ -1,0 +1,59 @@
+"""Log lines as structured parts, shared by both engines and the live tables.
+
+Pure Python (no Django): the rules engines build their notation with it and
+the tables render it in each reader's language.  A part is
+``{"msg": <English format string>, "args": {...}}``; names and die values are
+arguments and are never translated, and an argument may itself be a part.
+The parts of one line are joined with :data:`SEPARATOR`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+Part = dict[str, Any]
+SEPARATOR = " · "
+
+log = logging.getLogger(__name__)
+
+
+def gettext_noop(message: str) -> str:
+    """Marks an English format string for translation (``makemessages`` extracts it)."""
+    return message
+
+
+def part(msg: str, **args: Any) -> Part:
+    """One part of a log line: an English format string and its arguments."""
+    return {"msg": msg, "args": args}
+
+
+def render_parts(parts: Iterable[Mapping[str, Any]], translate: Callable[[str], str] | None = None) -> str:
+    """The parts as one line; ``translate`` (e.g. ``gettext``) is applied to every message.
+
+    A translation whose placeholders do not fit the arguments falls back to
+    the English message, so a slip in a catalogue never breaks a log.
+    """
+    tr = translate or (lambda s: s)
+
+    def one(p: Mapping[str, Any]) -> str:
+        args = {key: arg(value) for key, value in (p.get("args") or {}).items()}
+        english = str(p["msg"])
+        message = tr(english)
+        if not args:
+            return message
+        try:
+            return message % args
+        except (KeyError, ValueError, TypeError):
+            log.warning("translation of %r does not fit its arguments", english)
+            return english % args
+
+    def arg(value: Any) -> str:
+        if isinstance(value, Mapping) and "msg" in value:
+            return one(value)
+        if isinstance(value, list):
+            return ", ".join(arg(v) for v in value)
+        return str(value)
+
+    return SEPARATOR.join(one(p) for p in parts)
