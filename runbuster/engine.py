@@ -51,7 +51,9 @@ def _flag(raw: Mapping[str, Any], key: str, default: bool) -> bool:
         return bool(value)
     if isinstance(value, str) and value.strip().lower() in TRUE_WORDS | FALSE_WORDS:
         return value.strip().lower() in TRUE_WORDS
-    raise OptionsError(f"Option {key!r} must be on or off, not {value!r}.")
+    raise OptionsError(
+        gettext_noop("Option %(key)s must be on or off, not %(value)s."), params={"key": repr(key), "value": repr(value)}
+    )
 
 
 def _roller_name(names: Sequence[str], seat: int) -> str:
@@ -68,12 +70,15 @@ class RunBusterEngine:
     def clean_options(self, raw: Mapping[str, Any], *, players: int) -> JSON:
         if not self.min_players <= players <= self.max_players:
             raise OptionsError(
-                f"Run Buster is played by {self.min_players} to {self.max_players} players, not {players}."
+                gettext_noop("Run Buster is played by %(low)s to %(high)s players, not %(players)s."),
+                params={"low": self.min_players, "high": self.max_players, "players": players},
             )
         raw = raw or {}
         dice = raw.get("dice") or "app"
         if not isinstance(dice, str) or dice.strip().lower() not in DICE_MODES:
-            raise OptionsError(f"Option 'dice' must be 'app' or 'physical', not {dice!r}.")
+            raise OptionsError(
+                gettext_noop("Option 'dice' must be 'app' or 'physical', not %(value)s."), params={"value": repr(dice)}
+            )
         return {
             "dice": dice.strip().lower(),
             "hints": _flag(raw, "hints", False),
@@ -95,7 +100,7 @@ class RunBusterEngine:
         try:
             return State.from_dict(state)
         except ValueError as exc:
-            raise IllegalMove(str(exc)) from None
+            raise IllegalMove(gettext_noop("The saved game state is damaged (%(error)s)."), params={"error": str(exc)}) from None
 
     @staticmethod
     def _dump(before: Mapping[str, Any], new: State) -> JSON:
@@ -118,7 +123,7 @@ class RunBusterEngine:
         if s.over:
             raise IllegalMove(gettext_noop("The game is over."))
         if not isinstance(action, Mapping):
-            raise IllegalMove("An action is a JSON object with a 'type'.")
+            raise IllegalMove(gettext_noop('An action is a JSON object with a "type".'))
         names = self._names(state)
         mode = (state.get("options") or {}).get("dice", "app")
         kind = action.get("type")
@@ -131,11 +136,11 @@ class RunBusterEngine:
             if actor != s.current:
                 raise NotAllowed(gettext_noop("It is %(name)s's turn."), params={"name": names[s.current]})
         else:
-            raise NotAllowed(f"Unknown sender {actor!r}.")
+            raise NotAllowed(gettext_noop("Unknown sender %(actor)s."), params={"actor": repr(actor)})
         try:
             new = rules.apply(s, action)
         except rules.IllegalAction as exc:
-            raise IllegalMove(str(exc)) from None
+            raise IllegalMove(exc.msgid, params=exc.params) from None
         return self._dump(state, new)
 
     def complete_action(

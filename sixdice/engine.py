@@ -12,7 +12,6 @@ from typing import Any
 
 from sixdice import rules
 from sixdice.rules.game import State
-from sixdice.rules.notation import gettext_noop
 from sixdice.tables.engine import (
     HOST,
     JSON,
@@ -25,6 +24,7 @@ from sixdice.tables.engine import (
     Outcome,
     register,
 )
+from sixdice.tables.notation import Part, gettext_noop, part
 
 MAX_ROUNDS = 99
 MAX_BANK_PER_PLAYER = 50
@@ -35,12 +35,12 @@ _TRUE = {"1", "true", "on", "yes", "y"}
 _FALSE = {"", "0", "false", "off", "no", "n"}
 
 
-def _opt_int(raw: Mapping[str, Any], key: str, label: str) -> int | None:
+def _opt_int(raw: Mapping[str, Any], key: str, label: Part) -> int | None:
     v = raw.get(key)
     if v is None or (isinstance(v, str) and not v.strip()):
         return None
     if isinstance(v, bool):
-        raise OptionsError(f"{label} must be a whole number.")
+        raise OptionsError(gettext_noop("%(label)s must be a whole number."), params={"label": label})
     if isinstance(v, int):
         return v
     if isinstance(v, float) and v.is_integer():
@@ -49,10 +49,10 @@ def _opt_int(raw: Mapping[str, Any], key: str, label: str) -> int | None:
         s = v.strip()
         if s.lstrip("+-").isdigit():
             return int(s)
-    raise OptionsError(f"{label} must be a whole number, not {v!r}.")
+    raise OptionsError(gettext_noop("%(label)s must be a whole number, not %(value)s."), params={"label": label, "value": repr(v)})
 
 
-def _opt_bool(raw: Mapping[str, Any], key: str, label: str) -> bool:
+def _opt_bool(raw: Mapping[str, Any], key: str, label: Part) -> bool:
     v = raw.get(key, False)
     if v is None or isinstance(v, bool):
         return bool(v)
@@ -60,14 +60,16 @@ def _opt_bool(raw: Mapping[str, Any], key: str, label: str) -> bool:
         return bool(v)
     if isinstance(v, str) and v.strip().lower() in _TRUE | _FALSE:
         return v.strip().lower() in _TRUE
-    raise OptionsError(f"{label} must be on or off, not {v!r}.")
+    raise OptionsError(gettext_noop("%(label)s must be on or off, not %(value)s."), params={"label": label, "value": repr(v)})
 
 
 def _state(state: Mapping[str, Any]) -> State:
     try:
         return State.from_dict(state)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-        raise IllegalMove(f"The saved game state is damaged ({e.__class__.__name__}: {e}).") from None
+        raise IllegalMove(
+            gettext_noop("The saved game state is damaged (%(error)s)."), params={"error": f"{e.__class__.__name__}: {e}"}
+        ) from None
 
 
 class SixDiceEngine:
@@ -83,37 +85,46 @@ class SixDiceEngine:
     def clean_options(self, raw: Mapping[str, Any], *, players: int) -> JSON:
         if not self.min_players <= players <= self.max_players:
             raise OptionsError(
-                f"Six-Dice takes {self.min_players} to {self.max_players} players, not {players}."
+                gettext_noop("Six-Dice takes %(low)s to %(high)s players, not %(players)s."),
+                params={"low": self.min_players, "high": self.max_players, "players": players},
             )
         raw = raw or {}
-        bank = _opt_int(raw, "bank", "The bank")
+        bank = _opt_int(raw, "bank", part(gettext_noop("The bank")))
         if bank is None:
             bank = 12 * players
         low, high = 6 * players, MAX_BANK_PER_PLAYER * players
         if not low <= bank <= high:
             raise OptionsError(
-                f"The bank must hold {low} to {high} dice for {players} players "
-                f"(each player starts with 6; 12 each is the usual)."
+                gettext_noop(
+                    "The bank must hold %(low)s to %(high)s dice for %(players)s players "
+                    "(each player starts with 6; 12 each is the usual)."
+                ),
+                params={"low": low, "high": high, "players": players},
             )
-        rounds = _opt_int(raw, "rounds", "The number of rounds")
+        rounds = _opt_int(raw, "rounds", part(gettext_noop("The number of rounds")))
         if rounds is None:
             rounds = 12
         if not 1 <= rounds <= MAX_ROUNDS:
-            raise OptionsError(f"The number of rounds must be 1 to {MAX_ROUNDS}.")
-        minutes = _opt_int(raw, "time_limit_minutes", "The time limit")
+            raise OptionsError(gettext_noop("The number of rounds must be 1 to %(max)s."), params={"max": MAX_ROUNDS})
+        minutes = _opt_int(raw, "time_limit_minutes", part(gettext_noop("The time limit")))
         if minutes is not None and not 1 <= minutes <= MAX_MINUTES:
-            raise OptionsError(f"The time limit must be 1 to {MAX_MINUTES} minutes, or empty for none.")
+            raise OptionsError(
+                gettext_noop("The time limit must be 1 to %(max)s minutes, or empty for none."), params={"max": MAX_MINUTES}
+            )
         dice = raw.get("dice", "app")
         if dice is None or (isinstance(dice, str) and not dice.strip()):
             dice = "app"
         if not isinstance(dice, str) or dice.strip().lower() not in ("app", "physical"):
-            raise OptionsError(f'Dice must be "app" (the app rolls) or "physical" (real dice), not {dice!r}.')
+            raise OptionsError(
+                gettext_noop('Dice must be "app" (the app rolls) or "physical" (real dice), not %(value)s.'),
+                params={"value": repr(dice)},
+            )
         return {
             "bank": bank,
             "rounds": rounds,
             "time_limit_minutes": minutes,
             "dice": dice.strip().lower(),
-            "auto_balance": _opt_bool(raw, "auto_balance", "Automatic balancing"),
+            "auto_balance": _opt_bool(raw, "auto_balance", part(gettext_noop("Automatic balancing"))),
         }
 
     def start(self, *, players: Sequence[str], options: Mapping[str, Any], first: int = 0) -> JSON:
@@ -171,10 +182,10 @@ class SixDiceEngine:
     def apply(self, state: Mapping[str, Any], action: Mapping[str, Any], *, actor: Actor) -> JSON:
         st = _state(state)
         if not isinstance(action, Mapping):
-            raise IllegalMove('An action is a JSON object with a "type".')
+            raise IllegalMove(gettext_noop('An action is a JSON object with a "type".'))
         kind = action.get("type")
         if not isinstance(kind, str):
-            raise IllegalMove('An action needs a "type": roll, flip, group, keep or end_on_time.')
+            raise IllegalMove(gettext_noop('An action needs a "type": roll, flip, group, keep or end_on_time.'))
         if st.over:
             raise IllegalMove(gettext_noop("The game is over."))
         if actor not in (HOST, SYSTEM) and (type(actor) is not int or not 0 <= actor < st.n):
@@ -187,11 +198,11 @@ class SixDiceEngine:
         try:
             new = rules.apply(st, action)
         except rules.IllegalAction as e:
-            raise IllegalMove(str(e)) from None
+            raise IllegalMove(e.msgid, params=e.params) from None
         except GameError:
             raise
         except (TypeError, KeyError, IndexError, AttributeError, ValueError) as e:
-            raise IllegalMove(f"This action is not well formed ({e}).") from None
+            raise IllegalMove(gettext_noop("This action is not well formed (%(error)s)."), params={"error": str(e)}) from None
         return new.to_dict()
 
     def system_action(

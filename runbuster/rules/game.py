@@ -23,6 +23,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from sixdice.tables.notation import Refusal, gettext_noop
+
 from .straights import FULL, Straight, as_hand, busts, hand_options
 
 ROLL, CHOOSE, END_TURN = "roll", "choose", "end_turn"
@@ -31,8 +33,12 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 8
 Action = dict[str, Any]
 
 
-class IllegalAction(ValueError):
-    """The action is not legal in this state."""
+class IllegalAction(Refusal):
+    """The action is not legal in this state.
+
+    ``msgid`` and ``params`` give the message for translation (see
+    :class:`sixdice.tables.notation.Refusal`); ``str()`` is the English sentence.
+    """
 
 
 @dataclass(frozen=True)
@@ -155,27 +161,30 @@ def _next_seat(state: State, after: int, finished: tuple[int, ...]) -> int:
 def _parse_values(action: Mapping[str, Any], count: int) -> tuple[int, ...]:
     values = action.get("values")
     if values is None:
-        raise IllegalAction(f"A roll needs the values of the {count} dice rolled.")
+        raise IllegalAction(gettext_noop("A roll needs the values of the %(count)s dice rolled."), params={"count": count})
     if isinstance(values, str | bytes) or not isinstance(values, Iterable):
-        raise IllegalAction("Roll values must be a list of numbers.")
+        raise IllegalAction(gettext_noop("Roll values must be a list of numbers."))
     out = []
     for v in values:
         if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6:
-            raise IllegalAction(f"A die shows 1 to 6, not {v!r}.")
+            raise IllegalAction(gettext_noop("A die shows 1 to 6, not %(value)s."), params={"value": repr(v)})
         out.append(v)
     if len(out) != count:
-        raise IllegalAction(f"Roll exactly {count} dice (the dice in the cup), not {len(out)}.")
+        raise IllegalAction(
+            gettext_noop("Roll exactly %(count)s dice (the dice in the cup), not %(got)s."),
+            params={"count": count, "got": len(out)},
+        )
     return tuple(out)
 
 
 def apply(state: State, action: Mapping[str, Any]) -> State:
     """The state after the current player takes ``action``; ``state`` is unchanged."""
     if state.over:
-        raise IllegalAction("The round is over.")
+        raise IllegalAction(gettext_noop("The round is over."))
     kind = action.get("type") if isinstance(action, Mapping) else None
     if kind == "roll":
         if state.phase != ROLL:
-            raise IllegalAction("You have already rolled this turn.")
+            raise IllegalAction(gettext_noop("You have already rolled this turn."))
         roll = _parse_values(action, 6 - len(state.hand))
         me = state.current
         busted = tuple(
@@ -194,15 +203,22 @@ def apply(state: State, action: Mapping[str, Any]) -> State:
         )
     if kind == "choose":
         if state.phase != CHOOSE:
-            raise IllegalAction("There is nothing to choose now." if state.phase == END_TURN else "Roll first.")
+            if state.phase == END_TURN:
+                raise IllegalAction(gettext_noop("There is nothing to choose now."))
+            raise IllegalAction(gettext_noop("Roll first."))
         try:
             straight = as_hand(action.get("straight") or ())
         except (TypeError, ValueError) as exc:
-            raise IllegalAction(f"Not a straight: {action.get('straight')!r}.") from exc
+            raise IllegalAction(
+                gettext_noop("Not a straight: %(value)s."), params={"value": repr(action.get("straight"))}
+            ) from exc
         opts = state.options()
         if straight not in opts:
             shown = ", ".join("-".join(map(str, o)) for o in opts)
-            raise IllegalAction(f"You cannot hold {list(straight)} after this roll; choose one of: {shown}.")
+            raise IllegalAction(
+                gettext_noop("You cannot hold %(straight)s after this roll; choose one of: %(options)s."),
+                params={"straight": str(list(straight)), "options": shown},
+            )
         me = state.current
         hands = tuple(straight if s == me else h for s, h in enumerate(state.hands))
         if straight != FULL:
@@ -214,11 +230,13 @@ def apply(state: State, action: Mapping[str, Any]) -> State:
         return replace(state, hands=hands, phase=ROLL, finished=finished, current=_next_seat(state, me, finished))
     if kind == "end_turn":
         if state.phase == ROLL:
-            raise IllegalAction("Roll first.")
+            raise IllegalAction(gettext_noop("Roll first."))
         if state.phase == CHOOSE:
-            raise IllegalAction("You must add at least one die to your hand when you can.")
+            raise IllegalAction(gettext_noop("You must add at least one die to your hand when you can."))
         return replace(state, phase=ROLL, current=_next_seat(state, state.current, state.finished))
-    raise IllegalAction(f"Unknown action {kind!r}: expected roll, choose or end_turn.")
+    raise IllegalAction(
+        gettext_noop("Unknown action %(kind)s: expected roll, choose or end_turn."), params={"kind": repr(kind)}
+    )
 
 
 def replay(start: State, actions: Iterable[Mapping[str, Any]]) -> State:

@@ -13,6 +13,8 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
+from sixdice.tables.notation import Part, Refusal, gettext_noop, part
+
 from .dice import (
     FACE_SET,
     FACES,
@@ -26,8 +28,12 @@ from .dice import (
 )
 
 
-class IllegalGrouping(ValueError):
-    """A grouping that the rules do not allow; the message says why."""
+class IllegalGrouping(Refusal):
+    """A grouping that the rules do not allow; the message says why.
+
+    ``msgid`` and ``params`` give the message for translation (see
+    :class:`sixdice.tables.notation.Refusal`); ``str()`` is the English sentence.
+    """
 
 
 @dataclass(frozen=True)
@@ -295,10 +301,13 @@ def _multiset_diff(a: Sequence[int], b: Sequence[int]) -> tuple[list[int], list[
     return missing, extra
 
 
-def _check_faces(where: str, dice: Iterable[Any]) -> None:
+NOT_A_FACE = gettext_noop("%(where)s: %(value)s is not a face (faces are −3, −2, −1, +1, +2, +3).")
+
+
+def _check_faces(where: Part, dice: Iterable[Any]) -> None:
     for v in dice:
         if type(v) is not int or v not in FACE_SET:
-            raise IllegalGrouping(f"{where}: {v!r} is not a face (faces are −3, −2, −1, +1, +2, +3).")
+            raise IllegalGrouping(NOT_A_FACE, params={"where": where, "value": repr(v)})
 
 
 def canonical(grouping: Grouping) -> Grouping:
@@ -328,46 +337,72 @@ def check_grouping(dice: Iterable[int], grouping: Grouping) -> Grouping:
     """
     dice = tuple(dice)
     for g in grouping.zero_groups:
-        _check_faces(f"Group {g!r}", g)
+        _check_faces(part(gettext_noop("Group %(group)s"), group=repr(g)), g)
     for p in grouping.pairs:
-        _check_faces(f"Pair {p!r}", p)
+        _check_faces(part(gettext_noop("Pair %(pair)s"), pair=repr(p)), p)
         if len(p) != 2:
-            raise IllegalGrouping(f"Pair {fmt_group(p)} must hold exactly 2 dice.")
-    _check_faces("Loose dice", grouping.loose)
+            raise IllegalGrouping(gettext_noop("Pair %(pair)s must hold exactly 2 dice."), params={"pair": fmt_group(p)})
+    _check_faces(part(gettext_noop("Loose dice")), grouping.loose)
     missing, extra = _multiset_diff(dice, grouping.dice())
-    if missing or extra:
-        bits = []
-        if missing:
-            bits.append(f"missing {fmt_dice(missing)}")
-        if extra:
-            bits.append(f"not in the hand {fmt_dice(extra)}")
-        raise IllegalGrouping(f"The grouping does not use exactly the dice of the hand ({'; '.join(bits)}).")
+    if missing and extra:
+        raise IllegalGrouping(
+            gettext_noop(
+                "The grouping does not use exactly the dice of the hand (missing %(missing)s; not in the hand %(extra)s)."
+            ),
+            params={"missing": fmt_dice(missing), "extra": fmt_dice(extra)},
+        )
+    if missing:
+        raise IllegalGrouping(
+            gettext_noop("The grouping does not use exactly the dice of the hand (missing %(missing)s)."),
+            params={"missing": fmt_dice(missing)},
+        )
+    if extra:
+        raise IllegalGrouping(
+            gettext_noop("The grouping does not use exactly the dice of the hand (not in the hand %(extra)s)."),
+            params={"extra": fmt_dice(extra)},
+        )
     for g in grouping.zero_groups:
         if len(g) < 2:
-            raise IllegalGrouping(f"Group {fmt_group(g)} is too small: a zero-sum group has 2 to 5 dice.")
+            raise IllegalGrouping(
+                gettext_noop("Group %(group)s is too small: a zero-sum group has 2 to 5 dice."),
+                params={"group": fmt_group(g)},
+            )
         if sum(g) != 0:
-            raise IllegalGrouping(f"Group {fmt_group(g)} does not sum to 0 (it sums to {sum(g):+d}).")
+            raise IllegalGrouping(
+                gettext_noop("Group %(group)s does not sum to 0 (it sums to %(sum)s)."),
+                params={"group": fmt_group(g), "sum": f"{sum(g):+d}"},
+            )
         if counts_of(g) not in ZERO_GROUP_INDEX:
             sub = _zero_subset(g)
             raise IllegalGrouping(
-                f"Group {fmt_group(g)} is not minimal: its part {fmt_group(sub or ())} already sums to 0."
+                gettext_noop("Group %(group)s is not minimal: its part %(part)s already sums to 0."),
+                params={"group": fmt_group(g), "part": fmt_group(sub or ())},
             )
     for p in grouping.pairs:
         if sum(p) == 0:
-            raise IllegalGrouping(f"Pair {fmt_group(p)} sums to 0: it is a zero-sum group, not a pair.")
+            raise IllegalGrouping(
+                gettext_noop("Pair %(pair)s sums to 0: it is a zero-sum group, not a pair."),
+                params={"pair": fmt_group(p)},
+            )
         if (p[0] > 0) == (p[1] > 0):
-            raise IllegalGrouping(f"Pair {fmt_group(p)} must hold one blue and one red die.")
+            raise IllegalGrouping(
+                gettext_noop("Pair %(pair)s must hold one blue and one red die."), params={"pair": fmt_group(p)}
+            )
     best = max_zero_groups(dice)
     if len(grouping.zero_groups) < best:
         raise IllegalGrouping(
-            f"Only {len(grouping.zero_groups)} zero-sum group(s); this hand allows {best} (R5: form as many as possible)."
+            gettext_noop("Only %(count)s zero-sum group(s); this hand allows %(best)s (R5: form as many as possible)."),
+            params={"count": len(grouping.zero_groups), "best": best},
         )
     nb = sum(1 for v in grouping.loose if v > 0)
     nr = len(grouping.loose) - nb
     if nb and nr:
         raise IllegalGrouping(
-            f"Loose dice {fmt_dice(grouping.loose)} hold both colours: every die of the colour with fewer "
-            "dice must be paired with a die of the other colour (R6)."
+            gettext_noop(
+                "Loose dice %(loose)s hold both colours: every die of the colour with fewer "
+                "dice must be paired with a die of the other colour (R6)."
+            ),
+            params={"loose": fmt_dice(grouping.loose)},
         )
     return canonical(grouping)
 

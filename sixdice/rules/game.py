@@ -20,8 +20,11 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import Any
 
+from sixdice.tables.notation import Part, Refusal, gettext_noop, part
+
 from .balance import (
     _FLIP_TABLE,
+    NOT_A_FACE,
     Grouping,
     IllegalGrouping,
     canonical,
@@ -39,8 +42,12 @@ from .dice import FACE_SET, FACES, fmt_dice, fmt_die
 START_DICE = 6
 
 
-class IllegalAction(ValueError):
-    """An action that is not legal now; the message says why."""
+class IllegalAction(Refusal):
+    """An action that is not legal now; the message says why.
+
+    ``msgid`` and ``params`` give the message for translation (see
+    :class:`sixdice.tables.notation.Refusal`); ``str()`` is the English sentence.
+    """
 
 
 @dataclass(frozen=True)
@@ -372,7 +379,7 @@ def _advance(st: State) -> State:
             st = replace(st, moved=moved, round=rnd, turns=st.turns + 1, victim=None, current=nxt)
             todo[0:0] = _turn_steps(nxt)
         else:  # pragma: no cover - a corrupt state
-            raise IllegalAction(f"Unknown step {step!r} in the state.")
+            raise IllegalAction(gettext_noop("Unknown step %(step)s in the state."), params={"step": repr(step)})
         if pending is not None:
             break
     current = pending.seat if (pending is not None and st.round == 0) else st.current
@@ -396,38 +403,53 @@ def _name(st: State, seat: int) -> str:
     return st.players[seat] if 0 <= seat < len(st.players) else f"seat {seat}"
 
 
-def _waiting_text(st: State) -> str:
+_WAITING_FOR_ROLL = {
+    "start": gettext_noop("The game waits for %(name)s's roll (the 6 starting dice)"),
+    "draw": gettext_noop("The game waits for %(name)s's roll (the draw)"),
+    "pair": gettext_noop("The game waits for %(name)s's roll (the no-groups pair)"),
+}
+_WAITING = {
+    "flip": gettext_noop("The game waits for %(name)s's flip"),
+    "group": gettext_noop("The game waits for %(name)s to choose a grouping"),
+    "keep": gettext_noop("The game waits for %(name)s to choose 2 groups to keep"),
+}
+_NOT_A = {
+    "roll": gettext_noop("%(waiting)s, not a roll."),
+    "flip": gettext_noop("%(waiting)s, not a flip."),
+    "group": gettext_noop("%(waiting)s, not a group."),
+    "keep": gettext_noop("%(waiting)s, not a keep."),
+}
+
+
+def _waiting(st: State) -> Part:
+    """What the game waits for, as a part ("The game waits for Ana's flip")."""
     p = st.pending
     assert p is not None
     who = _name(st, p.seat)
     if p.kind == "roll":
-        what = {"start": "the 6 starting dice", "draw": "the draw", "pair": "the no-groups pair"}.get(
-            p.purpose or "", "a roll"
-        )
-        return f"The game waits for {who}'s roll ({what})"
-    if p.kind == "flip":
-        return f"The game waits for {who}'s flip"
-    if p.kind == "group":
-        return f"The game waits for {who} to choose a grouping"
-    return f"The game waits for {who} to choose 2 groups to keep"
+        return part(_WAITING_FOR_ROLL.get(p.purpose or "", gettext_noop("The game waits for %(name)s's roll")), name=who)
+    return part(_WAITING.get(p.kind, _WAITING["keep"]), name=who)
 
 
 def _int(action: Mapping[str, Any], key: str) -> int:
     v = action.get(key)
     if type(v) is not int:
-        raise IllegalAction(f'"{key}" must be a whole number, not {v!r}.')
+        raise IllegalAction(gettext_noop('"%(key)s" must be a whole number, not %(value)s.'), params={"key": key, "value": repr(v)})
     return v
 
 
-def _face(v: Any, what: str) -> int:
+def _face(v: Any, what: Part) -> int:
     if type(v) is not int or v not in FACE_SET:
-        raise IllegalAction(f"{what}: {v!r} is not a face (faces are −3, −2, −1, +1, +2, +3).")
+        raise IllegalAction(NOT_A_FACE, params={"where": what, "value": repr(v)})
     return v
 
 
-def _int_list(v: Any, what: str) -> list[int]:
+def _int_list(v: Any, what: Part | str) -> list[int]:
+    """``what``: a part ("A pair"), or a key of the action written in quotes ('"values"'), left as it is."""
     if not isinstance(v, list | tuple) or any(type(x) is not int for x in v):
-        raise IllegalAction(f"{what} must be a list of whole numbers, not {v!r}.")
+        raise IllegalAction(
+            gettext_noop("%(what)s must be a list of whole numbers, not %(value)s."), params={"what": what, "value": repr(v)}
+        )
     return list(v)
 
 
@@ -437,23 +459,26 @@ def apply(state: State, action: Mapping[str, Any]) -> State:
     Raises :class:`IllegalAction` with a readable reason.
     """
     if not isinstance(action, Mapping):
-        raise IllegalAction('An action is a JSON object with a "type".')
+        raise IllegalAction(gettext_noop('An action is a JSON object with a "type".'))
     kind = action.get("type")
     if state.over:
-        raise IllegalAction("The game is over.")
+        raise IllegalAction(gettext_noop("The game is over."))
     if kind == "end_on_time":
         return _end(replace(state, skipped=()), _best_abs(state), "time")
     p = state.pending
     if p is None:  # pragma: no cover - only a corrupt state
-        raise IllegalAction("The game waits for nothing.")
+        raise IllegalAction(gettext_noop("The game waits for nothing."))
     if kind not in ("roll", "flip", "group", "keep"):
-        raise IllegalAction(f"Unknown action type {kind!r}: use roll, flip, group, keep or end_on_time.")
+        raise IllegalAction(
+            gettext_noop("Unknown action type %(kind)s: use roll, flip, group, keep or end_on_time."),
+            params={"kind": repr(kind)},
+        )
     if kind != p.kind:
-        raise IllegalAction(f"{_waiting_text(state)}, not a {kind}.")
+        raise IllegalAction(_NOT_A[kind], params={"waiting": _waiting(state)})
     if "seat" in action and action["seat"] is not None and action["seat"] != p.seat:
         who = action["seat"]
         who_text = _name(state, who) if type(who) is int else repr(who)
-        raise IllegalAction(f"{_waiting_text(state)}, not for {who_text}.")
+        raise IllegalAction(gettext_noop("%(waiting)s, not for %(name)s."), params={"waiting": _waiting(state), "name": who_text})
     st = replace(state, skipped=())
     if kind == "roll":
         st = _apply_roll(st, p, action)
@@ -469,9 +494,11 @@ def apply(state: State, action: Mapping[str, Any]) -> State:
 def _apply_roll(st: State, p: Pending, action: Mapping[str, Any]) -> State:
     values = _int_list(action.get("values"), '"values"')
     if len(values) != p.count:
-        raise IllegalAction(f"This roll needs {p.count} value(s), got {len(values)}.")
+        raise IllegalAction(
+            gettext_noop("This roll needs %(count)s value(s), got %(got)s."), params={"count": p.count, "got": len(values)}
+        )
     for v in values:
-        _face(v, "Roll")
+        _face(v, part(gettext_noop("A rolled die")))
     seat = p.seat
     hand = st.hands[seat]
     st = replace(st, pending=None)
@@ -489,28 +516,37 @@ def _apply_flip(st: State, p: Pending, action: Mapping[str, Any]) -> State:
     m = p.seat
     victim = _int(action, "victim")
     if not 0 <= victim < st.n:
-        raise IllegalAction(f"There is no seat {victim}.")
+        raise IllegalAction(gettext_noop("There is no seat %(seat)s."), params={"seat": victim})
     if victim == m:
-        raise IllegalAction("The victim must be another player.")
+        raise IllegalAction(gettext_noop("The victim must be another player."))
     own_i, own_to = _int(action, "own"), _int(action, "own_to")
     other_i, other_to = _int(action, "other"), _int(action, "other_to")
     own = st.hands[m].dice()
     other = st.hands[victim].dice()
+    no_die = gettext_noop("%(name)s has no die number %(index)s (0 to %(last)s).")
     if not other:
-        raise IllegalAction(f"{_name(st, victim)} has no dice to flip.")
+        raise IllegalAction(gettext_noop("%(name)s has no dice to flip."), params={"name": _name(st, victim)})
     if not 0 <= own_i < len(own):
-        raise IllegalAction(f"{_name(st, m)} has no die number {own_i} (0 to {len(own) - 1}).")
+        raise IllegalAction(no_die, params={"name": _name(st, m), "index": own_i, "last": len(own) - 1})
     if not 0 <= other_i < len(other):
-        raise IllegalAction(f"{_name(st, victim)} has no die number {other_i} (0 to {len(other) - 1}).")
-    _face(own_to, "New face of your die")
-    _face(other_to, "New face of the victim's die")
+        raise IllegalAction(no_die, params={"name": _name(st, victim), "index": other_i, "last": len(other) - 1})
+    _face(own_to, part(gettext_noop("New face of your die")))
+    _face(other_to, part(gettext_noop("New face of the victim's die")))
     d = own_to - own[own_i]
     if d == 0:
-        raise IllegalAction(f"Your die already shows {fmt_die(own_to)}: turn it to another face.")
+        raise IllegalAction(
+            gettext_noop("Your die already shows %(face)s: turn it to another face."), params={"face": fmt_die(own_to)}
+        )
     if other_to - other[other_i] != -d:
         raise IllegalAction(
-            f"Your die changes by {d:+d}, so {_name(st, victim)}'s {fmt_die(other[other_i])} must change by "
-            f"{-d:+d}, not to {fmt_die(other_to)}."
+            gettext_noop("Your die changes by %(change)s, so %(name)s's %(die)s must change by %(back)s, not to %(face)s."),
+            params={
+                "change": f"{d:+d}",
+                "name": _name(st, victim),
+                "die": fmt_die(other[other_i]),
+                "back": f"{-d:+d}",
+                "face": fmt_die(other_to),
+            },
         )
     st = _set_hand(st, m, st.hands[m].with_die(own_i, own_to), pending=None, victim=victim)
     st = _set_hand(st, victim, st.hands[victim].with_die(other_i, other_to))
@@ -521,13 +557,13 @@ def grouping_from_action(action: Mapping[str, Any], dice: Sequence[int]) -> Grou
     zg = action.get("zero_groups", [])
     pairs = action.get("pairs", [])
     if not isinstance(zg, list | tuple) or not isinstance(pairs, list | tuple):
-        raise IllegalAction('"zero_groups" and "pairs" must be lists of lists of dice.')
-    zero = tuple(tuple(_int_list(g, "A zero-sum group")) for g in zg)
-    prs = tuple(tuple(_int_list(g, "A pair")) for g in pairs)
+        raise IllegalAction(gettext_noop('"zero_groups" and "pairs" must be lists of lists of dice.'))
+    zero = tuple(tuple(_int_list(g, part(gettext_noop("A zero-sum group")))) for g in zg)
+    prs = tuple(tuple(_int_list(g, part(gettext_noop("A pair")))) for g in pairs)
     for g in zero + prs:
         for v in g:
             if v not in FACE_SET:
-                _face(v, "Group")
+                _face(v, part(gettext_noop("Group")))
     if "loose" in action and action["loose"] is not None:
         loose = tuple(_int_list(action["loose"], '"loose"'))
     else:
@@ -538,7 +574,8 @@ def grouping_from_action(action: Mapping[str, Any], dice: Sequence[int]) -> Grou
                     left.remove(v)
                 else:
                     raise IllegalAction(
-                        f"The grouping uses a {fmt_die(v)} that the hand does not hold ({fmt_dice(dice)})."
+                        gettext_noop("The grouping uses a %(die)s that the hand does not hold (%(hand)s)."),
+                        params={"die": fmt_die(v), "hand": fmt_dice(dice)},
                     )
         loose = tuple(left)
     return Grouping(zero, prs, loose)  # type: ignore[arg-type]
@@ -553,7 +590,7 @@ def _apply_group(st: State, p: Pending, action: Mapping[str, Any]) -> State:
     try:
         g = check_grouping(dice, g)
     except IllegalGrouping as e:
-        raise IllegalAction(str(e)) from None
+        raise IllegalAction(e.msgid, params=e.params) from None
     return _set_hand(st, p.seat, Hand(g.groups, g.loose), pending=None)
 
 
@@ -561,13 +598,16 @@ def _apply_keep(st: State, p: Pending, action: Mapping[str, Any]) -> State:
     keep = _int_list(action.get("keep"), '"keep"')
     groups = st.hands[p.seat].groups
     if len(keep) != 2:
-        raise IllegalAction(f'"keep" names exactly 2 groups, not {len(keep)}.')
+        raise IllegalAction(gettext_noop('"keep" names exactly 2 groups, not %(count)s.'), params={"count": len(keep)})
     i, j = keep
     if i == j:
-        raise IllegalAction("Keep 2 different groups.")
+        raise IllegalAction(gettext_noop("Keep 2 different groups."))
     for k in (i, j):
         if not 0 <= k < len(groups):
-            raise IllegalAction(f"There is no group number {k} (0 to {len(groups) - 1}).")
+            raise IllegalAction(
+                gettext_noop("There is no group number %(index)s (0 to %(last)s)."),
+                params={"index": k, "last": len(groups) - 1},
+            )
     return _keep(replace(st, pending=None), p.seat, (i, j))
 
 

@@ -38,6 +38,9 @@ Refusals: a :class:`GameError` may be raised with an English format string
 and ``params`` (``NotAllowed("It is %(name)s's turn.", params={"name": "Ana"})``);
 ``str(error)`` is the English text, and the tables translate ``error.msgid``
 (marked with ``gettext_noop`` like the notation) in each reader's language.
+An argument in ``params`` may itself be a notation part (translated too).
+The rules packages raise :class:`sixdice.tables.notation.Refusal`, which has
+the same ``msgid`` and ``params``; the adapters pass them on.
 """
 
 from __future__ import annotations
@@ -46,6 +49,8 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
+
+from . import notation
 
 HOST = "host"
 SYSTEM = "system"
@@ -66,7 +71,7 @@ class GameError(ValueError):
         # kept as ``msgid`` so that the tables can show it in each reader's language.
         self.msgid = message
         self.params = dict(params or {})
-        super().__init__(message % self.params if self.params else message)
+        super().__init__(notation.english(message, self.params))
         if code is not None:
             self.code = code
 

@@ -116,15 +116,18 @@ def connection_language(scope: Mapping[str, Any]) -> str:
 
 
 def game_error_message(exc: GameError) -> str:
-    """An engine's refusal in the active language (English when it has no msgid)."""
+    """An engine's refusal in the active language (English when it has no msgid).
+
+    ``params`` may hold notation parts (``{"msg": ..., "args": ...}``), which
+    are translated too; a translation that does not fit falls back to English.
+    """
     msgid = getattr(exc, "msgid", None)
     if not msgid:
         return str(exc)
     params = getattr(exc, "params", None) or {}
-    message = gettext(msgid)
     if not params:
-        return message
+        return gettext(msgid)
     try:
-        return message % params
+        return notation.render_parts([{"msg": msgid, "args": params}], gettext)
     except (KeyError, ValueError, TypeError):
         return str(exc)

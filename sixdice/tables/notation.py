@@ -57,3 +57,27 @@ def render_parts(parts: Iterable[Mapping[str, Any]], translate: Callable[[str], 
         return str(value)
 
     return SEPARATOR.join(one(p) for p in parts)
+
+
+def english(msg: str, params: Mapping[str, Any] | None = None) -> str:
+    """A message with its arguments, untranslated (an argument may be a part)."""
+    if not params:
+        return msg
+    return render_parts([{"msg": msg, "args": dict(params)}])
+
+
+class Refusal(ValueError):
+    """A refusal of the rules, ready to be translated: an English format string and its arguments.
+
+    ``msgid`` is the format string (marked with :func:`gettext_noop`),
+    ``params`` its arguments (names, dice, numbers: never translated; an
+    argument may be a :func:`part`, which is); ``str()`` is the English
+    sentence.  The engines pass ``msgid`` and ``params`` on to the
+    ``GameError`` they raise, and the tables render it in each reader's
+    language.
+    """
+
+    def __init__(self, msgid: str, params: Mapping[str, Any] | None = None) -> None:
+        self.msgid = msgid
+        self.params = dict(params or {})
+        super().__init__(english(msgid, self.params))
