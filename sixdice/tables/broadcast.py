@@ -8,7 +8,9 @@ message carries ``seq`` so a client notices a gap and asks for what it missed
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
@@ -36,7 +38,39 @@ def event_payload(event: Event) -> dict[str, Any]:
     }
 
 
+_outbox: ContextVar[list[tuple[str, dict[str, Any]]] | None] = ContextVar("broadcast_outbox", default=None)
+
+
+@contextmanager
+def collect() -> Iterator[list[tuple[str, dict[str, Any]]]]:
+    """Keep the messages committed inside this block for the caller to send.
+
+    Code running in a worker thread for an async caller (the consumer) sends
+    them from the event loop afterwards with :func:`deliver`, instead of
+    handing each one back to the loop and waiting for it.
+    """
+    box: list[tuple[str, dict[str, Any]]] = []
+    token = _outbox.set(box)
+    try:
+        yield box
+    finally:
+        _outbox.reset(token)
+
+
+async def deliver(box: Sequence[tuple[str, dict[str, Any]]]) -> None:
+    layer = get_channel_layer()
+    for code, message in box:
+        try:
+            await layer.group_send(group_name(code), message)
+        except Exception:  # a lost broadcast is recovered by the clients' resync
+            log.exception("broadcast to table %s failed", code)
+
+
 def send_now(code: str, message: dict[str, Any]) -> None:
+    outbox = _outbox.get()
+    if outbox is not None:
+        outbox.append((code, message))
+        return
     layer = get_channel_layer()
     if layer is None:
         return
@@ -72,7 +106,3 @@ def table_changed(code: str) -> None:
 
 def seat_revoked(code: str, position: int) -> None:
     _after_commit(code, {"type": "seat.revoked", "position": position})
-
-
-def presence_changed(code: str) -> None:
-    send_now(code, {"type": "table.presence"})

@@ -39,6 +39,18 @@ def database_sync_to_async(func: Any) -> Any:
     """
     return DatabaseSyncToAsync(func, thread_sensitive=False)
 
+
+async def write(func: Any, *args: Any, **kwargs: Any) -> Any:
+    """Run a service in the thread pool, then send what it broadcast after its commit."""
+
+    def run() -> tuple[Any, list[tuple[str, dict[str, Any]]]]:
+        with broadcast.collect() as box:
+            return func(*args, **kwargs), box
+
+    result, box = await database_sync_to_async(run)()
+    await broadcast.deliver(box)
+    return result
+
 HOST_COMMANDS = {"start", "pause", "resume", "rematch", "handover", "bot", "add_bot", "close"}
 
 
@@ -56,6 +68,7 @@ class Who:
     seat: int | None
     host: bool
     credentials: Credentials
+    bots: bool = False  # the table has seats the app plays
 
     @property
     def role(self) -> str:
@@ -79,6 +92,7 @@ def _identify(code: str, credentials: Credentials) -> Who:
         seat=seat.position if seat else None,
         host=services.is_host(table, credentials),
         credentials=credentials,
+        bots=table.seats.filter(is_bot=True).exists(),
     )
 
 
@@ -256,7 +270,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await database_sync_to_async(_register)(self.who, self.channel_name)
         welcome = await database_sync_to_async(_welcome)(self.who, self.scope.get("query_string", b""))
         await self._send(welcome)
-        await self.channel_layer.group_send(broadcast.group_name(self.who.code), {"type": "table.presence"})
+        await self._presence_changed()
         self._kick_bots()
 
     async def disconnect(self, close_code: int) -> None:
@@ -264,7 +278,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_discard(broadcast.group_name(self.who.code), self.channel_name)
         await database_sync_to_async(_unregister)(self.channel_name)
-        await self.channel_layer.group_send(broadcast.group_name(self.who.code), {"type": "table.presence"})
+        await self._presence_changed()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         with translation.override(self.lang):
@@ -326,7 +340,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             as_host = msg.get("as_host", False)
             if not isinstance(as_host, bool):
                 raise BadFrame("bad_field", _("Field %(name)s must be true or false.") % {"name": "'as_host'"})
-            applied = await database_sync_to_async(services.apply_action)(
+            applied = await write(
+                services.apply_action,
                 table_code=self.who.code,
                 credentials=self.who.credentials,
                 action=action,
@@ -346,7 +361,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             command = msg.get("command")
             if command not in HOST_COMMANDS:
                 raise BadFrame("bad_field", _("Unknown host command %(command)s.") % {"command": repr(command)})
-            reply = await database_sync_to_async(_host_command)(self.who, command, msg)
+            reply = await write(_host_command, self.who, command, msg)
             await self._send({**(reply or {"type": "ack"}), "ref": ref})
             self._kick_bots()
         else:
@@ -371,12 +386,20 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         assert self.who is not None
-        await self._send({"type": "snapshot", **await database_sync_to_async(_snapshot)(self.who)})
+        snapshot = await database_sync_to_async(_snapshot)(self.who)
+        self.who.bots = any(seat["bot"] for seat in snapshot["table"]["seats"])
+        await self._send({"type": "snapshot", **snapshot})
 
     async def table_presence(self, event: dict[str, Any]) -> None:
+        await self._send({"type": "presence", **event["presence"]})
+
+    async def _presence_changed(self) -> None:
+        """Work out who is here once, and tell everyone at the table."""
         assert self.who is not None
-        table = Table(pk=self.who.table_id)
-        await self._send({"type": "presence", **await database_sync_to_async(selectors.presence)(table)})
+        presence = await database_sync_to_async(selectors.presence)(Table(pk=self.who.table_id))
+        await self.channel_layer.group_send(
+            broadcast.group_name(self.who.code), {"type": "table.presence", "presence": presence}
+        )
 
     async def seat_revoked(self, event: dict[str, Any]) -> None:
         assert self.who is not None
@@ -400,6 +423,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     def _kick_bots(self) -> None:
         """Let bots whose turn it is move, one at a time, at a human pace."""
         assert self.who is not None
+        if not self.who.bots:
+            return
         code = self.who.code
         task = _bot_tasks.get(code)
         if task is not None and not task.done():
@@ -420,7 +445,7 @@ async def _play_bots(code: str) -> None:
         while True:
             await asyncio.sleep(settings.SIXDICE_BOT_DELAY)
             try:
-                moved = await database_sync_to_async(_bot_step)(code)
+                moved = await write(_bot_step, code)
             except ServiceError as exc:
                 if exc.code != "stale":  # paused, over, closed: a later action kicks the bots again
                     log.info("bot at table %s did not move: %s", code, exc.message)
