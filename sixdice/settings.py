@@ -129,7 +129,9 @@ if redis_url := os.environ.get("REDIS_URL"):
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"capacity": 1000}}}
+    CHANNEL_LAYERS = {
+        "default": {"BACKEND": "sixdice.tables.layers.InMemoryChannelLayer", "CONFIG": {"capacity": 1000}}
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

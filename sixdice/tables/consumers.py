@@ -15,6 +15,7 @@ from datetime import timedelta
 from typing import Any
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -249,6 +250,18 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     who: Who | None = None
     lang: str = "en"  # this connection's language: log lines and messages are rendered in it
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """As Channels dispatches, without a thread hop to close old connections first.
+
+        Every database call here runs through ``database_sync_to_async``, which
+        closes old connections in its own thread; doing it again for every
+        broadcast to every seat cost a thread hop per message.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         self.lang = i18n.connection_language(self.scope)

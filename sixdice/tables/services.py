@@ -277,17 +277,17 @@ def start_game(*, table: Table, rng: random.Random | None = None) -> Applied:
     return applied
 
 
-def _resolve_actor(table: Table, credentials: Credentials, *, as_host: bool) -> Actor:
+def _resolve_actor(table: Table, credentials: Credentials, *, as_host: bool, seat: int | None) -> Actor:
+    """Who sends the action: the host, or the seat this browser holds (``seat``, already looked up)."""
     if as_host:
         if not is_host(table, credentials):
             raise ServiceError("not_host", gettext("Only the host can do that."))
         return HOST
-    seat = seat_for(table, credentials)
     if seat is None:
         if is_host(table, credentials):
             raise ServiceError("not_allowed", gettext("You are the host here, not a player: act as host instead."))
         raise ServiceError("spectator", gettext("You are watching this table; spectators cannot play."))
-    return seat.position
+    return seat
 
 
 def load_table(code: str, *, allow_closed: bool = False) -> Table:
@@ -300,14 +300,33 @@ def load_table(code: str, *, allow_closed: bool = False) -> Table:
     return table
 
 
-def _table_and_current_game(code: str) -> tuple[Table, Game | None]:
-    """The table and its current game in one query (as :func:`load_table` then :func:`current_game`)."""
-    game = Game.objects.select_related("table").filter(table__code=normalise_code(code)).order_by("-number").first()
+_ACTION_SQL = """
+SELECT g.*, t.code AS t_code, t.status AS t_status, t.paused AS t_paused, t.host_secret_hash AS t_host_hash,
+       (SELECT s.position FROM {seat} s WHERE s.table_id = t.id AND s.secret_hash = %s) AS t_seat
+FROM {table} t JOIN {game} g ON g.table_id = t.id
+WHERE t.code = %s ORDER BY g.number DESC LIMIT 1
+"""
+
+
+def _load_for_action(code: str, credentials: Credentials) -> tuple[Table, Game | None, int | None]:
+    """The table, its current game and the sender's seat, in one query.
+
+    This runs for every move, so it is one plain statement rather than three
+    ORM queries (table and game, then the seat).
+    """
+    sql = _ACTION_SQL.format(seat=Seat._meta.db_table, table=Table._meta.db_table, game=Game._meta.db_table)
+    digest = hash_secret(credentials.seat_secret) if credentials.seat_secret else ""
+    game = next(iter(Game.objects.raw(sql, [digest, normalise_code(code)])), None)
     if game is None:
-        return load_table(code), None
-    if game.table.status == Table.Status.CLOSED:
+        return load_table(code), None, None
+    table = Table(
+        id=game.table_id, code=game.t_code, status=game.t_status, paused=bool(game.t_paused),
+        host_secret_hash=game.t_host_hash,
+    )
+    if table.status == Table.Status.CLOSED:
         raise ServiceError("table_closed", gettext("This table is closed."))
-    return game.table, game
+    game.table = table
+    return table, game, game.t_seat
 
 
 @transaction.atomic
@@ -332,11 +351,13 @@ def apply_action(
     ``bot_seat`` plays for a bot seat: only the server's bot driver passes
     it, and the dice of the bot's move are the server's own.
     """
-    table, game = _table_and_current_game(table_code)
-    actor: Actor = bot_seat if bot_seat is not None else _resolve_actor(table, credentials, as_host=as_host)
+    table, game, seat = _load_for_action(table_code, credentials)
+    actor: Actor = (
+        bot_seat if bot_seat is not None else _resolve_actor(table, credentials, as_host=as_host, seat=seat)
+    )
     if game is None:
         raise ServiceError("no_game", gettext("The game has not started yet."))
-    if game.status == Game.Status.FINISHED:
+    if game.status != Game.Status.PLAYING:
         raise ServiceError("game_over", gettext("This game is over."))
     if table.paused:
         raise ServiceError("paused", gettext("The host has paused the game."))
