@@ -19,6 +19,7 @@ from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import connection
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -38,7 +39,13 @@ def database_sync_to_async(func: Any) -> Any:
     (and, on PostgreSQL, behind each other's network round trips): under load
     that queue set the latency.  Each pool thread keeps its own connection.
     """
-    return DatabaseSyncToAsync(func, thread_sensitive=False)
+    return DatabaseSyncToAsync(func, thread_sensitive=_ONE_WRITER)
+
+
+# SQLite lets one writer in at a time and makes the others sleep and retry
+# (its busy handler backs off in steps of up to 100 ms): its calls queue in one
+# thread instead.  PostgreSQL takes them side by side.
+_ONE_WRITER = connection.vendor == "sqlite"
 
 
 async def write(func: Any, *args: Any, **kwargs: Any) -> Any:
