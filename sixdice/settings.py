@@ -99,7 +99,10 @@ TEMPLATES = [
 ]
 
 if database_url := os.environ.get("DATABASE_URL"):
-    DATABASES = {"default": dj_database_url.parse(database_url, conn_max_age=60, conn_health_checks=True)}
+    # No health check: Channels closes old connections around every database
+    # call, so a check would add a round trip to each of them.  A connection
+    # that died fails one call, is then closed, and the next call reconnects.
+    DATABASES = {"default": dj_database_url.parse(database_url, conn_max_age=60, conn_health_checks=False)}
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
