@@ -122,18 +122,30 @@ else:
         }
     }
 
+# A phone stays in its table's group as long as its socket is open: the layers'
+# default of one day would silently stop broadcasts to a page left open longer.
+GROUP_EXPIRY = 60 * 60 * 24 * 30
+
 if redis_url := os.environ.get("REDIS_URL"):
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             # redis-py's pool refuses a 101st concurrent command ("Too many connections"),
             # which a burst of connects (group_add) or broadcasts reaches under load.
-            "CONFIG": {"hosts": [{"address": redis_url, "max_connections": 1000}], "capacity": 1500, "expiry": 30},
+            "CONFIG": {
+                "hosts": [{"address": redis_url, "max_connections": 1000}],
+                "capacity": 1500,
+                "expiry": 30,
+                "group_expiry": GROUP_EXPIRY,
+            },
         }
     }
 else:
     CHANNEL_LAYERS = {
-        "default": {"BACKEND": "sixdice.tables.layers.InMemoryChannelLayer", "CONFIG": {"capacity": 1000}}
+        "default": {
+            "BACKEND": "sixdice.tables.layers.InMemoryChannelLayer",
+            "CONFIG": {"capacity": 1000, "group_expiry": GROUP_EXPIRY},
+        }
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
