@@ -15,7 +15,7 @@ from sixdice.tables import services
 from sixdice.tables.engine import IllegalMove, OptionsError
 from sixdice.tables.i18n import game_error_message
 from sixdice.tables.services import Credentials
-from tests.i18n.test_live import connect, receive_until
+from tests.live_client import connect, receive_until
 
 # Ana's six dice allow two groupings; Bo's only one, so the game then waits for Ana's choice.
 ANA_ROLL = [3, -3, 2, -1, -1, 1]

@@ -4,42 +4,13 @@ from __future__ import annotations
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
-from django.contrib.sessions.backends.db import SessionStore
 
-from sixdice.asgi import application
 from sixdice.tables import services
 from sixdice.tables.i18n import language_from_headers, render_notation
 from sixdice.tables.models import Event
+from tests.live_client import connect, receive_until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-def _session(code: str, **held: str) -> str:
-    store = SessionStore()
-    store["tables"] = {code: held}
-    store.create()
-    return store.session_key
-
-
-async def connect(code: str, *, lang: str | None = None, accept: str | None = None, **held: str):
-    key = await sync_to_async(_session)(code, **held)
-    cookie = f"sessionid={key}" + (f"; django_language={lang}" if lang else "")
-    headers = [(b"host", b"testserver"), (b"origin", b"http://testserver"), (b"cookie", cookie.encode())]
-    if accept:
-        headers.append((b"accept-language", accept.encode()))
-    comm = WebsocketCommunicator(application, f"/ws/t/{code}/", headers=headers)
-    connected, _ = await comm.connect()
-    assert connected
-    welcome = await comm.receive_json_from()
-    return comm, welcome
-
-
-async def receive_until(comm, kind: str, timeout: float = 3):
-    while True:
-        msg = await comm.receive_json_from(timeout=timeout)
-        if msg["type"] == kind:
-            return msg
 
 
 def _sixdice_table():

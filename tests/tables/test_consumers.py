@@ -8,39 +8,13 @@ import json
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.contrib.sessions.backends.db import SessionStore
 
 from sixdice.asgi import application
 from sixdice.tables import services
 from sixdice.tables.models import Connection, Game
+from tests.live_client import connect, receive_until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-def _session(code: str, **held: str) -> str:
-    store = SessionStore()
-    store["tables"] = {code: held}
-    store.create()
-    return store.session_key
-
-
-async def connect(code: str, origin: str | None = "http://testserver", **held: str):
-    key = await sync_to_async(_session)(code, **held)
-    headers = [(b"host", b"testserver"), (b"cookie", f"sessionid={key}".encode())]
-    if origin:
-        headers.append((b"origin", origin.encode()))
-    comm = WebsocketCommunicator(application, f"/ws/t/{code}/", headers=headers)
-    connected, _ = await comm.connect()
-    assert connected
-    welcome = await comm.receive_json_from()
-    return comm, welcome
-
-
-async def receive_until(comm, kind: str, timeout: float = 2):
-    while True:
-        msg = await comm.receive_json_from(timeout=timeout)
-        if msg["type"] == kind:
-            return msg
 
 
 @pytest.fixture
@@ -188,17 +162,11 @@ async def test_resync_after_a_missed_broadcast(started):
 
 async def test_reconnect_with_last_seq_gets_the_missed_events(started):
     table, host, secrets, game = started
-    key = await sync_to_async(_session)(table.code, seat=secrets[0])
     await sync_to_async(services.apply_action)(
         table_code=table.code, credentials=services.Credentials(seat_secret=secrets[game.first]),
         action={"type": "add", "n": 2}, expected_seq=0,
     )
-    comm = WebsocketCommunicator(
-        application, f"/ws/t/{table.code}/?game={game.pk}&since=1",
-        headers=[(b"host", b"testserver"), (b"cookie", f"sessionid={key}".encode())],
-    )
-    assert (await comm.connect())[0]
-    welcome = await comm.receive_json_from()
+    comm, welcome = await connect(table.code, query=f"?game={game.pk}&since=1", seat=secrets[0])
     assert welcome["game"]["seq"] == 2
     assert [e["seq"] for e in welcome["missed"]] == [2]
     await comm.disconnect()
