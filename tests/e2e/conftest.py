@@ -72,8 +72,13 @@ def server(tmp_path: Path) -> Iterator[Server]:
     srv.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    """Chromium for one test module.
+
+    Playwright's sync API keeps an event loop running while it is open; closing
+    it after each module lets the asyncio tests that follow run their own loop.
+    """
     require_binary(CHROMIUM, "browser tests drive Debian's Chromium")
     from playwright.sync_api import sync_playwright
 
