@@ -32,20 +32,16 @@ from .services import Credentials, ServiceError
 log = logging.getLogger(__name__)
 
 
-def database_sync_to_async(func: Any) -> Any:
-    """Run database work in the thread pool, not in one thread shared by every connection.
-
-    With one shared thread, every table's queries queued behind each other
-    (and, on PostgreSQL, behind each other's network round trips): under load
-    that queue set the latency.  Each pool thread keeps its own connection.
-    """
-    return DatabaseSyncToAsync(func, thread_sensitive=_ONE_WRITER)
-
-
-# SQLite lets one writer in at a time and makes the others sleep and retry
-# (its busy handler backs off in steps of up to 100 ms): its calls queue in one
-# thread instead.  PostgreSQL takes them side by side.
+# SQLite lets one writer in at a time and makes the others sleep and retry (its
+# busy handler backs off in steps of up to 100 ms), so its calls queue in one
+# thread.  PostgreSQL takes them side by side in the thread pool: in one shared
+# thread every table would wait behind every other's network round trips.
 _ONE_WRITER = connection.vendor == "sqlite"
+
+
+def database_sync_to_async(func: Any) -> Any:
+    """Run database work off the event loop: in one thread on SQLite, in the pool otherwise."""
+    return DatabaseSyncToAsync(func, thread_sensitive=_ONE_WRITER)
 
 
 async def write(func: Any, *args: Any, **kwargs: Any) -> Any:

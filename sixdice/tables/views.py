@@ -104,7 +104,7 @@ def _live_context(request: HttpRequest, table: Table, *, role: str) -> dict[str,
         "engine": engine,
         "role": role,
         "join_url": _join_url(request, table),
-        "qr_svg": segno.make(_join_url(request, table), error="m").svg_inline(scale=4, dark="#1b1b1f"),
+        "qr_svg": _qr(request, table, scale=4) if role == "host" else "",
         "game_template": [f"{engine.slug}/table.html", "tables/no_board.html"],
     }
 
@@ -155,7 +155,10 @@ def claim(request: HttpRequest, code: str, token: str) -> HttpResponse:
     return redirect("tables:table", code=table.code)
 
 
+def _qr(request: HttpRequest, table: Table, *, scale: int) -> str:
+    """The join link as an inline SVG QR code."""
+    return segno.make(_join_url(request, table), error="m").svg_inline(scale=scale, dark="#1b1b1f")
+
+
 def qr_svg(request: HttpRequest, code: str) -> HttpResponse:
-    table = _table_or_404(code)
-    svg = segno.make(_join_url(request, table), error="m").svg_inline(scale=8)
-    return HttpResponse(svg, content_type="image/svg+xml")
+    return HttpResponse(_qr(request, _table_or_404(code), scale=8), content_type="image/svg+xml")
