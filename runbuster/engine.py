@@ -85,6 +85,10 @@ class RunBusterEngine:
             "series": _flag(raw, "series", True),
         }
 
+    def plays_series(self, options: Mapping[str, Any]) -> bool:
+        """A series of rounds (Player 1 moving on), or one round and the table closes."""
+        return bool(options.get("series", True))
+
     def start(self, *, players: Sequence[str], options: Mapping[str, Any], first: int = 0) -> JSON:
         names = [str(p) for p in players]
         try:

@@ -26,7 +26,10 @@ class TinyGame:
             target = int(target)
         except (TypeError, ValueError):
             raise OptionsError("The target must be a whole number.") from None
-        return {"target": target}
+        return {"target": target, "series": raw.get("series", True) not in (False, "off")}
+
+    def plays_series(self, options: Mapping[str, Any]) -> bool:
+        return bool(options.get("series", True))
 
     def start(self, *, players: Sequence[str], options: Mapping[str, Any], first: int = 0) -> dict[str, Any]:
         return {"players": list(players), "total": 0, "current": first, "rolls": [], "pending_roll": False,

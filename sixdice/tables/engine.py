@@ -23,6 +23,9 @@ Two optional methods, used when an adapter has them:
   dice when a player taps the cup (Run Buster), before the action is applied
   and recorded.  ``actor`` is :data:`SYSTEM` for a bot's move.
 * ``bot_action(state, seat, rng) -> action`` plays a turn for a bot seat.
+* ``plays_series(options) -> bool``: ``False`` when the host chose to play a
+  single game, so the table closes when it ends (default: a series, with
+  rematches until the host closes the table).
 * ``describe_parts(state_before, action, *, names) -> list[dict]`` is
   :meth:`GameEngine.describe` as structured parts, so that each phone shows
   the move log in its own language.  Each part is

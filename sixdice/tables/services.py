@@ -243,6 +243,8 @@ def current_game(table: Table) -> Game | None:
 def start_game(*, table: Table, rng: random.Random | None = None) -> Applied:
     """Start the first game (closing the seats) or a rematch with the same seats."""
     table = Table.objects.select_for_update().get(pk=table.pk)
+    if table.status == Table.Status.CLOSED:
+        raise ServiceError("table_closed", gettext("This table is closed."))
     engine = get_engine(table.game)
     seats = list(table.seats.order_by("position"))
     previous = current_game(table)
@@ -437,7 +439,10 @@ def _save(game: Game, applied: Applied, *, expected_seq: int, code: str) -> None
     for name, value in fields.items():
         setattr(game, name, value)
     if outcome is not None:
-        Table.objects.filter(pk=game.table_id).update(status=Table.Status.FINISHED)
+        # A table that plays one game only (the host turned the series off) closes with it.
+        series = getattr(engine, "plays_series", lambda options: True)(game.options)
+        status = Table.Status.FINISHED if series else Table.Status.CLOSED
+        Table.objects.filter(pk=game.table_id).update(status=status)
         broadcast.table_changed(code)  # standings and the host's Rematch button
     if applied.events:
         broadcast.game_events(code, game, applied.events)

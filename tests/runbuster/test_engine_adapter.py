@@ -130,3 +130,8 @@ def test_full_game_json_round_trip_and_outcome():
     with pytest.raises(IllegalMove):
         ENGINE.apply(state, {"type": "end_turn"}, actor=SYSTEM)
     assert ENGINE.system_action(state, options, rng) is None
+
+
+def test_series_option_says_whether_the_table_plays_on():
+    assert ENGINE.plays_series(ENGINE.clean_options({}, players=2)) is True
+    assert ENGINE.plays_series(ENGINE.clean_options({"series": "off"}, players=2)) is False

@@ -15,7 +15,7 @@ def test_create_table_gives_a_short_code_and_host_secret():
     table, host_secret = services.create_table(game="tiny", options={"target": "7"}, capacity=2)
     assert len(table.code) == services.CODE_LENGTH
     assert set(table.code) <= set(services.CODE_ALPHABET)
-    assert table.options == {"target": 7}
+    assert table.options == {"target": 7, "series": True}
     assert services.is_host(table, Credentials(host_secret=host_secret))
     assert not services.is_host(table, Credentials(host_secret="guess"))
 
@@ -188,3 +188,16 @@ def test_hand_over_revokes_the_old_phone_and_the_old_link(tiny_table):
     assert services.seat_for(table, Credentials(seat_secret=secret)).name == "Ana"
     with pytest.raises(ServiceError):
         services.claim_seat(table=table, token=newer)  # one use only
+
+
+def test_a_single_game_table_closes_when_the_game_ends(db, rng):
+    table, _host = services.create_table(game="tiny", options={"series": "off"}, capacity=2)
+    secrets = [services.join_table(table=table, name=name)[1] for name in ("Ana", "Bo")]
+    game = services.start_game(table=table, rng=rng).game
+    while game.status == Game.Status.PLAYING:
+        game = _act(table, secrets[game.state["current"]], 2, game.seq, rng=rng).game
+    table.refresh_from_db()
+    assert table.status == Table.Status.CLOSED
+    with pytest.raises(ServiceError) as exc:
+        services.start_game(table=table)
+    assert exc.value.code == "table_closed"
