@@ -116,9 +116,12 @@ def _unregister(channel_name: str) -> None:
     Connection.objects.filter(channel_name=channel_name).delete()
 
 
-def _heartbeat(channel_name: str) -> None:
+def _heartbeat(channel_name: str, table_id: int) -> dict[str, Any]:
+    """Keep the connection present; say which game the table is at and its seq."""
     stale = timezone.now() - timedelta(seconds=10)
     Connection.objects.filter(channel_name=channel_name, last_seen__lt=stale).update(last_seen=timezone.now())
+    current = Game.objects.filter(table_id=table_id).order_by("-number").values_list("id", "seq").first()
+    return {"game": current[0], "seq": current[1]} if current else {"game": None, "seq": 0}
 
 
 def _game_payload(game: Game, seat: int | None, *, log_size: int = 40) -> dict[str, Any]:
@@ -346,8 +349,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         assert self.who is not None
         kind = msg["type"]
         if kind == "ping":
-            await database_sync_to_async(_heartbeat)(self.channel_name)
-            await self._send({"type": "pong", "ref": ref})
+            # Join the table's group again: a channel layer that restarted (Redis)
+            # forgot it.  The pong's seq lets a client that missed broadcasts catch up.
+            await self.channel_layer.group_add(broadcast.group_name(self.who.code), self.channel_name)
+            where = await database_sync_to_async(_heartbeat)(self.channel_name, self.who.table_id)
+            await self._send({"type": "pong", "ref": ref, **where})
         elif kind == "action":
             action = msg.get("action")
             if not isinstance(action, dict) or not isinstance(action.get("type"), str):

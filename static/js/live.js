@@ -64,6 +64,11 @@
         }
         case "update": this.applyUpdate(msg); break;
         case "presence": this.presence = msg; break;
+        case "pong":  // the table moved on without us (lost broadcasts): catch up
+          if (msg.game !== (this.game ? this.game.id : null) || (this.game && msg.seq > this.game.seq)) {
+            this.send({type: "resync", game: this.game ? this.game.id : null, since: this.game ? this.game.seq : 0});
+          }
+          return;
         case "error":
           this.toast(msg.message);
           if (msg.snapshot) this.applySnapshot(msg.snapshot);

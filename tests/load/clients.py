@@ -84,7 +84,8 @@ class SeatClient:
     def __init__(self, ports: list[int] | int, code: str, session: str | None, *, position: int = 0,
                  reconnect: bool = False, backoff: float = 0.5, backoff_max: float = 15.0,
                  drop: Callable[[dict[str, Any]], bool] | None = None,
-                 on_change: Callable[[SeatClient], None] | None = None) -> None:
+                 on_change: Callable[[SeatClient], None] | None = None,
+                 ping_every: float | None = None) -> None:
         self.ports = [ports] if isinstance(ports, int) else list(ports)
         self.code = code
         self.session = session
@@ -93,6 +94,8 @@ class SeatClient:
         self.backoff, self.backoff_max = backoff, backoff_max
         self.drop = drop  # a test hook: updates it returns True for are discarded, as if lost
         self.on_change = on_change
+        self.ping_every = ping_every  # as live.js (every 25 s there): the pong says the table's seq
+        self._pinger: asyncio.Task | None = None
         self.ws: Any = None
         self.game: dict[str, Any] | None = None  # id, number, seq, status, view
         self.host = False
@@ -136,7 +139,16 @@ class SeatClient:
                     await asyncio.sleep(min(self.backoff_max, self.backoff * 2**attempt) * (0.5 + random.random()))
             self._task = asyncio.get_running_loop().create_task(self._read())
         await asyncio.wait_for(self.welcomed.wait(), timeout)
+        if self.ping_every:
+            self._pinger = asyncio.get_running_loop().create_task(self._ping())
         return self
+
+    async def _ping(self) -> None:
+        while not self.closed:
+            await asyncio.sleep(self.ping_every or 25)
+            if self.is_open:
+                with contextlib.suppress(Exception):
+                    await self.send({"type": "ping"})
 
     async def _connect_once(self) -> None:
         headers = {"Cookie": f"sessionid={self.session}"} if self.session else {}
@@ -178,6 +190,8 @@ class SeatClient:
 
     async def close(self) -> None:
         self.closed = True
+        if self._pinger is not None:
+            self._pinger.cancel()
         if self.ws is not None:
             with contextlib.suppress(Exception):
                 await self.ws.close()
@@ -268,6 +282,9 @@ class SeatClient:
                 self.welcomed.set()
         elif kind == "update":
             await self._update(msg, pushed=msg.get("ref") is None)
+        elif kind == "pong" and self.game is not None:
+            if msg.get("game") != self.game["id"] or msg.get("seq", 0) > self.game["seq"]:
+                await self._resync(self.game["seq"])  # broadcasts were lost: catch up, as live.js
         elif kind == "error":
             self.errors.append(msg)
             if msg.get("snapshot"):

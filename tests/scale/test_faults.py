@@ -17,7 +17,7 @@ from tests.scale.conftest import agreed, assert_saw_every_event_once_in_order, p
 
 async def _seats(cluster, table) -> list[SeatClient]:
     seats = [SeatClient(cluster.ports[k % 2], table["code"], session, position=k,
-                        reconnect=True, backoff=0.2, backoff_max=2.0)
+                        reconnect=True, backoff=0.2, backoff_max=2.0, ping_every=1.0)
              for k, session in enumerate(table["sessions"])]
     await asyncio.gather(*(s.open() for s in seats))
     return seats

@@ -276,3 +276,33 @@ async def test_host_closes_the_table_the_series_ends_and_watchers_still_see_it(s
     for comm in (hosting, seat, watcher):
         await comm.disconnect()
     assert await sync_to_async(lambda: Game.objects.get(pk=game.pk).seq)() == 0
+
+
+async def test_a_ping_rejoins_a_forgotten_group_and_says_where_the_game_is(started):
+    """A channel layer that restarted forgot who was in the table's group (Redis restarted)."""
+    from channels.layers import get_channel_layer
+
+    from sixdice.tables import broadcast
+
+    table, host, secrets, game = started
+    waiting, welcome = await connect(table.code, seat=secrets[1 - game.first])
+    assert welcome["game"]["seq"] == 0
+    layer, group = get_channel_layer(), broadcast.group_name(table.code)
+    for channel in list(layer.groups[group]):
+        await layer.group_discard(group, channel)
+    assert not layer.groups.get(group)
+    await sync_to_async(services.apply_action)(
+        table_code=table.code, credentials=services.Credentials(seat_secret=secrets[game.first]),
+        action={"type": "add", "n": 1}, expected_seq=0,
+    )
+    await waiting.send_json_to({"type": "ping", "id": 1})
+    pong = await receive_until(waiting, "pong")
+    assert (pong["game"], pong["seq"]) == (game.pk, 2)  # the client sees it is behind and resyncs
+    await waiting.send_json_to({"type": "resync", "game": game.pk, "since": 0})
+    assert [e["seq"] for e in (await receive_until(waiting, "update"))["events"]] == [1, 2]
+    await sync_to_async(services.apply_action)(  # and broadcasts reach it again
+        table_code=table.code, credentials=services.Credentials(seat_secret=secrets[1 - game.first]),
+        action={"type": "add", "n": 1}, expected_seq=2,
+    )
+    assert (await receive_until(waiting, "update"))["seq"] == 4
+    await waiting.disconnect()
