@@ -175,14 +175,20 @@ def _resync(who: Who, game_id: int | None, since: int) -> dict[str, Any]:
     events = selectors.events_since(game, since) if game_id == game.pk else None
     if events is None:
         return {"type": "snapshot", **_snapshot(who)}
+    return _update_frame(
+        game.engine, game.pk, game.number, game.seq, game.status,
+        [broadcast.event_payload(e) for e in events], game.state, who.seat,
+    )
+
+
+def _update_frame(
+    engine: str, game: int, number: int, seq: int, status: str, events: list[dict[str, Any]],
+    state: dict[str, Any], seat: int | None,
+) -> dict[str, Any]:
+    """An ``update`` frame: new events and this seat's view of the state after them."""
     return {
-        "type": "update",
-        "game": game.pk,
-        "number": game.number,
-        "seq": game.seq,
-        "status": game.status,
-        "events": [broadcast.event_payload(e) for e in events],
-        "view": get_engine(game.engine).view(game.state, who.seat),
+        "type": "update", "game": game, "number": number, "seq": seq, "status": status,
+        "events": events, "view": get_engine(engine).view(state, seat),
     }
 
 
@@ -393,18 +399,10 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def table_events(self, event: dict[str, Any]) -> None:
         assert self.who is not None
-        engine = get_engine(event["engine"])
-        await self._send(
-            {
-                "type": "update",
-                "game": event["game"],
-                "number": event["number"],
-                "seq": event["seq"],
-                "status": event["status"],
-                "events": event["events"],
-                "view": engine.view(event["state"], self.who.seat),
-            }
-        )
+        await self._send(_update_frame(
+            event["engine"], event["game"], event["number"], event["seq"], event["status"],
+            event["events"], event["state"], self.who.seat,
+        ))
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         assert self.who is not None

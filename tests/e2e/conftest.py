@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import require_binary
-from tests.load.infra import free_port, wait_for_port
+from tests.load.infra import Daphne, base_env, migrate
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("TEST_ARTIFACTS", ROOT / "test-artifacts"))
@@ -23,46 +23,22 @@ DESKTOP = {"width": 1280, "height": 860}
 CHROMIUM = "/usr/bin/chromium"
 
 
-class Server:
-    """A daphne process serving the app from its own SQLite file."""
+class Server(Daphne):
+    """The app in its own daphne process, SQLite file and collected static files, as `make run` serves it."""
 
     def __init__(self, workdir: Path, env: dict[str, str] | None = None) -> None:
-        self.workdir = workdir
-        self.port = free_port()
-        self.env = {
-            **os.environ,
-            "SIXDICE_VAR_DIR": str(workdir),
-            "SQLITE_PATH": str(workdir / "db.sqlite3"),
-            "STATIC_ROOT": str(workdir / "static"),
-            "SECRET_KEY": "e2e-" + os.urandom(8).hex(),
-            "DJANGO_SETTINGS_MODULE": "sixdice.settings",
-            "SIXDICE_STATIC_MANIFEST": "1",  # served as `make run` serves it: hashed, compressed
-            **(env or {}),
-        }
-        self.proc: subprocess.Popen | None = None
-        for command in (["migrate", "--noinput", "-v0"], ["collectstatic", "--noinput", "-v0"]):
-            subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=self.env, check=True)
+        super().__init__(
+            workdir,
+            base_env(workdir, SECRET_KEY="e2e-" + os.urandom(8).hex(), SIXDICE_STATIC_MANIFEST="1", **(env or {})),
+            name="server",
+        )
+        migrate(self.env)
+        subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=self.env,
+                       check=True)
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> Server:
-        log = open(self.workdir / "server.log", "ab")  # noqa: SIM115 - kept open while the server runs
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "sixdice.asgi:application"],
-            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
-        )
-        wait_for_port(self.port, self.proc)
-        return self
-
-    def stop(self, sig: int | None = None) -> None:
-        if self.proc and self.proc.poll() is None:
-            if sig is None:
-                self.proc.terminate()
-            else:
-                self.proc.send_signal(sig)
-            self.proc.wait(timeout=10)
 
 
 @pytest.fixture
