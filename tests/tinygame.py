@@ -11,10 +11,20 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sixdice.tables.engine import HOST, SYSTEM, Actor, IllegalMove, NotAllowed, OptionsError, Outcome
+from sixdice.gamekit.engine import (
+    HOST,
+    SYSTEM,
+    Actor,
+    GameEngine,
+    IllegalMove,
+    NotAllowed,
+    OptionsError,
+    Outcome,
+)
+from sixdice.gamekit.notation import Part, part
 
 
-class TinyGame:
+class TinyGame(GameEngine):
     slug = "tiny"
     label = "Tiny"
     min_players = 2
@@ -77,12 +87,12 @@ class TinyGame:
     def view(self, state: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
         return {**state, "mine": seat is not None and seat in self.actors(state)}
 
-    def describe(self, state_before: Mapping[str, Any], action: Mapping[str, Any], *, names: Sequence[str]) -> str:
+    def describe_parts(self, state_before: Mapping[str, Any], action: Mapping[str, Any], *, names: Sequence[str]) -> list[Part]:
         if action["type"] == "add":
-            return f"{names[state_before['current']]} adds {action['n']}"
+            return [part("%(name)s adds %(n)s", name=names[state_before["current"]], n=action["n"])]
         if action["type"] == "roll":
-            return f"the app rolls {action['value']}"
-        return "the host ends the game"
+            return [part("the app rolls %(value)s", value=action["value"])]
+        return [part("the host ends the game")]
 
     def outcome(self, state: Mapping[str, Any]) -> Outcome | None:
         if state["winner"] is not None:

@@ -21,7 +21,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.dateparse import parse_datetime
 
-from sixdice.tables.engine import HOST, SYSTEM, GameError, get_engine
+from sixdice.gamekit.engine import HOST, SYSTEM, GameError, get_engine
 from sixdice.tables.models import Event, Game, Seat, Table
 from sixdice.tables.services import CODE_ALPHABET, CODE_LENGTH, NAME_MAX
 

@@ -18,7 +18,7 @@ from typing import Any
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from sixdice.tables.engine import REGISTRY
+from sixdice.gamekit.engine import REGISTRY
 from sixdice.tables.models import Event, Game
 
 from .steps import is_turn

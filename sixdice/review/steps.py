@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sixdice.tables.engine import Actor, get_engine
+from sixdice.gamekit.engine import Actor, get_engine
 from sixdice.tables.models import Event, Game
 
 TURN_ACTIONS: dict[str, str] = {"sixdice": "flip", "runbuster": "roll"}

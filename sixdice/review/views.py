@@ -7,7 +7,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 
-from sixdice.tables.engine import REGISTRY, GameError, get_engine
+from sixdice.gamekit.engine import REGISTRY, GameError, get_engine
 from sixdice.tables.models import Game, Table
 from sixdice.tables.selectors import table_info
 from sixdice.tables.services import normalise_code

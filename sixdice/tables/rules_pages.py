@@ -14,7 +14,7 @@ from django.shortcuts import render
 from django.template.loader import select_template
 from django.utils.translation import get_language
 
-from .engine import REGISTRY
+from sixdice.gamekit.engine import REGISTRY
 
 GAMES = ("sixdice", "runbuster")
 BANK_PER_PLAYER = 12  # the usual bank: 12 dice per player (the rules' default)

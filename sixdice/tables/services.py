@@ -19,8 +19,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
+from sixdice.gamekit.engine import HOST, SYSTEM, Actor, GameEngine, GameError, OptionsError, get_engine
+
 from . import broadcast, i18n
-from .engine import HOST, SYSTEM, Actor, GameEngine, GameError, OptionsError, get_engine
 from .models import Event, Game, Seat, Table
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read aloud and type

@@ -7,9 +7,9 @@ import json
 import pytest
 from django.urls import reverse
 
+from sixdice.gamekit.engine import get_engine
 from sixdice.review.steps import count_turns, replay_steps, step_payloads
 from sixdice.tables import services
-from sixdice.tables.engine import get_engine
 from sixdice.tables.models import Game
 
 from .conftest import play
