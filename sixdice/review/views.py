@@ -97,6 +97,5 @@ def statistics(request: HttpRequest) -> HttpResponse:
     figures = stats.compute(slug)
     return render(request, "review/stats.html", {
         "stats": figures, "charts": stats.charts(figures), "slug": slug,
-        "games": sorted(REGISTRY.values(), key=lambda e: e.slug != "sixdice"),
-        "solver": figures.solver_first_win,
+        "games": list(REGISTRY.values()),
     })
