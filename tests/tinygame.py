@@ -1,8 +1,12 @@
-"""A tiny game for testing the table machinery without either real engine.
+"""A tiny third game: the proof that a game plugs in by its own package and a registration.
 
 Seats take turns adding 1 or 2 to a shared total; after every add the app
 rolls a die (a system action, so the roll is recorded); whoever brings the
 total to 10 or more wins.  The host may end the game at any time.
+
+Nothing outside this file names it: ``tests/conftest.py`` registers it, and
+``tests/gamekit/test_third_game.py`` plays it through every shared part
+(tables, the live connection, replay, export and import, statistics).
 """
 
 from __future__ import annotations
@@ -15,7 +19,9 @@ from sixdice.gamekit.engine import (
     HOST,
     SYSTEM,
     Actor,
+    BoardPicture,
     GameEngine,
+    HandPicture,
     IllegalMove,
     NotAllowed,
     OptionsError,
@@ -93,6 +99,11 @@ class TinyGame(GameEngine):
         if action["type"] == "roll":
             return [part("the app rolls %(value)s", value=action["value"])]
         return [part("the host ends the game")]
+
+    def picture(self, state: Mapping[str, Any]) -> BoardPicture:
+        """The app's rolls so far as one row of dice; the total as a fact."""
+        rolls = HandPicture(loose=tuple(state["rolls"]), score=state["total"])
+        return BoardPicture(hands=(rolls,), facts=(("total", str(state["total"])),))
 
     def outcome(self, state: Mapping[str, Any]) -> Outcome | None:
         if state["winner"] is not None:
