@@ -109,10 +109,10 @@ def solver_first_win() -> float:
 
 def compute(engine: str | None = None) -> Statistics:
     """Every figure of the statistics page, from finished games (of one engine, if given)."""
-    games = Game.objects.filter(status=Game.Status.FINISHED)
+    finished = Game.objects.filter(status=Game.Status.FINISHED)
     if engine:
-        games = games.filter(engine=engine)
-    games = list(games.order_by("started_at", "pk"))
+        finished = finished.filter(engine=engine)
+    games = list(finished.order_by("started_at", "pk"))
     turns: Counter = Counter()
     events: Counter = Counter()
     slug_of = {g.pk: g.engine for g in games}

@@ -13,15 +13,19 @@ import random
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from . import broadcast, i18n
 from .engine import HOST, SYSTEM, Actor, GameEngine, GameError, OptionsError, get_engine
 from .models import Event, Game, Seat, Table
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read aloud and type
 CODE_LENGTH = 5
@@ -33,10 +37,10 @@ STALE_MESSAGE = gettext_lazy("Someone else moved first; here is the table as it 
 class ServiceError(Exception):
     """A refusal with a code for the client and a message for a person."""
 
-    def __init__(self, code: str, message: str, **extra: Any) -> None:
+    def __init__(self, code: str, message: str | Promise, **extra: Any) -> None:
         super().__init__(message)
         self.code = code
-        self.message = message
+        self.message = str(message)  # a lazy message is worded in the language active now
         self.extra = extra
 
 
@@ -310,6 +314,16 @@ WHERE t.code = %s ORDER BY g.number DESC LIMIT 1
 """
 
 
+class _ActionRow(TypedDict):
+    """The table columns that :data:`_ACTION_SQL` adds to the game row."""
+
+    t_code: str
+    t_status: str
+    t_paused: bool
+    t_host_hash: str
+    t_seat: int | None
+
+
 def _load_for_action(code: str, credentials: Credentials) -> tuple[Table, Game | None, int | None]:
     """The table, its current game and the sender's seat, in one query.
 
@@ -318,7 +332,8 @@ def _load_for_action(code: str, credentials: Credentials) -> tuple[Table, Game |
     """
     sql = _ACTION_SQL.format(seat=Seat._meta.db_table, table=Table._meta.db_table, game=Game._meta.db_table)
     digest = hash_secret(credentials.seat_secret) if credentials.seat_secret else ""
-    game = next(iter(Game.objects.raw(sql, [digest, normalise_code(code)])), None)
+    rows = Game.objects.raw(sql, [digest, normalise_code(code)])
+    game = cast("WithAnnotations[Game, _ActionRow] | None", next(iter(rows), None))
     if game is None:
         return load_table(code), None, None
     table = Table(
