@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import random
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -236,7 +235,7 @@ def _bot_step(code: str) -> bool:
         return False
     bots = set(table.seats.filter(is_bot=True).values_list("position", flat=True))
     for seat in sorted(engine.actors(game.state) & bots):
-        action = bot_action(game.state, seat, random.SystemRandom())
+        action = bot_action(game.state, seat, services._system_rng("bot", game.number, game.seq, seat))
         services.apply_action(
             table_code=code, credentials=Credentials(), action=action, expected_seq=game.seq, bot_seat=seat
         )

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypedDict, cast
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.functional import Promise
@@ -80,9 +81,23 @@ def normalise_code(code: str) -> str:
     return "".join(ch for ch in code.upper() if ch.isalnum())
 
 
-def _system_rng() -> random.Random:
-    """Dice the app rolls come from the OS; every value is recorded in the event."""
-    return random.SystemRandom()
+_SEEDED_STREAMS: dict[str, random.Random] = {}
+
+
+def _system_rng(*key: object) -> random.Random:
+    """Dice the app rolls come from the OS; every value is recorded in the event.
+
+    Under the test-only setting ``SIXDICE_DICE_SEED`` they come from a
+    ``random.Random`` seeded with that seed and ``key`` (say the game's number
+    and ``seq``), so the same point of a game always gets the same dice,
+    whichever tables were played before it.  Without a key, one stream per seed.
+    """
+    seed = settings.SIXDICE_DICE_SEED
+    if seed is None:
+        return random.SystemRandom()
+    if not key:
+        return _SEEDED_STREAMS.setdefault(seed, random.Random(seed))
+    return random.Random(":".join(map(str, (seed, *key))))
 
 
 # ---------------------------------------------------------------- tables and seats
@@ -260,7 +275,7 @@ def start_game(*, table: Table, rng: random.Random | None = None) -> Applied:
             gettext("%(game)s needs at least %(low)s players; %(n)s joined so far.")
             % {"game": engine.label, "low": engine.min_players, "n": len(seats)},
         )
-    rng = rng or _system_rng()
+    rng = rng or _system_rng("start", 1 if previous is None else previous.number + 1)
     names = [seat.name for seat in seats]
     options = engine.clean_options(table.options, players=len(seats))
     first = rng.randrange(len(seats)) if previous is None else (previous.first + 1) % len(seats)
@@ -379,7 +394,7 @@ def apply_action(
     if table.paused:
         raise ServiceError("paused", gettext("The host has paused the game."))
     engine = get_engine(game.engine)
-    rng = rng or _system_rng()
+    rng = rng or _system_rng("move", game.number, game.seq)
     state = game.state
     try:
         if isinstance(actor, int) and actor not in engine.actors(state):
