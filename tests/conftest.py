@@ -9,8 +9,8 @@ import shutil
 import pytest
 from django.utils import translation
 
+from sixdice.gamekit.engine import register
 from sixdice.tables import services
-from sixdice.tables.engine import register
 from tests.tinygame import TINY
 
 register(TINY)

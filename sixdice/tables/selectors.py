@@ -9,7 +9,8 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
-from .engine import get_engine
+from sixdice.gamekit.engine import get_engine
+
 from .models import Connection, Event, Game, Table
 
 

@@ -19,8 +19,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
+from sixdice.gamekit.engine import HOST, SYSTEM, Actor, GameEngine, GameError, OptionsError, get_engine
+from sixdice.gamekit.notation import render_parts
+from sixdice.gamekit.replay import final_state
+
 from . import broadcast, i18n
-from .engine import HOST, SYSTEM, Actor, GameEngine, GameError, OptionsError, get_engine
 from .models import Event, Game, Seat, Table
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read aloud and type
@@ -84,8 +87,20 @@ def _system_rng() -> random.Random:
 # ---------------------------------------------------------------- tables and seats
 
 
-def create_table(*, game: str, options: Mapping[str, Any], capacity: int) -> tuple[Table, str]:
-    """Open a table for ``game``; returns it with the host secret (kept only in the host's session)."""
+def create_table(
+    *,
+    game: str,
+    options: Mapping[str, Any],
+    capacity: int,
+    code: str | None = None,
+    status: Table.Status = Table.Status.LOBBY,
+) -> tuple[Table, str]:
+    """Open a table for ``game``; returns it with the host secret (kept only in the host's session).
+
+    An imported game's table (:mod:`sixdice.review.exchange`) asks for its
+    old ``code`` (used when free, else a new one is drawn) and another
+    ``status``; its host secret is thrown away.
+    """
     engine = get_engine(game)
     if not engine.min_players <= capacity <= engine.max_players:
         raise OptionsError(
@@ -94,14 +109,15 @@ def create_table(*, game: str, options: Mapping[str, Any], capacity: int) -> tup
         )
     cleaned = engine.clean_options(options, players=capacity)
     host_secret = new_secret()
-    for _ in range(20):
+    for attempt in range(20):
         try:
             with transaction.atomic():
                 table = Table.objects.create(
-                    code=_new_code(),
+                    code=code if code and attempt == 0 else _new_code(),
                     game=engine.slug,
                     options=cleaned,
                     capacity=capacity,
+                    status=status,
                     host_secret_hash=hash_secret(host_secret),
                 )
             return table, host_secret
@@ -371,9 +387,9 @@ def apply_action(
             # Let the engine word the refusal ("It is Ana's turn."), else a plain one.
             engine.apply(state, dict(action), actor=actor)
             raise GameError(gettext_noop("It is not your turn."), code="not_allowed")
-        complete = getattr(engine, "complete_action", None)
-        if complete is not None:
-            action = complete(state, dict(action), game.options, rng, actor=SYSTEM if bot_seat is not None else actor)
+        action = engine.complete_action(
+            state, dict(action), game.options, rng, actor=SYSTEM if bot_seat is not None else actor
+        )
         new_state = engine.apply(state, dict(action), actor=actor)
     except GameError as exc:
         if expected_seq != game.seq:  # the sender acted on an old state: that is the real reason
@@ -392,12 +408,9 @@ def _add_event(
     engine: GameEngine, game: Game, applied: Applied, actor: Actor, action: dict[str, Any], before: Mapping[str, Any]
 ) -> None:
     seq = game.seq + len(applied.events) + 1
-    text = engine.describe(before, action, names=game.players)
-    describe_parts = getattr(engine, "describe_parts", None)
-    notation = describe_parts(before, action, names=game.players) if describe_parts is not None else []
-    applied.events.append(
-        Event(game=game, seq=seq, actor=str(actor), action=action, text=text[:500], notation=notation or [])
-    )
+    parts = engine.describe_parts(before, action, names=game.players)
+    text = render_parts(parts)
+    applied.events.append(Event(game=game, seq=seq, actor=str(actor), action=action, text=text[:500], notation=parts))
 
 
 def _run_system_actions(
@@ -440,7 +453,7 @@ def _save(game: Game, applied: Applied, *, expected_seq: int, code: str) -> None
         setattr(game, name, value)
     if outcome is not None:
         # A table that plays one game only (the host turned the series off) closes with it.
-        series = getattr(engine, "plays_series", lambda options: True)(game.options)
+        series = engine.plays_series(game.options)
         status = Table.Status.FINISHED if series else Table.Status.CLOSED
         Table.objects.filter(pk=game.table_id).update(status=status)
         broadcast.table_changed(code)  # standings and the host's Rematch button
@@ -449,10 +462,6 @@ def _save(game: Game, applied: Applied, *, expected_seq: int, code: str) -> None
 
 
 def replay(game: Game, events: Sequence[Event] | None = None) -> dict[str, Any]:
-    """The state reached by applying the game's event log to its initial state."""
-    engine = get_engine(game.engine)
-    state = game.initial_state
-    for event in events if events is not None else game.events.order_by("seq"):
-        actor: Actor = int(event.actor) if event.actor.isdigit() else event.actor
-        state = engine.apply(state, event.action, actor=actor)
-    return state
+    """The state reached by applying the game's event log to its initial state (see :mod:`sixdice.gamekit.replay`)."""
+    logged = events if events is not None else game.events.order_by("seq")
+    return final_state(get_engine(game.engine), game.initial_state, ((e.actor, e.action) for e in logged))
