@@ -22,13 +22,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext, gettext_noop
 
 from sixdice.tables.i18n import render_notation
 
-from .steps import Step
+if TYPE_CHECKING:
+    from .steps import Step
 
 SEAT, BOT, HOST_KIND, APP_ROLL, APP_DEFAULT, TIMEOUT, APP = "seat", "bot", "host", "roll", "default", "timeout", "app"
 
@@ -102,10 +103,11 @@ def _same(engine: Any, before: Mapping[str, Any], after: Mapping[str, Any], acti
 
 
 def decisions(engine: Any, steps: Sequence[Step], bots: Sequence[bool], players: Sequence[str],
-              actions: Sequence[Mapping[str, Any]], language: str | None = None) -> list[Decision]:
-    """One :class:`Decision` per event (``steps[1:]``; ``actions[i]`` is the action of ``steps[i + 1]``)."""
+              language: str | None = None) -> list[Decision]:
+    """One :class:`Decision` per event, that is per step after the first (``steps[1:]``)."""
     out = []
-    for before, step, action in zip(steps, steps[1:], actions, strict=True):
+    for before, step in zip(steps, steps[1:], strict=False):
+        action = step.action
         actor = step.actor or ""
         kind, seat = actor_kind(actor, action, bots)
         default = _default(engine, before.state)
@@ -118,3 +120,23 @@ def decisions(engine: Any, steps: Sequence[Step], bots: Sequence[bool], players:
                                                                                names=list(players))
         out.append(Decision(step.seq, kind, seat, default, default_text, differs))
     return out
+
+
+def bots_of(game: Any) -> list[bool]:
+    """Per seat of ``game``: whether the table's seat is a bot (the app plays it)."""
+    bots = {seat.position: seat.is_bot for seat in game.table.seats.all()}
+    return [bool(bots.get(position, False)) for position in range(len(game.players))]
+
+
+def who_began(engine: Any, steps: Sequence[Step], table_first: int,
+              language: str | None = None) -> tuple[int, str]:
+    """The seat that began and why (in ``language``), from the states of the replay.
+
+    The engine's ``first_player`` hook decides; a game without it began with
+    the table's pick (``Game.first``).
+    """
+    for step in steps:
+        found = engine.first_player(step.state)
+        if found is not None:
+            return found.seat, render_notation([found.reason], language)
+    return table_first, gettext("The table's pick")
