@@ -67,7 +67,7 @@ def test_every_optional_hook_has_a_default():
     assert game.is_turn(0, {"type": "count"}) and not game.is_turn(SYSTEM, {"type": "count"})
     assert game.die_face(5).text == "5"
     assert game.picture(state) == BoardPicture()
-    assert game.first_player_reference() is None
+    assert game.first_player_reference() is None and game.first_player(state) is None
     assert game.rules_template is None and game.rules_context() == {}
 
 

@@ -400,3 +400,12 @@ def test_a_changed_dict_is_a_new_state_for_the_adapter():
     other["pending"] = {**other["pending"], "seat": 1}
     other["current"] = 1
     assert ENGINE.actors(other) == frozenset({1})
+
+
+def test_first_player_is_decided_by_the_start_rolls():
+    state, opts = start(auto_balance=True)
+    assert ENGINE.first_player(state) is None  # not decided before the start rolls
+    rng = random.Random(8)
+    while state["first"] is None:
+        state = ENGINE.apply(state, ENGINE.system_action(state, opts, rng), actor=SYSTEM)
+    assert ENGINE.first_player(state) == state["first"] in range(len(NAMES))
