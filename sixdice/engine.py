@@ -274,7 +274,11 @@ class SixDiceEngine(GameEngine):
             return None
         return Outcome(winners=tuple(st.winners), end_reason=st.end_reason or "")
 
-    # ------------------------------------------------------------ review pages and rules
+    # ------------------------------------------------------------ review pages, statistics and rules
+
+    def first_player(self, state: Mapping[str, Any]) -> int | None:
+        """Six-Dice decides who begins with the start rolls (R1), so the table's choice is not it."""
+        return self._state(state).first
 
     def die_face(self, value: int) -> DieFace:
         """Blue +1..+3, red −1..−3."""

@@ -284,6 +284,14 @@ class GameEngine:
         """
         return BoardPicture()
 
+    def first_player(self, state: Mapping[str, Any]) -> int | None:
+        """The seat that played first in this game, when the game decided it itself (statistics).
+
+        Default: ``None``, and the table's choice (``Game.first``, the
+        ``first`` given to :meth:`start`) counts.
+        """
+        return None
+
     def first_player_reference(self) -> float | None:
         """The exact chance that the first player wins a two-player game, when it is known.
 
