@@ -23,7 +23,7 @@ import random
 import weakref
 
 from django.conf import settings
-from django.db import DatabaseError
+from django.db import InterfaceError, OperationalError
 
 from . import broadcast, services
 from .engine import get_engine
@@ -84,7 +84,7 @@ class TableBots:
             except services.ServiceError as exc:  # paused, over, closed: the next kick looks again
                 log.info("bots at table %s stopped: %s", self.code, exc.message)
                 return
-            except DatabaseError:
+            except (OperationalError, InterfaceError):  # a lock, a dropped connection: passing troubles
                 failures += 1
                 if failures >= MAX_DATABASE_RETRIES:
                     log.exception("bots at table %s stopped after %s database errors", self.code, failures)

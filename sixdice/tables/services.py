@@ -367,7 +367,8 @@ def load_table(code: str, *, allow_closed: bool = False) -> Table:
 
 _ACTION_SQL = """
 SELECT g.*, t.code AS t_code, t.status AS t_status, t.paused AS t_paused, t.host_secret_hash AS t_host_hash,
-       (SELECT s.position FROM {seat} s WHERE s.table_id = t.id AND s.secret_hash = %s) AS t_seat,
+       (SELECT s.position FROM {seat} s WHERE s.table_id = t.id AND s.secret_hash = %s AND s.secret_hash <> '')
+         AS t_seat,
        EXISTS (SELECT 1 FROM {seat} b WHERE b.table_id = t.id AND b.is_bot) AS t_bots
 FROM {table} t JOIN {game} g ON g.table_id = t.id
 WHERE t.code = %s ORDER BY g.number DESC LIMIT 1
