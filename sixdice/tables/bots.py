@@ -19,14 +19,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import weakref
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
+from sixdice.gamekit.engine import get_engine
+
 from . import broadcast, services
-from .engine import get_engine
 from .models import Game, Seat
 
 log = logging.getLogger(__name__)
@@ -44,13 +44,10 @@ def step(code: str) -> bool:
     if game is None or game.status != Game.Status.PLAYING:
         return False
     engine = get_engine(game.engine)
-    bot_action = getattr(engine, "bot_action", None)
-    if bot_action is None:
-        return False
     for seat in sorted(engine.actors(game.state) & bots):
-        action = bot_action(game.state, seat, random.SystemRandom())
-        if action is None:
-            continue
+        action = engine.bot_action(game.state, seat, services._system_rng("bot", game.number, game.seq, seat))
+        if action is None:  # the game has no bot
+            return False
         try:
             services.apply_action(
                 table_code=code, credentials=services.Credentials(), action=action, expected_seq=game.seq,

@@ -19,9 +19,10 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from sixdice.gamekit.engine import GameError
+
 from . import bots, broadcast, i18n, presence, selectors, services
 from .broadcast import database_sync_to_async, write
-from .engine import GameError
 from .services import Credentials, ServiceError
 
 log = logging.getLogger(__name__)

@@ -14,8 +14,9 @@ from typing import Any
 from django.conf import settings
 from django.urls import reverse
 
+from sixdice.gamekit.engine import get_engine
+
 from . import presence
-from .engine import get_engine
 from .models import Event, Game, Seat, Table
 
 

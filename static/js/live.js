@@ -86,7 +86,8 @@
     applySnapshot(s) {
       this.role = s.role; this.seat = s.seat; this.host = s.host;
       this.table = s.table; this.presence = s.presence; this.standings = s.standings || [];
-      // A table frame is computed when the table changed; updates applied since may be newer: keep those.
+      // A table frame (or an error's snapshot) can be overtaken by updates: take its table part,
+      // but never step back to an older state of the same game.
       if (s.game && this.game && s.game.id === this.game.id && s.game.seq < this.game.seq) return;
       this.game = s.game ? {id: s.game.id, number: s.game.number, seq: s.game.seq, status: s.game.status,
                             players: s.game.players, started_at: s.game.started_at, view: s.game.view} : null;

@@ -237,7 +237,7 @@ class SeatClient:
         g = s.get("game")
         before = self.game
         if g and before and before["id"] == g["id"] and g["seq"] < before["seq"]:
-            return  # a table frame computed before updates we already applied: keep those (as live.js)
+            return  # an older picture (a table frame or an error's snapshot overtaken by updates): keep ours, as live.js
         if not g:
             self.game = None
             return
