@@ -221,7 +221,8 @@ class Pos:
 
     @classmethod
     def of(cls, st: State) -> Pos:
-        return cls([counts_of(h.dice()) for h in st.hands], st.bank, st.turns, st.rounds * st.n)
+        done = (st.round - 1) * st.n + st.moved if st.round >= 1 else 0  # turns made, from round and moved
+        return cls([counts_of(h.dice()) for h in st.hands], st.bank, done, st.rounds * st.n)
 
     def t(self) -> float:
         return min(1.0, self.turns / self.total) if self.total else 1.0
