@@ -439,6 +439,9 @@ def _save(game: Game, applied: Applied, *, expected_seq: int, code: str) -> None
     for name, value in fields.items():
         setattr(game, name, value)
     if outcome is not None:
+        from sixdice.players.services import record_result  # profiles' results and ratings, same transaction
+
+        record_result(game)
         # A table that plays one game only (the host turned the series off) closes with it.
         series = getattr(engine, "plays_series", lambda options: True)(game.options)
         status = Table.Status.FINISHED if series else Table.Status.CLOSED

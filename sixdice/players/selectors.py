@@ -1,0 +1,213 @@
+"""Reads for the player pages, the leaderboards and the statistics."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+
+from django.db.models import QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from sixdice.tables.engine import REGISTRY
+
+from .models import Participant, Profile, Rating, RatingUpdate
+from .ratings import Skill
+from .services import season_skills
+from .text import search_key
+
+HEAD_TO_HEAD = 5  # opponents shown on a player page
+RECENT = 10
+
+
+def engine_label(slug: str) -> str:
+    engine = REGISTRY.get(slug)
+    return engine.label if engine else slug
+
+
+def a_player() -> str:
+    return gettext("a player")
+
+
+def shown_name(profile: Profile | None, fallback: str) -> str:
+    """The name public pages show: a hidden profile is "a player"."""
+    if profile is None:
+        return fallback
+    return a_player() if profile.hidden else profile.display_name
+
+
+@dataclass(frozen=True)
+class Season:
+    """A date range (both days included); either end may be open."""
+
+    start: date | None = None
+    end: date | None = None
+
+    @property
+    def since(self) -> datetime | None:
+        return timezone.make_aware(datetime.combine(self.start, time.min)) if self.start else None
+
+    @property
+    def until(self) -> datetime | None:
+        return timezone.make_aware(datetime.combine(self.end + timedelta(days=1), time.min)) if self.end else None
+
+    @property
+    def is_open(self) -> bool:
+        return self.start is None and self.end is None
+
+    def filter(self, qs: QuerySet, path: str = "game__finished_at") -> QuerySet:
+        if self.since:
+            qs = qs.filter(**{f"{path}__gte": self.since})
+        if self.until:
+            qs = qs.filter(**{f"{path}__lt": self.until})
+        return qs
+
+
+def parse_season(raw_from: str | None, raw_to: str | None) -> tuple[Season, str | None]:
+    """The season of a page's ``?from=&to=`` (ISO dates); a bad value gives an error and no filter."""
+    try:
+        start = date.fromisoformat(raw_from) if raw_from else None
+        end = date.fromisoformat(raw_to) if raw_to else None
+    except ValueError:
+        return Season(), gettext("Dates are written as YYYY-MM-DD; showing every game.")
+    if start and end and end < start:
+        return Season(), gettext("The season ends before it starts; showing every game.")
+    return Season(start, end), None
+
+
+# ---------------------------------------------------------------- player page
+
+
+@dataclass
+class EngineRecord:
+    slug: str
+    label: str
+    games: int = 0
+    wins: int = 0
+    rating: Skill | None = None
+    rated_games: int = 0
+    history: list[tuple[datetime, float]] = field(default_factory=list)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass
+class Opponent:
+    profile: Profile
+    name: str
+    games: int = 0
+    ahead: int = 0  # games the page's player finished ahead
+    behind: int = 0
+    level: int = 0
+
+
+@dataclass
+class RecentGame:
+    code: str
+    number: int
+    label: str
+    finished_at: datetime | None
+    rank: int
+    players: int
+    won: bool
+
+
+@dataclass
+class PlayerPage:
+    profile: Profile
+    games: int
+    engines: list[EngineRecord]
+    recent: list[RecentGame]
+    opponents: list[Opponent]
+
+
+def player_page(profile: Profile, season: Season = Season()) -> PlayerPage:
+    mine = season.filter(Participant.objects.filter(profile=profile, game__finished_at__isnull=False))
+    mine = mine.select_related("game", "game__table").order_by("-game__finished_at", "-game_id")
+    records: dict[str, EngineRecord] = {}
+    recent: list[RecentGame] = []
+    game_rank: dict[int, int] = {}
+    for row in mine:
+        game = row.game
+        rec = records.setdefault(game.engine, EngineRecord(game.engine, engine_label(game.engine)))
+        rec.games += 1
+        rec.wins += row.rank == 1
+        game_rank[game.pk] = row.rank
+        if len(recent) < RECENT:
+            recent.append(RecentGame(game.table.code, game.number, rec.label, game.finished_at, row.rank,
+                                     len(game.players), row.rank == 1))
+    for rating in Rating.objects.filter(profile=profile):
+        rec = records.setdefault(rating.engine, EngineRecord(rating.engine, engine_label(rating.engine)))
+        rec.rating = Skill(rating.mu, rating.sigma)
+        rec.rated_games = rating.games
+    updates = season.filter(RatingUpdate.objects.filter(profile=profile)).order_by("rated_at", "game_id")
+    for update in updates:
+        if (found := records.get(update.engine)) is not None:
+            found.history.append((update.rated_at, Skill(update.mu_after, update.sigma_after).ordinal))
+    opponents: dict[int, Opponent] = {}
+    others = Participant.objects.filter(game_id__in=list(game_rank), profile__isnull=False).exclude(
+        profile=profile).select_related("profile")
+    for row in others:
+        assert row.profile is not None
+        opp = opponents.setdefault(row.profile_id or 0, Opponent(row.profile, shown_name(row.profile, row.name)))
+        opp.games += 1
+        mine_rank = game_rank[row.game_id]
+        opp.ahead += mine_rank < row.rank
+        opp.behind += mine_rank > row.rank
+        opp.level += mine_rank == row.rank
+    frequent = sorted(opponents.values(), key=lambda o: (-o.games, search_key(o.name)))[:HEAD_TO_HEAD]
+    ordered = sorted(records.values(), key=lambda r: (r.slug != "sixdice", r.slug))
+    return PlayerPage(profile, sum(r.games for r in ordered), ordered, recent, frequent)
+
+
+# ---------------------------------------------------------------- leaderboard
+
+
+@dataclass
+class Standing:
+    profile: Profile
+    name: str
+    skill: Skill
+    rated_games: int
+    games: int
+    wins: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+def leaderboard(engine: str, *, season: Season = Season(), min_games: int = 3) -> list[Standing]:
+    """Profiles ranked by rating (mu − 3σ) for one game; only those with ``min_games`` rated games.
+
+    With a season, the ratings are computed from that season's games alone.
+    """
+    if season.is_open:
+        skills = {r.profile_id: (Skill(r.mu, r.sigma), r.games) for r in Rating.objects.filter(engine=engine)}
+    else:
+        skills = season_skills(engine, since=season.since, until=season.until)
+    played: Counter = Counter()
+    won: Counter = Counter()
+    rows = season.filter(Participant.objects.filter(game__engine=engine, profile_id__in=list(skills)))
+    for pid, rank in rows.values_list("profile_id", "rank"):
+        played[pid] += 1
+        won[pid] += rank == 1
+    profiles = Profile.objects.in_bulk([pid for pid, (_s, n) in skills.items() if n >= min_games])
+    table = [Standing(p, shown_name(p, p.display_name), skills[pid][0], skills[pid][1], played[pid], won[pid])
+             for pid, p in profiles.items()]
+    return sorted(table, key=lambda s: (-s.skill.ordinal, -s.skill.mu, search_key(s.profile.display_name), s.profile.pk))
+
+
+def search_profiles(query: str, *, include_hidden: bool = False, limit: int = 20) -> list[Profile]:
+    """Profiles whose name contains ``query``, ignoring case and accents, in every script."""
+    key = search_key(query)
+    if not key:
+        return []
+    qs = Profile.objects.filter(search_key__contains=key)
+    if not include_hidden:
+        qs = qs.filter(hidden=False)
+    return list(qs.order_by("search_key", "pk")[:limit])
+
