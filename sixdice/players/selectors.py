@@ -211,3 +211,97 @@ def search_profiles(query: str, *, include_hidden: bool = False, limit: int = 20
         qs = qs.filter(hidden=False)
     return list(qs.order_by("search_key", "pk")[:limit])
 
+
+
+# ---------------------------------------------------------------- statistics entries
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of the statistics: a profile, a guest of one table, or a bot strength."""
+
+    key: tuple
+    label: str
+    url: str = ""
+
+
+def guest_label(name: str, code: str) -> str:
+    return gettext("%(name)s (guest at %(code)s)") % {"name": name, "code": code}
+
+
+def bot_label(strength: str) -> str:
+    return gettext("Bot (%(strength)s)") % {"strength": strength} if strength else gettext("Bot")
+
+
+def who_played(games: list) -> dict[int, list[Entry]]:
+    """For each finished game (by id), the statistics entry of every seat.
+
+    Profiles are grouped across tables (a hidden one is "a player"); a guest
+    counts only at their own table, never merged with a guest of the same name
+    elsewhere; bots are grouped by strength.  A game without participant rows
+    (finished before profiles existed, or imported) counts its seats as guests
+    and bots.
+    """
+    from django.urls import reverse
+
+    from sixdice.tables.models import Seat, Table
+
+    ids = [g.pk for g in games]
+    rows: dict[int, dict[int, Participant]] = {}
+    for row in Participant.objects.filter(game_id__in=ids).select_related("profile"):
+        rows.setdefault(row.game_id, {})[row.position] = row
+    table_ids = {g.table_id for g in games if g.pk not in rows}
+    bots = set(Seat.objects.filter(table_id__in=table_ids, is_bot=True).values_list("table_id", "position"))
+    codes = dict(Table.objects.filter(pk__in={g.table_id for g in games}).values_list("pk", "code"))
+    out: dict[int, list[Entry]] = {}
+    for game in games:
+        code = codes.get(game.table_id, "?")
+        entries = []
+        for position, name in enumerate(game.players):
+            row = rows.get(game.pk, {}).get(position)
+            if row is not None and row.profile is not None:
+                profile = row.profile
+                url = "" if profile.hidden else reverse("players:player", args=[profile.public_id])
+                entries.append(Entry(("profile", profile.pk), shown_name(profile, row.name), url))
+            elif (row is not None and row.is_bot) or (row is None and (game.table_id, position) in bots):
+                strength = row.bot_strength if row is not None else ""
+                entries.append(Entry(("bot", strength), bot_label(strength)))
+            else:
+                entries.append(Entry(("guest", game.table_id, name.casefold()), guest_label(name, code)))
+        out[game.pk] = entries
+    return out
+
+
+# ---------------------------------------------------------------- public replays
+
+
+def hidden_names(game) -> dict[str, str]:
+    """The names of the game's seats whose profile is hidden, with what public pages show instead."""
+    rows = list(Participant.objects.filter(game=game, profile__hidden=True).order_by("position"))
+    if len(rows) == 1:
+        return {rows[0].name: a_player()}
+    return {row.name: gettext("a player (seat %(n)s)") % {"n": row.position + 1} for row in rows}
+
+
+def mask_hidden(game, data):
+    """``data`` (any JSON: a replay's payload, an export) with hidden players' names replaced, everywhere."""
+    import re
+
+    names = hidden_names(game)
+    if not names:
+        return data
+    pattern = re.compile("|".join(rf"(?<!\w){re.escape(name)}(?!\w)"
+                                  for name in sorted(names, key=len, reverse=True)))
+
+    def walk(value):
+        if isinstance(value, str):
+            return names[value] if value in names else pattern.sub(lambda m: names[m.group(0)], value)
+        if isinstance(value, list):
+            return [walk(v) for v in value]
+        if isinstance(value, tuple):
+            return tuple(walk(v) for v in value)
+        if isinstance(value, dict):
+            return {k: walk(v) for k, v in value.items()}
+        return value
+
+    return walk(data)

@@ -150,10 +150,8 @@ def merge_profiles(*, keep: Profile, remove: Profile, by: Any = None) -> Profile
         raise ServiceError("same_profile", gettext("A profile cannot be merged into itself."))
     keep = Profile.objects.select_for_update().get(pk=keep.pk)
     remove = Profile.objects.select_for_update().get(pk=remove.pk)
-    shared_games = Participant.objects.filter(profile=keep).values("game_id").intersection(
-        Participant.objects.filter(profile=remove).values("game_id"))
-    shared_tables = SeatProfile.objects.filter(profile=keep).values("seat__table_id").intersection(
-        SeatProfile.objects.filter(profile=remove).values("seat__table_id"))
+    shared_games = Participant.objects.filter(profile=remove, game__participants__profile=keep)
+    shared_tables = SeatProfile.objects.filter(profile=remove, seat__table__seats__profile_link__profile=keep)
     if shared_games.exists() or shared_tables.exists():
         raise ServiceError("played_together", gettext(
             "%(a)s and %(b)s played at the same table, so they are two people.")

@@ -1,7 +1,8 @@
 """Statistics over finished games, and the small SVG charts that show them.
 
-Every figure counts finished games only.  Players are grouped by name,
-ignoring case (the first spelling met is shown).  A game's length is given
+Every figure counts finished games only.  Players are grouped by profile
+across tables; a guest (no profile) counts only at their own table, and bots
+are grouped by strength (:func:`sixdice.players.selectors.who_played`).  A game's length is given
 both in events (log lines) and in turns (see :mod:`sixdice.review.steps`).
 The first player is the seat that played first according to the game state
 (``state["first"]``): Six-Dice decides it with the start rolls, so it can
@@ -18,6 +19,7 @@ from typing import Any
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from sixdice.players.selectors import who_played
 from sixdice.tables.engine import REGISTRY
 from sixdice.tables.models import Event, Game
 
@@ -31,6 +33,7 @@ class PlayerStats:
     wins: int = 0
     rounds_lost: int = 0  # Run Buster games this player lost (one game is one round)
     runbuster_games: int = 0
+    url: str = ""  # the player page of a profile
 
     @property
     def win_rate(self) -> float:
@@ -123,7 +126,8 @@ def compute(engine: str | None = None) -> Statistics:
         if is_turn(slug_of[game_id], actor, action):
             turns[game_id] += 1
 
-    players: dict[str, PlayerStats] = {}
+    entries = who_played(games)  # profiles across tables, guests per table, bots per strength
+    players: dict[tuple, PlayerStats] = {}
     engines: dict[str, EngineStats] = {}
     for game in games:
         label = REGISTRY[game.engine].label if game.engine in REGISTRY else game.engine
@@ -140,8 +144,8 @@ def compute(engine: str | None = None) -> Statistics:
             if len(game.players) == 2:
                 es.two_player_games += 1
                 es.two_player_first_wins += first in winners
-        for seat, name in enumerate(game.players):
-            ps = players.setdefault(name.casefold(), PlayerStats(name))
+        for seat, entry in enumerate(entries[game.pk]):
+            ps = players.setdefault(entry.key, PlayerStats(entry.label, url=entry.url))
             ps.games += 1
             ps.wins += seat in winners
             if game.engine == "runbuster":
