@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 
@@ -11,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from sixdice.tables.engine import REGISTRY
+from sixdice.tables.models import Game
 
 from .models import Participant, Profile, Rating, RatingUpdate
 from .ratings import Skill
@@ -233,7 +235,7 @@ def bot_label(strength: str) -> str:
     return gettext("Bot (%(strength)s)") % {"strength": strength} if strength else gettext("Bot")
 
 
-def who_played(games: list) -> dict[int, list[Entry]]:
+def who_played(games: Iterable[Game]) -> dict[int, list[Entry]]:
     """For each finished game (by id), the statistics entry of every seat.
 
     Profiles are grouped across tables (a hidden one is "a player"); a guest
@@ -246,10 +248,11 @@ def who_played(games: list) -> dict[int, list[Entry]]:
 
     from sixdice.tables.models import Seat, Table
 
+    games = list(games)
     ids = [g.pk for g in games]
     rows: dict[int, dict[int, Participant]] = {}
-    for row in Participant.objects.filter(game_id__in=ids).select_related("profile"):
-        rows.setdefault(row.game_id, {})[row.position] = row
+    for found in Participant.objects.filter(game_id__in=ids).select_related("profile"):
+        rows.setdefault(found.game_id, {})[found.position] = found
     table_ids = {g.table_id for g in games if g.pk not in rows}
     bots = set(Seat.objects.filter(table_id__in=table_ids, is_bot=True).values_list("table_id", "position"))
     codes = dict(Table.objects.filter(pk__in={g.table_id for g in games}).values_list("pk", "code"))
