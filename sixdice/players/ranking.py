@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sixdice.tables.engine import REGISTRY
+from sixdice.gamekit.engine import REGISTRY
 
 
 def dense_ranks(keys: Sequence[Any]) -> list[int]:

@@ -11,7 +11,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from sixdice.tables.engine import REGISTRY
+from sixdice.gamekit.engine import REGISTRY
 from sixdice.tables.models import Game
 
 from .models import Participant, Profile, Rating, RatingUpdate

@@ -13,7 +13,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from sixdice.tables.engine import get_engine
+from sixdice.gamekit.engine import get_engine
 from sixdice.tables.models import Game, Seat
 from sixdice.tables.services import ServiceError, clean_name, hash_secret, new_secret
 

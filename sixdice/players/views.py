@@ -14,7 +14,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from sixdice.tables import services as tables
-from sixdice.tables.engine import REGISTRY
+from sixdice.gamekit.engine import REGISTRY
 from sixdice.tables.services import ServiceError
 
 from . import selectors, services

@@ -13,21 +13,23 @@ import copy
 import csv
 import io
 import json
-import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils.dateparse import parse_datetime
 
-from sixdice.tables.engine import HOST, SYSTEM, GameError, get_engine
+from sixdice.gamekit.engine import HOST, REGISTRY, SYSTEM, GameError, get_engine
+from sixdice.gamekit.replay import replay
+from sixdice.tables import services
 from sixdice.tables.models import Event, Game, Seat, Table
-from sixdice.tables.services import CODE_ALPHABET, CODE_LENGTH, NAME_MAX
+from sixdice.tables.services import NAME_MAX
 
-from .steps import actor_name, count_turns, parse_actor
+from .steps import actor_name, count_turns
 
 FORMAT = "sixdice-game"
+CODE_MAX = Table._meta.get_field("code").max_length or 8
 VERSION = 1
 
 Document = dict[str, Any]
@@ -117,7 +119,7 @@ def games_csv(games: Iterable[Game]) -> str:
             "; ".join(actor_name(str(w), game.players) for w in game.winners),
             game.end_reason,
             len(events),
-            count_turns(game.engine, events),
+            count_turns(REGISTRY[game.engine], events) if game.engine in REGISTRY else "",
         ])
     return out.getvalue()
 
@@ -190,6 +192,8 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
     table_options = _obj(t.get("options", {}), f'{label}: "table.options"')
     code = t.get("code")
     _need(code is None or isinstance(code, str), f'{label}: "table.code" must be a string.')
+    if code is not None and not (code.isalnum() and len(code) <= CODE_MAX):
+        code = None  # not a code this app would give: the table gets a new one
 
     # Players.
     raw_players = doc["players"]
@@ -219,16 +223,19 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
         raise ImportRefused(f"{label}: the options are not valid ({exc}).") from None
     _need(_normal(cleaned) == _normal(options), f"{label}: the options are not as the engine would store them.")
     try:
+        engine.clean_options(dict(table_options), players=n)
+    except GameError as exc:
+        raise ImportRefused(f"{label}: the table options are not valid ({exc}).") from None
+    try:
         initial = engine.start(players=names, options=cleaned, first=first)
     except GameError as exc:
         raise ImportRefused(f"{label}: the engine cannot start this game ({exc}).") from None
     _need(_normal(initial) == _normal(doc["initial_state"]),
           f'{label}: "initial_state" is not the state the engine starts this game with.')
 
-    # Events, replayed one by one.
+    # Events: each well formed, then replayed through the one replay.
     raw_events = doc["events"]
     _need(isinstance(raw_events, list), f'{label}: "events" must be a list.')
-    state: dict[str, Any] = initial
     events: list[dict[str, Any]] = []
     for index, e in enumerate(raw_events, start=1):
         where = f"{label}: event {index}"
@@ -241,15 +248,24 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
         _need(isinstance(action.get("type"), str), f'{where}: the action has no "type".')
         text = _str(e.get("text", ""), f'{where}: "text"')
         at = _time(e.get("at"), f'{where}: "at"')
-        try:
-            expected_text = engine.describe(state, dict(action), names=names)[:500]
-            state = engine.apply(state, dict(action), actor=parse_actor(actor))
-        except GameError as exc:
-            raise ImportRefused(f"{where} ({actor_name(actor, names)}) is refused by the rules: {exc}") from None
-        except Exception as exc:  # a malformed action must never become a traceback
-            raise ImportRefused(f"{where} is malformed ({exc.__class__.__name__}: {exc}).") from None
-        _need(text == expected_text, f'{where}: "text" does not match the action (expected {expected_text!r}).')
         events.append({"seq": index, "actor": actor, "action": dict(action), "text": text, "at": at})
+    state: dict[str, Any] = initial
+    done = 0
+    try:
+        for step in replay(engine, initial, ((e["actor"], e["action"]) for e in events)):
+            e = events[done]
+            expected_text = engine.describe(step.before, e["action"], names=names)[:500]
+            _need(e["text"] == expected_text,
+                  f'{label}: event {done + 1}: "text" does not match the action (expected {expected_text!r}).')
+            state = step.after
+            done += 1
+    except ImportRefused:
+        raise
+    except GameError as exc:
+        who = actor_name(events[done]["actor"], names)
+        raise ImportRefused(f"{label}: event {done + 1} ({who}) is refused by the rules: {exc}") from None
+    except Exception as exc:  # a malformed action must never become a traceback
+        raise ImportRefused(f"{label}: event {done + 1} is malformed ({exc.__class__.__name__}: {exc}).") from None
     _need(g.get("seq", len(events)) == len(events), f'{label}: "game.seq" is not the number of events.')
 
     # The replay must reach the recorded end.
@@ -268,25 +284,12 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
     }
 
 
-def _fresh_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-
-
 def _write(c: dict[str, Any]) -> Game:
-    code = c["code"] if c["code"] and not Table.objects.filter(code=c["code"]).exists() else None
-    for _ in range(20):
-        candidate = code or _fresh_code()
-        try:
-            with transaction.atomic():
-                table = Table.objects.create(
-                    code=candidate, game=c["engine"], options=c["table_options"], host_secret_hash="",
-                    status=Table.Status.FINISHED, capacity=len(c["names"]),
-                )
-            break
-        except IntegrityError:
-            code = None
-    else:  # pragma: no cover
-        raise ImportRefused("Could not find a free table code.")
+    # The table is opened by the same service as a new table (its old code when free), then filled in.
+    table, _host_secret = services.create_table(
+        game=c["engine"], options=c["table_options"], capacity=len(c["names"]), code=c["code"],
+        status=Table.Status.FINISHED,
+    )
     Seat.objects.bulk_create(
         Seat(table=table, position=i, name=name, is_bot=bot) for i, (name, bot) in enumerate(zip(c["names"], c["bots"], strict=True))
     )

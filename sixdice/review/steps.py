@@ -2,13 +2,11 @@
 
 Step 0 is the initial state; step ``k`` is the state after event ``k`` (the
 event with ``seq == k``).  Every state is computed here on the server by
-replaying the log through the engine, exactly as
-:func:`sixdice.tables.services.replay` does.
+walking the one replay, :func:`sixdice.gamekit.replay.replay`.
 
-A *turn* is what a player would call one: in Six-Dice a flip (an event
-whose action type is ``"flip"``); in Run Buster a roll (``"roll"``, by the
-seat, the host typing physical dice in, or the app for a bot).  Other
-games count every action sent by a seat.
+A *turn* is what a player would call one; the game's adapter says which
+events are turns (:meth:`~sixdice.gamekit.engine.GameEngine.is_turn`: a flip
+in Six-Dice, a roll in Run Buster, by default any action a seat sends).
 """
 
 from __future__ import annotations
@@ -17,26 +15,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sixdice.tables.engine import Actor, get_engine
+from sixdice.gamekit.engine import GameEngine, get_engine, parse_actor
+from sixdice.gamekit.replay import replay
 from sixdice.tables.models import Event, Game
 
-TURN_ACTIONS: dict[str, str] = {"sixdice": "flip", "runbuster": "roll"}
+from .dice import picture_data
 
 
-def parse_actor(actor: str) -> Actor:
-    return int(actor) if actor.isdigit() else actor
+def is_turn(engine: GameEngine, actor: str, action: Mapping[str, Any]) -> bool:
+    """Whether this stored event (``actor`` as stored text) starts a new turn of the game."""
+    return isinstance(action, Mapping) and engine.is_turn(parse_actor(actor), action)
 
 
-def is_turn(engine_slug: str, actor: str, action: Mapping[str, Any]) -> bool:
-    """Whether this event starts a new turn of the game (see the module docs)."""
-    kind = TURN_ACTIONS.get(engine_slug)
-    if kind is None:
-        return actor.isdigit()
-    return isinstance(action, Mapping) and action.get("type") == kind
-
-
-def count_turns(engine_slug: str, events: Sequence[tuple[str, Mapping[str, Any]]]) -> int:
-    return sum(1 for actor, action in events if is_turn(engine_slug, actor, action))
+def count_turns(engine: GameEngine, events: Sequence[tuple[str, Mapping[str, Any]]]) -> int:
+    return sum(1 for actor, action in events if is_turn(engine, actor, action))
 
 
 def actor_name(actor: str, players: Sequence[str]) -> str:
@@ -58,20 +50,17 @@ class Step:
 def replay_steps(game: Game, events: Sequence[Event] | None = None) -> list[Step]:
     """The state at every step of ``game``'s log."""
     engine = get_engine(game.engine)
-    events = list(events if events is not None else game.events.order_by("seq"))
-    state: dict[str, Any] = game.initial_state
-    steps = [Step(0, state, 0, None, "", 0)]
+    logged = list(events if events is not None else game.events.order_by("seq"))
+    steps = [Step(0, game.initial_state, 0, None, "", 0)]
     turn = 0
-    for index, event in enumerate(events, start=1):
-        state = engine.apply(state, event.action, actor=parse_actor(event.actor))
-        if is_turn(game.engine, event.actor, event.action):
-            turn += 1
-        steps.append(Step(index, state, event.seq, event.actor, event.text, turn))
+    for step, event in zip(replay(engine, game.initial_state, ((e.actor, e.action) for e in logged)), logged, strict=True):
+        turn += is_turn(engine, event.actor, event.action)
+        steps.append(Step(step.index, step.after, event.seq, event.actor, event.text, turn))
     return steps
 
 
 def step_payloads(game: Game, steps: Sequence[Step]) -> list[dict[str, Any]]:
-    """What the replay page is sent per step: the spectator's view and the notation."""
+    """What the replay page is sent per step: the spectator's view, the notation, and the generic drawing."""
     engine = get_engine(game.engine)
     return [
         {
@@ -82,6 +71,7 @@ def step_payloads(game: Game, steps: Sequence[Step]) -> list[dict[str, Any]]:
             "text": step.text,
             "turn": step.turn,
             "view": engine.view(step.state, None),
+            "picture": picture_data(engine, step.state),
         }
         for step in steps
     ]

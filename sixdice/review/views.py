@@ -7,8 +7,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 
+from sixdice.gamekit.engine import REGISTRY, GameError, get_engine
 from sixdice.players.selectors import mask_hidden
-from sixdice.tables.engine import REGISTRY, GameError, get_engine
 from sixdice.tables.models import Game, Table
 from sixdice.tables.selectors import table_info
 from sixdice.tables.services import normalise_code
@@ -102,6 +102,5 @@ def statistics(request: HttpRequest) -> HttpResponse:
     figures = stats.compute(slug)
     return render(request, "review/stats.html", {
         "stats": figures, "charts": stats.charts(figures), "slug": slug,
-        "games": sorted(REGISTRY.values(), key=lambda e: e.slug != "sixdice"),
-        "solver": figures.solver_first_win,
+        "games": list(REGISTRY.values()),
     })

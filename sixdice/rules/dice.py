@@ -38,18 +38,10 @@ def counts_of(dice: Iterable[int]) -> Counts:
     return (c[0], c[1], c[2], c[3], c[4], c[5])
 
 
-def dice_of(counts: Counts) -> tuple[int, ...]:
-    out: list[int] = []
-    for v, n in zip(FACES, counts, strict=True):
-        out.extend([v] * n)
-    return tuple(out)
-
-
 GROUP_COUNTS: tuple[Counts, ...] = tuple(counts_of(g) for g in ZERO_GROUPS)
 ZERO_GROUP_INDEX: dict[Counts, int] = {c: i for i, c in enumerate(GROUP_COUNTS)}
 
 MINUS = "\u2212"
-ARROW = "\u2192"
 
 
 def fmt_die(v: int) -> str:
@@ -63,7 +55,3 @@ def fmt_dice(dice: Iterable[int]) -> str:
 
 def fmt_group(group: Iterable[int]) -> str:
     return f"({fmt_dice(group)})"
-
-
-def is_face(v: object) -> bool:
-    return type(v) is int and v in FACE_SET

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import random
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -24,8 +23,9 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from sixdice.gamekit.engine import GameError, get_engine
+
 from . import broadcast, i18n, selectors, services
-from .engine import GameError, get_engine
 from .models import Connection, Game, Table
 from .services import Credentials, ServiceError
 
@@ -231,12 +231,11 @@ def _bot_step(code: str) -> bool:
     if game is None or game.status != Game.Status.PLAYING or table.paused:
         return False
     engine = get_engine(game.engine)
-    bot_action = getattr(engine, "bot_action", None)
-    if bot_action is None:
-        return False
     bots = set(table.seats.filter(is_bot=True).values_list("position", flat=True))
     for seat in sorted(engine.actors(game.state) & bots):
-        action = bot_action(game.state, seat, random.SystemRandom())
+        action = engine.bot_action(game.state, seat, services._system_rng("bot", game.number, game.seq, seat))
+        if action is None:  # the game has no bot
+            return False
         services.apply_action(
             table_code=code, credentials=Credentials(), action=action, expected_seq=game.seq, bot_seat=seat
         )

@@ -13,15 +13,23 @@ import random
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
+from sixdice.gamekit.engine import HOST, SYSTEM, Actor, GameEngine, GameError, OptionsError, get_engine
+from sixdice.gamekit.notation import render_parts
+from sixdice.gamekit.replay import final_state
+
 from . import broadcast, i18n
-from .engine import HOST, SYSTEM, Actor, GameEngine, GameError, OptionsError, get_engine
 from .models import Event, Game, Seat, Table
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read aloud and type
 CODE_LENGTH = 5
@@ -33,10 +41,10 @@ STALE_MESSAGE = gettext_lazy("Someone else moved first; here is the table as it 
 class ServiceError(Exception):
     """A refusal with a code for the client and a message for a person."""
 
-    def __init__(self, code: str, message: str, **extra: Any) -> None:
+    def __init__(self, code: str, message: str | Promise, **extra: Any) -> None:
         super().__init__(message)
         self.code = code
-        self.message = message
+        self.message = str(message)  # a lazy message is worded in the language active now
         self.extra = extra
 
 
@@ -76,16 +84,42 @@ def normalise_code(code: str) -> str:
     return "".join(ch for ch in code.upper() if ch.isalnum())
 
 
-def _system_rng() -> random.Random:
-    """Dice the app rolls come from the OS; every value is recorded in the event."""
-    return random.SystemRandom()
+_SEEDED_STREAMS: dict[str, random.Random] = {}
+
+
+def _system_rng(*key: object) -> random.Random:
+    """Dice the app rolls come from the OS; every value is recorded in the event.
+
+    Under the test-only setting ``SIXDICE_DICE_SEED`` they come from a
+    ``random.Random`` seeded with that seed and ``key`` (say the game's number
+    and ``seq``), so the same point of a game always gets the same dice,
+    whichever tables were played before it.  Without a key, one stream per seed.
+    """
+    seed = settings.SIXDICE_DICE_SEED
+    if seed is None:
+        return random.SystemRandom()
+    if not key:
+        return _SEEDED_STREAMS.setdefault(seed, random.Random(seed))
+    return random.Random(":".join(map(str, (seed, *key))))
 
 
 # ---------------------------------------------------------------- tables and seats
 
 
-def create_table(*, game: str, options: Mapping[str, Any], capacity: int) -> tuple[Table, str]:
-    """Open a table for ``game``; returns it with the host secret (kept only in the host's session)."""
+def create_table(
+    *,
+    game: str,
+    options: Mapping[str, Any],
+    capacity: int,
+    code: str | None = None,
+    status: Table.Status = Table.Status.LOBBY,
+) -> tuple[Table, str]:
+    """Open a table for ``game``; returns it with the host secret (kept only in the host's session).
+
+    An imported game's table (:mod:`sixdice.review.exchange`) asks for its
+    old ``code`` (used when free, else a new one is drawn) and another
+    ``status``; its host secret is thrown away.
+    """
     engine = get_engine(game)
     if not engine.min_players <= capacity <= engine.max_players:
         raise OptionsError(
@@ -94,14 +128,15 @@ def create_table(*, game: str, options: Mapping[str, Any], capacity: int) -> tup
         )
     cleaned = engine.clean_options(options, players=capacity)
     host_secret = new_secret()
-    for _ in range(20):
+    for attempt in range(20):
         try:
             with transaction.atomic():
                 table = Table.objects.create(
-                    code=_new_code(),
+                    code=code if code and attempt == 0 else _new_code(),
                     game=engine.slug,
                     options=cleaned,
                     capacity=capacity,
+                    status=status,
                     host_secret_hash=hash_secret(host_secret),
                 )
             return table, host_secret
@@ -256,7 +291,7 @@ def start_game(*, table: Table, rng: random.Random | None = None) -> Applied:
             gettext("%(game)s needs at least %(low)s players; %(n)s joined so far.")
             % {"game": engine.label, "low": engine.min_players, "n": len(seats)},
         )
-    rng = rng or _system_rng()
+    rng = rng or _system_rng("start", 1 if previous is None else previous.number + 1)
     names = [seat.name for seat in seats]
     options = engine.clean_options(table.options, players=len(seats))
     first = rng.randrange(len(seats)) if previous is None else (previous.first + 1) % len(seats)
@@ -310,6 +345,16 @@ WHERE t.code = %s ORDER BY g.number DESC LIMIT 1
 """
 
 
+class _ActionRow(TypedDict):
+    """The table columns that :data:`_ACTION_SQL` adds to the game row."""
+
+    t_code: str
+    t_status: str
+    t_paused: bool
+    t_host_hash: str
+    t_seat: int | None
+
+
 def _load_for_action(code: str, credentials: Credentials) -> tuple[Table, Game | None, int | None]:
     """The table, its current game and the sender's seat, in one query.
 
@@ -318,7 +363,8 @@ def _load_for_action(code: str, credentials: Credentials) -> tuple[Table, Game |
     """
     sql = _ACTION_SQL.format(seat=Seat._meta.db_table, table=Table._meta.db_table, game=Game._meta.db_table)
     digest = hash_secret(credentials.seat_secret) if credentials.seat_secret else ""
-    game = next(iter(Game.objects.raw(sql, [digest, normalise_code(code)])), None)
+    rows = Game.objects.raw(sql, [digest, normalise_code(code)])
+    game = cast("WithAnnotations[Game, _ActionRow] | None", next(iter(rows), None))
     if game is None:
         return load_table(code), None, None
     table = Table(
@@ -364,16 +410,16 @@ def apply_action(
     if table.paused:
         raise ServiceError("paused", gettext("The host has paused the game."))
     engine = get_engine(game.engine)
-    rng = rng or _system_rng()
+    rng = rng or _system_rng("move", game.number, game.seq)
     state = game.state
     try:
         if isinstance(actor, int) and actor not in engine.actors(state):
             # Let the engine word the refusal ("It is Ana's turn."), else a plain one.
             engine.apply(state, dict(action), actor=actor)
             raise GameError(gettext_noop("It is not your turn."), code="not_allowed")
-        complete = getattr(engine, "complete_action", None)
-        if complete is not None:
-            action = complete(state, dict(action), game.options, rng, actor=SYSTEM if bot_seat is not None else actor)
+        action = engine.complete_action(
+            state, dict(action), game.options, rng, actor=SYSTEM if bot_seat is not None else actor
+        )
         new_state = engine.apply(state, dict(action), actor=actor)
     except GameError as exc:
         if expected_seq != game.seq:  # the sender acted on an old state: that is the real reason
@@ -392,12 +438,9 @@ def _add_event(
     engine: GameEngine, game: Game, applied: Applied, actor: Actor, action: dict[str, Any], before: Mapping[str, Any]
 ) -> None:
     seq = game.seq + len(applied.events) + 1
-    text = engine.describe(before, action, names=game.players)
-    describe_parts = getattr(engine, "describe_parts", None)
-    notation = describe_parts(before, action, names=game.players) if describe_parts is not None else []
-    applied.events.append(
-        Event(game=game, seq=seq, actor=str(actor), action=action, text=text[:500], notation=notation or [])
-    )
+    parts = engine.describe_parts(before, action, names=game.players)
+    text = render_parts(parts)
+    applied.events.append(Event(game=game, seq=seq, actor=str(actor), action=action, text=text[:500], notation=parts))
 
 
 def _run_system_actions(
@@ -443,7 +486,7 @@ def _save(game: Game, applied: Applied, *, expected_seq: int, code: str) -> None
 
         record_result(game)
         # A table that plays one game only (the host turned the series off) closes with it.
-        series = getattr(engine, "plays_series", lambda options: True)(game.options)
+        series = engine.plays_series(game.options)
         status = Table.Status.FINISHED if series else Table.Status.CLOSED
         Table.objects.filter(pk=game.table_id).update(status=status)
         broadcast.table_changed(code)  # standings and the host's Rematch button
@@ -452,10 +495,6 @@ def _save(game: Game, applied: Applied, *, expected_seq: int, code: str) -> None
 
 
 def replay(game: Game, events: Sequence[Event] | None = None) -> dict[str, Any]:
-    """The state reached by applying the game's event log to its initial state."""
-    engine = get_engine(game.engine)
-    state = game.initial_state
-    for event in events if events is not None else game.events.order_by("seq"):
-        actor: Actor = int(event.actor) if event.actor.isdigit() else event.actor
-        state = engine.apply(state, event.action, actor=actor)
-    return state
+    """The state reached by applying the game's event log to its initial state (see :mod:`sixdice.gamekit.replay`)."""
+    logged = events if events is not None else game.events.order_by("seq")
+    return final_state(get_engine(game.engine), game.initial_state, ((e.actor, e.action) for e in logged))

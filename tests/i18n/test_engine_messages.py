@@ -11,8 +11,8 @@ from django.utils import translation
 from runbuster.engine import ENGINE as RUNBUSTER
 from sixdice import rules
 from sixdice.engine import ENGINE as SIXDICE
+from sixdice.gamekit.engine import IllegalMove, OptionsError
 from sixdice.tables import services
-from sixdice.tables.engine import IllegalMove, OptionsError
 from sixdice.tables.i18n import game_error_message
 from sixdice.tables.services import Credentials
 from tests.live_client import connect, receive_until

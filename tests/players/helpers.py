@@ -9,7 +9,7 @@ from sixdice.players import services as players
 from sixdice.players.models import Profile
 from sixdice.rules.game import State, default_action, random_flip
 from sixdice.tables import services
-from sixdice.tables.engine import get_engine
+from sixdice.gamekit.engine import get_engine
 from sixdice.tables.models import Game, Table
 from sixdice.tables.services import Credentials
 

@@ -4,7 +4,7 @@ import random
 import pytest
 
 from runbuster.engine import ENGINE
-from sixdice.tables.engine import HOST, REGISTRY, SYSTEM, GameEngine, IllegalMove, NotAllowed, OptionsError
+from sixdice.gamekit.engine import HOST, REGISTRY, SYSTEM, GameEngine, IllegalMove, NotAllowed, OptionsError
 
 NAMES = ["Ana", "Bo", "Cy"]
 

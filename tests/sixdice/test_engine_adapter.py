@@ -8,8 +8,7 @@ import random
 import pytest
 
 from sixdice.engine import ENGINE
-from sixdice.rules import Hand, position
-from sixdice.tables.engine import (
+from sixdice.gamekit.engine import (
     HOST,
     REGISTRY,
     SYSTEM,
@@ -19,6 +18,7 @@ from sixdice.tables.engine import (
     OptionsError,
     Outcome,
 )
+from sixdice.rules import Hand, position
 
 NAMES = ["Ana", "Bo", "Cy"]
 

@@ -64,7 +64,7 @@
         try { renderer.render(this, board); drawn = true; board.dataset.drawn = "renderer"; }
         catch (err) { console.error("replay: the game's renderer failed", err); }
       }
-      if (!drawn) { board.replaceChildren(fallback(s.view)); board.dataset.drawn = "fallback"; }
+      if (!drawn) { board.replaceChildren(fallback(s.view, s.picture)); board.dataset.drawn = "fallback"; }
       for (const fn of this.listeners) fn(this);
     },
     drawSeats() {
@@ -86,33 +86,29 @@
     return typeof view.current === "number" ? view.current : null;
   }
 
-  // ---- a plain drawing, used when the game's renderer is missing or fails
-  function die(v, kind) {
-    if (kind === "sixdice") return el("span", {class: "die " + (v < 0 ? "neg" : "pos"), "aria-label": String(v)}, (v > 0 ? "+" : "−") + Math.abs(v));
-    return el("span", {class: "die pip", "aria-label": String(v)}, String(v));
+  // ---- a plain drawing, used when the game's renderer is missing or fails.
+  // It knows no game: the server sends each step's "picture", made by the
+  // game's adapter (hands as groups and loose dice, each die with its face
+  // text and tone, a score and a mark per hand, and a few labelled facts).
+  function die(d) {
+    return el("span", {class: "die " + (d.tone || "pip"), "aria-label": String(d.v)}, d.text);
   }
-  function fallback(view) {
+  function fallback(view, picture) {
     if (!view) return el("p", {class: "muted"}, "—");
     const names = view.names || (Array.isArray(view.players) ? view.players : data.game.players);
     const box = el("div", {class: "card replay-board"});
-    if (slug === "sixdice" && Array.isArray(view.hands)) {
-      box.append(el("p", {}, `${T.round} ${view.round} / ${view.rounds} · ${T.bank}: ${view.bank}`));
-      view.hands.forEach((hand, seat) => {
-        const groups = (hand.groups || []).map((g) => el("span", {class: "group"}, g.map((v) => die(v, "sixdice"))));
-        const loose = (hand.loose || []).map((v) => die(v, "sixdice"));
-        const value = Array.isArray(view.values) ? view.values[seat] : "";
+    const hands = picture && Array.isArray(picture.hands) ? picture.hands : [];
+    if (hands.length) {
+      const facts = (picture.facts || []).map(([key, value]) => `${T[key] || key}: ${value}`);
+      if (facts.length) box.append(el("p", {}, facts.join(" · ")));
+      hands.forEach((hand, seat) => {
+        const groups = (hand.groups || []).map((g) => el("span", {class: "group"}, g.map(die)));
+        const loose = (hand.loose || []).map(die);
+        let label = String(names[seat] || "");
+        if (hand.score !== null && hand.score !== undefined) label += ` (${hand.score})`;
+        if (hand.mark) label += ` · ${hand.mark}`;
         box.append(el("div", {class: "hand", "data-seat": seat},
-          el("strong", {}, `${names[seat]} (${value})`), el("div", {class: "dice"}, groups, loose)));
-      });
-    } else if (slug === "runbuster" && Array.isArray(view.hands)) {
-      if (Array.isArray(view.last_roll) && view.last_roll.length) {
-        box.append(el("p", {}, `${T.roll} (${names[view.last_roller] || ""}): `, view.last_roll.map((v) => die(v, "pip"))));
-      }
-      view.hands.forEach((hand, seat) => {
-        const out = (view.finished || []).indexOf(seat);
-        const mark = out >= 0 ? ` · #${out + 1}` : (view.loser === seat ? " · ✗" : "");
-        box.append(el("div", {class: "hand", "data-seat": seat},
-          el("strong", {}, names[seat] + mark), el("div", {class: "dice"}, hand.map((v) => die(v, "pip")))));
+          el("strong", {}, label), el("div", {class: "dice"}, groups, loose)));
       });
     } else {
       box.append(el("pre", {class: "raw"}, JSON.stringify(view, null, 1)));
