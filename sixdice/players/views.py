@@ -13,8 +13,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from sixdice.tables import services as tables
 from sixdice.gamekit.engine import REGISTRY
+from sixdice.tables import services as tables
 from sixdice.tables.services import ServiceError
 
 from . import selectors, services

@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from sixdice.gamekit.engine import get_engine
 from sixdice.players import services as players
 from sixdice.players.models import Profile
 from sixdice.rules.game import State, default_action, random_flip
 from sixdice.tables import services
-from sixdice.gamekit.engine import get_engine
 from sixdice.tables.models import Game, Table
 from sixdice.tables.services import Credentials
 
