@@ -27,14 +27,18 @@ def rating_chart(points: Sequence[tuple[datetime, float]], *, title: str, colour
     def y(v: float) -> float:
         return top + (height - top - bottom) * (high - v) / (high - low)
 
+    def label(v: float) -> str:
+        text = f"{v:.0f}"
+        return "0" if text == "-0" else text
+
     path = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
     first, last = points[0][0], points[-1][0]
     parts = [
         f'<svg class="chart rating-chart" viewBox="0 0 {width} {height}" role="img" aria-label="{escape(title)}" '
         f'xmlns="http://www.w3.org/2000/svg"><title>{escape(title)}</title>',
         f'<line x1="{left}" y1="{y(0):.1f}" x2="{width - right}" y2="{y(0):.1f}" stroke="#9aa0a6" stroke-dasharray="3 3"/>',
-        f'<text x="{left - 4}" y="{y(high) + 4:.1f}" text-anchor="end" font-size="11">{high:.0f}</text>',
-        f'<text x="{left - 4}" y="{y(low):.1f}" text-anchor="end" font-size="11">{low:.0f}</text>',
+        f'<text x="{left - 4}" y="{y(high) + 4:.1f}" text-anchor="end" font-size="11">{label(high)}</text>',
+        f'<text x="{left - 4}" y="{y(low):.1f}" text-anchor="end" font-size="11">{label(low)}</text>',
         f'<polyline fill="none" stroke="{escape(colour)}" stroke-width="2" points="{path}"/>',
     ]
     if len(points) == 1:
