@@ -28,6 +28,7 @@ from sixdice.gamekit.engine import (
     SYSTEM,
     Actor,
     BoardPicture,
+    FirstPlayer,
     GameEngine,
     HandPicture,
     IllegalMove,
@@ -328,6 +329,14 @@ class RunBusterEngine(GameEngine):
             roller = "" if s.last_roller is None else f" ({_roller_name(names, s.last_roller)})"
             facts = (("roll", fmt_roll(s.last_roll) + roller),)
         return BoardPicture(hands=tuple(hands), facts=facts)
+
+    end_reasons = {"full_straight": gettext_noop("Full straight")}
+
+    def first_player(self, state: Mapping[str, Any]) -> FirstPlayer | None:
+        """Player 1 rolls first: the table draws it for its first round and moves it one seat on each round."""
+        st = self._state(state)
+        return FirstPlayer(st.first, part(gettext_noop(
+            "Player 1, chosen by the table: drawn at random for the first round, then the next seat each round")))
 
     def first_player_reference(self) -> float:
         """The solver's exact chance that the player about to roll first wins a two-player round."""

@@ -18,6 +18,7 @@ from sixdice.gamekit.engine import (
     Actor,
     BoardPicture,
     DieFace,
+    FirstPlayer,
     GameEngine,
     GameError,
     HandPicture,
@@ -273,7 +274,11 @@ class SixDiceEngine(GameEngine):
             return None
         return Outcome(winners=tuple(st.winners), end_reason=st.end_reason or "")
 
-    # ------------------------------------------------------------ review pages and rules
+    # ------------------------------------------------------------ review pages, statistics and rules
+
+    def first_player(self, state: Mapping[str, Any]) -> int | None:
+        """Six-Dice decides who begins with the start rolls (R1), so the table's choice is not it."""
+        return self._state(state).first
 
     def die_face(self, value: int) -> DieFace:
         """Blue +1..+3, red −1..−3."""
@@ -286,6 +291,29 @@ class SixDiceEngine(GameEngine):
         )
         facts = (("round", f"{st.round} / {st.rounds}"), ("bank", str(st.bank)))
         return BoardPicture(hands=hands, facts=facts)
+
+    end_reasons = {
+        "all_threes": gettext_noop("All threes"),
+        "rounds": gettext_noop("All rounds played"),
+        "time": gettext_noop("Time is up"),
+    }
+
+    def default_choice(self, state: Mapping[str, Any]) -> JSON | None:
+        """The grouping or the groups to keep that automatic balancing would apply (R5–R7's default)."""
+        st = self._state(state)
+        if st.over or st.pending is None or st.pending.kind not in ("group", "keep"):
+            return None
+        return rules.default_action(st)
+
+    def first_player(self, state: Mapping[str, Any]) -> FirstPlayer | None:
+        """R1: once every start hand is balanced, the hand nearest to 0 begins (the lowest seat on a tie)."""
+        st = self._state(state)
+        if st.first is None:
+            return None
+        values = [f"{name} {value:+d}".replace("-", "\u2212").replace("+0", "0")
+                  for name, value in zip(st.players, st.values(), strict=False)]
+        return FirstPlayer(st.first, part(gettext_noop("R1: the hand nearest to 0 after the start rolls (%(values)s)"),
+                                          values=", ".join(values)))
 
     def rules_context(self) -> JSON:
         # Bank sizes of the usual game, per number of players (shown with plural forms).

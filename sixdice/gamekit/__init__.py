@@ -16,6 +16,7 @@ from .engine import (
     Actor,
     BoardPicture,
     DieFace,
+    FirstPlayer,
     GameEngine,
     GameError,
     HandPicture,
@@ -31,7 +32,7 @@ from .notation import SEPARATOR, Part, Refusal, english, gettext_noop, part, ren
 from .replay import Replayed, final_state, replay
 
 __all__ = [
-    "HOST", "JSON", "REGISTRY", "SEPARATOR", "SYSTEM", "Actor", "BoardPicture", "DieFace", "GameEngine",
+    "HOST", "JSON", "REGISTRY", "SEPARATOR", "SYSTEM", "Actor", "BoardPicture", "DieFace", "FirstPlayer", "GameEngine",
     "GameError", "HandPicture", "IllegalMove", "NotAllowed", "OptionsError", "Outcome", "Part", "Refusal",
     "Replayed", "english", "final_state", "get_engine", "gettext_noop", "parse_actor", "part", "register",
     "render_parts", "replay",

@@ -111,6 +111,14 @@ class DieFace:
 
 
 @dataclass(frozen=True)
+class FirstPlayer:
+    """Who began a game (a seat) and why (a notation part, shown in the reader's language)."""
+
+    seat: int
+    reason: Part
+
+
+@dataclass(frozen=True)
 class HandPicture:
     """One seat's hand as the review pages draw it when the game has no drawing of its own.
 
@@ -276,6 +284,14 @@ class GameEngine:
         """
         return BoardPicture()
 
+    def first_player(self, state: Mapping[str, Any]) -> int | None:
+        """The seat that played first in this game, when the game decided it itself (statistics).
+
+        Default: ``None``, and the table's choice (``Game.first``, the
+        ``first`` given to :meth:`start`) counts.
+        """
+        return None
+
     def first_player_reference(self) -> float | None:
         """The exact chance that the first player wins a two-player game, when it is known.
 
@@ -286,6 +302,28 @@ class GameEngine:
     def rules_context(self) -> JSON:
         """Extra context for this game's rules page templates (see :attr:`rules_template`)."""
         return {}
+
+    # ------------------------------------------------------------ hooks with defaults: reviewing a game
+
+    end_reasons: ClassVar[Mapping[str, str]] = {}
+    """A label per :attr:`Outcome.end_reason` code (English, marked with ``gettext_noop``), for the
+    statistics page and the admin; a code without a label is shown as it is."""
+
+    def default_choice(self, state: Mapping[str, Any]) -> JSON | None:
+        """The action the engine would choose for the decision the game waits for, or ``None`` (default).
+
+        Reviewers see it beside the choice that was made (a Six-Dice grouping,
+        the groups a hand keeps) and whether the two differ.
+        """
+        return None
+
+    def first_player(self, state: Mapping[str, Any]) -> FirstPlayer | None:
+        """Who begins the game in ``state`` and why, once it is decided; ``None`` before (default: never known).
+
+        The review pages call it on the states of the replay in turn; the
+        first answer is the game's first player (1-based in the admin).
+        """
+        return None
 
 
 REGISTRY: dict[str, GameEngine] = {}

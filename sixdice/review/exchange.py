@@ -26,6 +26,7 @@ from sixdice.tables import services
 from sixdice.tables.models import Event, Game, Seat, Table
 from sixdice.tables.services import NAME_MAX
 
+from .models import note_of, save_note
 from .steps import actor_name, count_turns
 
 FORMAT = "sixdice-game"
@@ -84,7 +85,13 @@ def export_game(game: Game) -> Document:
             for e in events
         ],
         "final_state": game.state,
+        "review": _review(game),
     })
+
+
+def _review(game: Game) -> dict[str, Any]:
+    note = note_of(game)
+    return {"note": note.note if note else "", "disputed": bool(note and note.disputed)}
 
 
 def dumps(document: Document | list[Document]) -> str:
@@ -185,8 +192,9 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
     number = _int(g.get("number"), f'{label}: "game.number"', minimum=1)
     options = _obj(g.get("options"), f'{label}: "game.options"')
     first = _int(g.get("first"), f'{label}: "game.first"')
-    _need(g.get("status") == Game.Status.FINISHED, f'{label}: only finished games can be imported '
-          f'("game.status" is {g.get("status")!r}).')
+    status = g.get("status")
+    _need(status in (Game.Status.FINISHED, Game.Status.ABANDONED), f'{label}: only finished or abandoned games '
+          f'can be imported ("game.status" is {status!r}).')
     started_at = _time(g.get("started_at"), f'{label}: "game.started_at"')
     finished_at = _time(g.get("finished_at"), f'{label}: "game.finished_at"')
     table_options = _obj(t.get("options", {}), f'{label}: "table.options"')
@@ -254,6 +262,7 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
     try:
         for step in replay(engine, initial, ((e["actor"], e["action"]) for e in events)):
             e = events[done]
+            e["notation"] = engine.describe_parts(step.before, e["action"], names=names)
             expected_text = engine.describe(step.before, e["action"], names=names)[:500]
             _need(e["text"] == expected_text,
                   f'{label}: event {done + 1}: "text" does not match the action (expected {expected_text!r}).')
@@ -272,15 +281,25 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
     _need(_normal(state) == _normal(doc["final_state"]),
           f'{label}: replaying the events does not reach the recorded "final_state".')
     outcome = engine.outcome(state)
-    _need(outcome is not None, f"{label}: the replayed game is not over.")
-    assert outcome is not None
     recorded = (g.get("winners"), g.get("end_reason"), g.get("places", []), g.get("loser"))
-    replayed = (list(outcome.winners), outcome.end_reason, list(outcome.places), outcome.loser)
-    _need(recorded == replayed, f"{label}: the recorded winners, end reason or places are not those of the replay.")
+    if status == Game.Status.ABANDONED:  # stopped mid-game: no outcome to check
+        _need(outcome is None, f'{label}: the replayed game is over, so it was not abandoned.')
+        _need(recorded == ([], "", [], None), f"{label}: an abandoned game has no winners, end reason or places.")
+    else:
+        _need(outcome is not None, f"{label}: the replayed game is not over.")
+        assert outcome is not None
+        replayed = (list(outcome.winners), outcome.end_reason, list(outcome.places), outcome.loser)
+        _need(recorded == replayed,
+              f"{label}: the recorded winners, end reason or places are not those of the replay.")
+    review = _obj(doc.get("review", {}), f'{label}: "review"')
+    note = _str(review.get("note", ""), f'{label}: "review.note"')
+    disputed = review.get("disputed", False)
+    _need(isinstance(disputed, bool), f'{label}: "review.disputed" must be true or false.')
     return {
         "engine": engine.slug, "number": number, "options": cleaned, "first": first, "names": names,
         "bots": bots, "initial": initial, "state": state, "outcome": outcome, "events": events,
         "started_at": started_at, "finished_at": finished_at, "table_options": dict(table_options), "code": code,
+        "status": status, "note": note, "disputed": disputed,
     }
 
 
@@ -288,22 +307,28 @@ def _write(c: dict[str, Any]) -> Game:
     # The table is opened by the same service as a new table (its old code when free), then filled in.
     table, _host_secret = services.create_table(
         game=c["engine"], options=c["table_options"], capacity=len(c["names"]), code=c["code"],
-        status=Table.Status.FINISHED,
+        status=Table.Status.CLOSED if c["status"] == Game.Status.ABANDONED else Table.Status.FINISHED,
     )
     Seat.objects.bulk_create(
         Seat(table=table, position=i, name=name, is_bot=bot) for i, (name, bot) in enumerate(zip(c["names"], c["bots"], strict=True))
     )
     outcome = c["outcome"]
+    result: dict[str, Any] = (
+        {"winners": list(outcome.winners), "end_reason": outcome.end_reason, "places": list(outcome.places),
+         "loser": outcome.loser}
+        if outcome is not None else {}
+    )
     game = Game.objects.create(
         table=table, number=c["number"], engine=c["engine"], options=c["options"], players=c["names"],
         first=c["first"], initial_state=c["initial"], state=c["state"], seq=len(c["events"]),
-        status=Game.Status.FINISHED, winners=list(outcome.winners), end_reason=outcome.end_reason,
-        places=list(outcome.places), loser=outcome.loser, finished_at=c["finished_at"],
+        status=c["status"], finished_at=c["finished_at"], **result,
     )
+    save_note(game, note=c["note"], disputed=c["disputed"])
     if c["started_at"] is not None:  # auto_now_add set it to now
         Game.objects.filter(pk=game.pk).update(started_at=c["started_at"])
     created = Event.objects.bulk_create(
-        Event(game=game, seq=e["seq"], actor=e["actor"], action=e["action"], text=e["text"]) for e in c["events"]
+        Event(game=game, seq=e["seq"], actor=e["actor"], action=e["action"], text=e["text"],
+              notation=e.get("notation") or []) for e in c["events"]
     )
     stamped = []
     for event, e in zip(created, c["events"], strict=True):

@@ -12,13 +12,15 @@ in Six-Dice, a roll in Run Buster, by default any action a seat sends).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sixdice.gamekit.engine import GameEngine, get_engine, parse_actor
 from sixdice.gamekit.replay import replay
+from sixdice.tables.i18n import render_notation
 from sixdice.tables.models import Event, Game
 
+from .decisions import decisions
 from .dice import picture_data
 
 
@@ -32,6 +34,7 @@ def count_turns(engine: GameEngine, events: Sequence[tuple[str, Mapping[str, Any
 
 
 def actor_name(actor: str, players: Sequence[str]) -> str:
+    """The English name of a stored actor, for the CSV and the import's messages."""
     if actor.isdigit() and int(actor) < len(players):
         return players[int(actor)]
     return {"host": "Host", "system": "App"}.get(actor, actor)
@@ -43,8 +46,14 @@ class Step:
     state: dict[str, Any]
     seq: int
     actor: str | None
-    text: str
+    text: str  # the English line (Event.text)
     turn: int  # turns played up to and including this step
+    action: Mapping[str, Any] = field(default_factory=dict)
+    notation: Sequence[Mapping[str, Any]] = ()  # the same line as parts (Event.notation)
+
+    def line(self, language: str | None = None) -> str:
+        """The step's log line in ``language`` (``None``: the active one), as the live table shows it."""
+        return render_notation(self.notation, language) or self.text
 
 
 def replay_steps(game: Game, events: Sequence[Event] | None = None) -> list[Step]:
@@ -55,23 +64,29 @@ def replay_steps(game: Game, events: Sequence[Event] | None = None) -> list[Step
     turn = 0
     for step, event in zip(replay(engine, game.initial_state, ((e.actor, e.action) for e in logged)), logged, strict=True):
         turn += is_turn(engine, event.actor, event.action)
-        steps.append(Step(step.index, step.after, event.seq, event.actor, event.text, turn))
+        steps.append(Step(step.index, step.after, event.seq, event.actor, event.text, turn, event.action,
+                          event.notation or ()))
     return steps
 
 
-def step_payloads(game: Game, steps: Sequence[Step]) -> list[dict[str, Any]]:
-    """What the replay page is sent per step: the spectator's view, the notation, and the generic drawing."""
+def step_payloads(game: Game, steps: Sequence[Step], bots: Sequence[bool] = ()) -> list[dict[str, Any]]:
+    """What the replay page is sent per step: the spectator's view, the line in the reader's language,
+    who decided (and the engine's default for a choice), and the generic drawing."""
     engine = get_engine(game.engine)
-    return [
-        {
+    made = decisions(engine, steps, bots, game.players)
+    payloads = []
+    for step in steps:
+        payload = {
             "i": step.index,
             "seq": step.seq,
             "actor": step.actor,
-            "who": actor_name(step.actor, game.players) if step.actor else "",
-            "text": step.text,
+            "who": "",
+            "text": step.line(),
             "turn": step.turn,
             "view": engine.view(step.state, None),
             "picture": picture_data(engine, step.state),
         }
-        for step in steps
-    ]
+        if step.index:
+            payload.update(made[step.index - 1].as_json(game.players))
+        payloads.append(payload)
+    return payloads

@@ -42,7 +42,7 @@
       this.game = {id: data.game.id, number: data.game.number, seq: s.seq,
                    status: i === last ? data.game.status : "playing",
                    players: data.game.players, view: s.view};
-      this.log = steps.slice(1, i + 1).map((x) => ({seq: x.seq, actor: x.actor, text: x.text}));
+      this.log = steps.slice(1, i + 1).map((x) => ({seq: x.seq, actor: x.actor, text: x.text, step: x}));
       this.lastEvents = i > 0 ? [{seq: s.seq, actor: s.actor, text: s.text}] : [];
       this.draw();
     },
@@ -52,7 +52,9 @@
       $("step-slider").setAttribute("aria-valuetext", `${T.step} ${this.step} / ${last}`);
       $("step-label").textContent = `${T.step} ${this.step} / ${last}`;
       $("turn-label").textContent = `${T.turn} ${s.turn} / ${data.turns}`;
-      $("step-text").textContent = this.step === 0 ? T.start : s.text;
+      $("step-text").replaceChildren(...(this.step === 0 ? [T.start] : stepLine(s)));
+      const hash = `#step-${this.step}`;
+      if (location.hash !== hash) history.replaceState(null, "", hash);
       $("go-start").disabled = $("go-prev").disabled = this.step === 0;
       $("go-end").disabled = $("go-next").disabled = this.step === last;
       this.drawSeats();
@@ -75,10 +77,26 @@
     },
     drawLog() {
       const items = this.log.slice().reverse().map((e) => el("li", {value: e.seq},
-        el("a", {href: `#step-${e.seq}`, "data-step": e.seq}, e.text)));
+        el("a", {href: `#step-${e.seq}`, "data-step": e.seq}, stepLine(e.step))));
       $("log").replaceChildren(...items);
     },
   };
+
+  // One step's line: who decided (a player, a bot, the host, the app) and the move, in the reader's
+  // language; for a choice the engine has a default for, the default beside it, marked when it differs.
+  function stepLine(s) {
+    const parts = [];
+    if (s.who) parts.push(el("span", {class: "who who-" + (s.kind || "seat")}, s.who), " \u00b7 ");
+    parts.push(el("span", {class: "move"}, s.text));
+    if (s.default) {
+      parts.push(" ", el("small", {class: "default" + (s.differs ? " differs" : "")},
+        "(" + (s.differs ? `${T.differs}; ${format(T.defaultWas, {text: s.default})}` : T.sameAsDefault) + ")"));
+    }
+    return parts;
+  }
+  function format(template, args) {
+    return template.replace(/\{(\w+)\}/g, (m, key) => (key in args ? String(args[key]) : m));
+  }
 
   function currentSeat(view) {
     if (!view || view.over) return null;
@@ -149,7 +167,16 @@
     live.go(to);
   });
 
+  // Shareable step links: the URL hash follows the step (#step-12), and opening one lands there.
+  function fromHash() {
+    const hash = /^#step-(\d+)$/.exec(location.hash);
+    return hash ? Number(hash[1]) : null;
+  }
+  window.addEventListener("hashchange", () => {
+    const to = fromHash();
+    if (to !== null && to !== live.step) live.go(to);
+  });
+
   window.live = live;
-  const hash = /^#step-(\d+)$/.exec(location.hash);
-  live.go(hash ? Number(hash[1]) : 0);
+  live.go(fromHash() ?? 0);
 })();
