@@ -280,10 +280,18 @@ def who_played(games: Iterable[Game]) -> dict[int, list[Entry]]:
 
 def hidden_names(game) -> dict[str, str]:
     """The names of the game's seats whose profile is hidden, with what public pages show instead."""
-    rows = list(Participant.objects.filter(game=game, profile__hidden=True).order_by("position"))
-    if len(rows) == 1:
-        return {rows[0].name: a_player()}
-    return {row.name: gettext("a player (seat %(n)s)") % {"n": row.position + 1} for row in rows}
+    if Participant.objects.filter(game=game).exists():
+        seats = list(Participant.objects.filter(game=game, profile__hidden=True).values_list("position", "name"))
+    else:  # a game that did not finish (abandoned): who sits in the table's seats now
+        from .models import SeatProfile
+
+        seats = [(position, game.players[position]) for position in SeatProfile.objects.filter(
+            seat__table_id=game.table_id, profile__hidden=True).values_list("seat__position", flat=True)
+            if position < len(game.players)]
+    seats.sort()
+    if len(seats) == 1:
+        return {seats[0][1]: a_player()}
+    return {name: gettext("a player (seat %(n)s)") % {"n": position + 1} for position, name in seats}
 
 
 def mask_hidden(game, data):

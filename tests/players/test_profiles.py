@@ -16,7 +16,7 @@ from sixdice.players.models import DeviceKey, Participant, Profile, ProfileMerge
 from sixdice.players.selectors import search_profiles
 from sixdice.players.text import search_key
 from sixdice.tables import services
-from sixdice.tables.models import Seat
+from sixdice.tables.models import Game, Seat
 from sixdice.tables.services import ServiceError
 
 from .helpers import table_with
@@ -247,3 +247,15 @@ def test_forgetting_the_profile_on_one_phone():
     client.post(reverse("players:me"), {"action": "forget"})
     assert "profile" not in client.session
     assert Profile.objects.filter(pk=profile.pk).exists() and not DeviceKey.objects.filter(profile=profile).exists()
+
+
+def test_an_abandoned_game_of_a_hidden_profile_replays_without_its_name():
+    hidden, _s = players.create_profile(name="Quiet One")
+    players.update_profile(profile=hidden, hidden=True)
+    table = table_with("tiny", [hidden, "Bo"])
+    game = services.start_game(table=table, rng=random.Random(1)).game
+    services.close_table(table=table)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABANDONED
+    html = Client().get(reverse("review:replay", args=[table.code, game.number])).content.decode()
+    assert "Quiet One" not in html and "a player" in html
