@@ -276,10 +276,6 @@ class SixDiceEngine(GameEngine):
 
     # ------------------------------------------------------------ review pages, statistics and rules
 
-    def first_player(self, state: Mapping[str, Any]) -> int | None:
-        """Six-Dice decides who begins with the start rolls (R1), so the table's choice is not it."""
-        return self._state(state).first
-
     def die_face(self, value: int) -> DieFace:
         """Blue +1..+3, red −1..−3."""
         return DieFace(f"+{value}", "pos") if value > 0 else DieFace(f"\u2212{abs(value)}", "neg")

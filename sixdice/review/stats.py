@@ -106,11 +106,11 @@ def first_player(game: Game, engine: GameEngine | None) -> int | None:
     """The seat that played first: the game's own decision if its adapter gives one, else the table's."""
     if engine is not None and isinstance(game.state, dict):
         try:
-            first = engine.first_player(game.state)
+            found = engine.first_player(game.state)
         except GameError:  # a damaged snapshot: the page still opens
-            first = None
-        if first is not None:
-            return first
+            found = None
+        if found is not None:
+            return found.seat
     return game.first if game.players else None
 
 

@@ -408,4 +408,4 @@ def test_first_player_is_decided_by_the_start_rolls():
     rng = random.Random(8)
     while state["first"] is None:
         state = ENGINE.apply(state, ENGINE.system_action(state, opts, rng), actor=SYSTEM)
-    assert ENGINE.first_player(state) == state["first"] in range(len(NAMES))
+    assert ENGINE.first_player(state).seat == state["first"] in range(len(NAMES))
