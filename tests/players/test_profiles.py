@@ -259,3 +259,17 @@ def test_an_abandoned_game_of_a_hidden_profile_replays_without_its_name():
     assert game.status == Game.Status.ABANDONED
     html = Client().get(reverse("review:replay", args=[table.code, game.number])).content.decode()
     assert "Quiet One" not in html and "a player" in html
+
+
+def test_admin_lists_a_profile_s_games_with_links_to_their_replays(admin_client):
+    ana, _s = players.create_profile(name="Ana")
+    bo, _s = players.create_profile(name="Bo")
+    _finished_games(ana, bo, 2)
+    page = admin_client.get(reverse("admin:players_profile_change", args=[ana.pk])).content.decode()
+    for row in Participant.objects.filter(profile=ana).select_related("game__table"):
+        assert reverse("review:replay", args=[row.game.table.code, row.game.number]) in page
+    listing = admin_client.get(reverse("admin:players_profile_changelist")).content.decode()
+    assert "Ana" in listing and "Bo" in listing
+    one = admin_client.post(reverse("admin:players_profile_changelist"),
+                            {"action": "merge_selected", "_selected_action": [ana.pk]}, follow=True)
+    assert "Select exactly two profiles" in one.content.decode() and Profile.objects.count() == 2
