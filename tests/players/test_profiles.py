@@ -273,3 +273,16 @@ def test_admin_lists_a_profile_s_games_with_links_to_their_replays(admin_client)
     one = admin_client.post(reverse("admin:players_profile_changelist"),
                             {"action": "merge_selected", "_selected_action": [ana.pk]}, follow=True)
     assert "Select exactly two profiles" in one.content.decode() and Profile.objects.count() == 2
+
+
+def test_a_profile_made_from_the_join_page_leads_back_to_the_table():
+    table, _host = services.create_table(game="tiny", options={}, capacity=3)
+    phone = Client()
+    back = reverse("tables:table", args=[table.code])
+    page = phone.get(reverse("tables:table", args=[table.code])).content.decode()
+    assert f'{reverse("players:me")}?next={back}' in page
+    response = phone.post(reverse("players:me"), {"action": "create", "name": "Noor", "next": back})
+    assert response.status_code == 302 and response["Location"] == back
+    elsewhere = Client().post(reverse("players:me"), {"action": "create", "name": "Eve",
+                                                      "next": "https://evil.example/"})
+    assert elsewhere["Location"] == reverse("players:me")  # never sent to another site
