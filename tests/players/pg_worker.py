@@ -88,6 +88,12 @@ def main(argv: list[str]) -> None:
         players.rebuild_ratings(replay=True)
         report["rebuilt"] = ratings()
         report["same_updates"] = updates() == live_updates
+        from sixdice.players.selectors import search_profiles
+
+        for name in ("Олена", "Inês", "Françoise", "Ĳsbrand van Dijk"):
+            players.create_profile(name=name)
+        report["search"] = {q: [p.display_name for p in search_profiles(q)]
+                            for q in ("олена", "ОЛЕНА", "ines", "francoise", "ijsbrand", "DIJK")}
         print(json.dumps(report))
 
 

@@ -1,4 +1,4 @@
-"""Two processes end games that share a profile at once, on PostgreSQL: no update is lost or doubled."""
+"""On PostgreSQL: two processes end games that share a profile at once (no update lost or doubled); search."""
 
 from __future__ import annotations
 
@@ -62,3 +62,7 @@ def test_two_processes_ending_games_at_once_keep_every_rating_update(postgres: P
     assert by_name["Ana"][2] == games and by_name["Bo"][2] == TABLES and by_name["Cy"][2] == TABLES
     assert report["rebuilt"] == report["live"]
     assert report["same_updates"]
+    # The normalised search key works on PostgreSQL as on SQLite, in every script.
+    assert report["search"] == {"олена": ["Олена"], "ОЛЕНА": ["Олена"], "ines": ["Inês"],
+                                "francoise": ["Françoise"], "ijsbrand": ["Ĳsbrand van Dijk"],
+                                "DIJK": ["Ĳsbrand van Dijk"]}
