@@ -565,6 +565,9 @@ def _save(game: Game, applied: Applied, *, expected_seq: int, table: Table) -> N
     for name, value in fields.items():
         setattr(game, name, value)
     if outcome is not None:
+        from sixdice.players.services import record_result  # profiles' results and ratings, same transaction
+
+        record_result(game)
         # A table that plays one game only (the host turned the series off) closes with it.
         series = engine.plays_series(game.options)
         status = Table.Status.FINISHED if series else Table.Status.CLOSED
