@@ -198,11 +198,8 @@ class _Seat:
 
 
 def _bot_strength(seat: Seat) -> str:
-    for attr in ("bot_strength", "bot_level", "strength"):
-        value = getattr(seat, attr, "")
-        if value:
-            return str(value)
-    return ""
+    """The strength the app plays a bot seat at, once seats record one (empty: the adapter's default)."""
+    return str(getattr(seat, "bot_strength", "") or "")
 
 
 def _table_seats(game: Game) -> list[_Seat]:
