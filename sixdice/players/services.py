@@ -197,9 +197,7 @@ class _Seat:
     bot_strength: str
 
 
-def _bot_strength(seat: Seat) -> str:
-    """The strength the app plays a bot seat at, once seats record one (empty: the adapter's default)."""
-    return str(getattr(seat, "bot_strength", "") or "")
+
 
 
 def _table_seats(game: Game) -> list[_Seat]:
@@ -208,7 +206,7 @@ def _table_seats(game: Game) -> list[_Seat]:
     for seat in seats:
         link = getattr(seat, "profile_link", None)
         out.append(_Seat(seat.position, seat.name, None if seat.is_bot or link is None else link.profile_id,
-                         seat.is_bot, _bot_strength(seat) if seat.is_bot else ""))
+                         seat.is_bot, seat.bot_strength if seat.is_bot else ""))
     return out
 
 
