@@ -197,9 +197,6 @@ class _Seat:
     bot_strength: str
 
 
-
-
-
 def _table_seats(game: Game) -> list[_Seat]:
     seats = Seat.objects.filter(table_id=game.table_id).select_related("profile_link").order_by("position")
     out = []
