@@ -43,6 +43,8 @@ def test_profile_carried_seat_taken_player_page_and_leaderboard(server, phone, l
     keep(page, "players-my-profile-360")
 
     page.goto(f"{server.url}/t/{league['lobby']}/")
+    assert fits_the_phone(page)
+    keep(page, "players-join-with-profile-360")
     page.get_by_role("button", name="Take a seat as Олена").click()
     page.wait_for_url(f"**/t/{league['lobby']}/")
     page.wait_for_selector("text=Олена")
