@@ -18,6 +18,9 @@
   const steps = data.steps;
   const last = steps.length - 1;
   const slug = app.dataset.game;
+  // Numbers in the page's language (the server formats its own figures with Django's l10n).
+  const numbers = new Intl.NumberFormat(document.documentElement.lang || undefined);
+  const num = (n) => numbers.format(n);
 
   const live = {
     code: app.dataset.code, role: "replay", slug, seat: null, host: false, readOnly: true,
@@ -49,9 +52,9 @@
     draw() {
       const s = steps[this.step];
       $("step-slider").value = String(this.step);
-      $("step-slider").setAttribute("aria-valuetext", `${T.step} ${this.step} / ${last}`);
-      $("step-label").textContent = `${T.step} ${this.step} / ${last}`;
-      $("turn-label").textContent = `${T.turn} ${s.turn} / ${data.turns}`;
+      $("step-slider").setAttribute("aria-valuetext", `${T.step} ${num(this.step)} / ${num(last)}`);
+      $("step-label").textContent = `${T.step} ${num(this.step)} / ${num(last)}`;
+      $("turn-label").textContent = `${T.turn} ${num(s.turn)} / ${num(data.turns)}`;
       $("step-text").replaceChildren(...(this.step === 0 ? [T.start] : stepLine(s)));
       const hash = `#step-${this.step}`;
       if (location.hash !== hash) history.replaceState(null, "", hash);
