@@ -337,7 +337,7 @@ def _advance(st: State) -> State:
         elif step == "keep":
             hand = st.hands[seat]
             if len(hand.groups) > 2:
-                g = Grouping((), hand.groups, hand.loose)  # only .groups/.loose matter here
+                g = Grouping(hand.groups, (), hand.loose)  # only .groups/.loose matter here
                 opts = keep_options(g)
                 if len(opts) == 1:
                     st = _keep(st, seat, opts[0])
@@ -657,7 +657,7 @@ def keep_actions(state: State) -> list[dict[str, Any]]:
     if p is None or p.kind != "keep":
         return []
     hand = state.hands[p.seat]
-    return [{"type": "keep", "keep": [i, j]} for i, j in keep_options(Grouping((), hand.groups, hand.loose))]
+    return [{"type": "keep", "keep": [i, j]} for i, j in keep_options(Grouping(hand.groups, (), hand.loose))]
 
 
 def legal_actions(state: State) -> list[dict[str, Any]]:

@@ -108,10 +108,10 @@ def describe_parts(
         else:
             text = part(gettext_noop("%(name)s groups (nothing)"), name=who)
     elif kind == "keep":
-        groups = state_before.hands[p.seat].groups
+        held = state_before.hands[p.seat].groups
         i, j = sorted(action["keep"])
-        kept = fmt_group(groups[i]) + fmt_group(groups[j])
-        back = "".join(fmt_group(g) for k, g in enumerate(groups) if k not in (i, j))
+        kept = fmt_group(held[i]) + fmt_group(held[j])
+        back = "".join(fmt_group(g) for k, g in enumerate(held) if k not in (i, j))
         text = part(gettext_noop("%(name)s keeps %(kept)s, returns %(back)s to the bank"), name=who, kept=kept, back=back)
     else:
         text = part(gettext_noop("(%(kind)s)"), kind=kind)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+from typing import TYPE_CHECKING, TypedDict
 
 from django.contrib import admin
 from django.db.models import Count, QuerySet
@@ -28,6 +29,16 @@ from sixdice.review.models import ReviewNote
 from sixdice.review.steps import actor_name, replay_steps
 
 from .models import Event, Game, Seat, Table
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+
+class _TableCounts(TypedDict):
+    """What :meth:`TableAdmin.get_queryset` adds to each table row."""
+
+    _seats: int
+    _games: int
 
 
 class ReadOnlyMixin:
@@ -190,11 +201,11 @@ class TableAdmin(admin.ModelAdmin):
         return False  # tables are opened by hosts (or by import_game)
 
     @admin.display(description="seats", ordering="_seats")
-    def seat_count(self, table: Table) -> int:
+    def seat_count(self, table: WithAnnotations[Table, _TableCounts]) -> int:
         return table._seats
 
     @admin.display(description="games", ordering="_games")
-    def game_count(self, table: Table) -> int:
+    def game_count(self, table: WithAnnotations[Table, _TableCounts]) -> int:
         return table._games
 
 

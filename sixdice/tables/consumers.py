@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import random
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -234,7 +233,7 @@ def _bot_step(code: str) -> bool:
     engine = get_engine(game.engine)
     bots = set(table.seats.filter(is_bot=True).values_list("position", flat=True))
     for seat in sorted(engine.actors(game.state) & bots):
-        action = engine.bot_action(game.state, seat, random.SystemRandom())
+        action = engine.bot_action(game.state, seat, services._system_rng("bot", game.number, game.seq, seat))
         if action is None:  # the game has no bot
             return False
         services.apply_action(

@@ -21,7 +21,7 @@ def connected_positions(table: Table) -> list[int]:
         .values_list("seat_position", flat=True)
         .distinct()
     )
-    return sorted(set(rows))
+    return sorted({p for p in rows if p is not None})
 
 
 def presence(table: Table) -> dict[str, Any]:
@@ -73,7 +73,7 @@ def events_since(game: Game, since: int) -> list[Event] | None:
 def standings(table: Table) -> list[dict[str, Any]]:
     """Per seat over every finished game at the table: wins, times last, and places."""
     seats = list(table.seats.order_by("position"))
-    rows = {
+    rows: dict[int, dict[str, Any]] = {
         s.position: {"position": s.position, "name": s.name, "wins": 0, "lost": 0, "places": [0] * len(seats)}
         for s in seats
     }

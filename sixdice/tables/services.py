@@ -13,10 +13,12 @@ import random
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from sixdice.gamekit.engine import HOST, SYSTEM, Actor, GameEngine, GameError, OptionsError, get_engine
@@ -25,6 +27,9 @@ from sixdice.gamekit.replay import final_state
 
 from . import broadcast, i18n
 from .models import Event, Game, Seat, Table
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read aloud and type
 CODE_LENGTH = 5
@@ -36,10 +41,10 @@ STALE_MESSAGE = gettext_lazy("Someone else moved first; here is the table as it 
 class ServiceError(Exception):
     """A refusal with a code for the client and a message for a person."""
 
-    def __init__(self, code: str, message: str, **extra: Any) -> None:
+    def __init__(self, code: str, message: str | Promise, **extra: Any) -> None:
         super().__init__(message)
         self.code = code
-        self.message = message
+        self.message = str(message)  # a lazy message is worded in the language active now
         self.extra = extra
 
 
@@ -79,9 +84,23 @@ def normalise_code(code: str) -> str:
     return "".join(ch for ch in code.upper() if ch.isalnum())
 
 
-def _system_rng() -> random.Random:
-    """Dice the app rolls come from the OS; every value is recorded in the event."""
-    return random.SystemRandom()
+_SEEDED_STREAMS: dict[str, random.Random] = {}
+
+
+def _system_rng(*key: object) -> random.Random:
+    """Dice the app rolls come from the OS; every value is recorded in the event.
+
+    Under the test-only setting ``SIXDICE_DICE_SEED`` they come from a
+    ``random.Random`` seeded with that seed and ``key`` (say the game's number
+    and ``seq``), so the same point of a game always gets the same dice,
+    whichever tables were played before it.  Without a key, one stream per seed.
+    """
+    seed = settings.SIXDICE_DICE_SEED
+    if seed is None:
+        return random.SystemRandom()
+    if not key:
+        return _SEEDED_STREAMS.setdefault(seed, random.Random(seed))
+    return random.Random(":".join(map(str, (seed, *key))))
 
 
 # ---------------------------------------------------------------- tables and seats
@@ -272,7 +291,7 @@ def start_game(*, table: Table, rng: random.Random | None = None) -> Applied:
             gettext("%(game)s needs at least %(low)s players; %(n)s joined so far.")
             % {"game": engine.label, "low": engine.min_players, "n": len(seats)},
         )
-    rng = rng or _system_rng()
+    rng = rng or _system_rng("start", 1 if previous is None else previous.number + 1)
     names = [seat.name for seat in seats]
     options = engine.clean_options(table.options, players=len(seats))
     first = rng.randrange(len(seats)) if previous is None else (previous.first + 1) % len(seats)
@@ -326,6 +345,16 @@ WHERE t.code = %s ORDER BY g.number DESC LIMIT 1
 """
 
 
+class _ActionRow(TypedDict):
+    """The table columns that :data:`_ACTION_SQL` adds to the game row."""
+
+    t_code: str
+    t_status: str
+    t_paused: bool
+    t_host_hash: str
+    t_seat: int | None
+
+
 def _load_for_action(code: str, credentials: Credentials) -> tuple[Table, Game | None, int | None]:
     """The table, its current game and the sender's seat, in one query.
 
@@ -334,7 +363,8 @@ def _load_for_action(code: str, credentials: Credentials) -> tuple[Table, Game |
     """
     sql = _ACTION_SQL.format(seat=Seat._meta.db_table, table=Table._meta.db_table, game=Game._meta.db_table)
     digest = hash_secret(credentials.seat_secret) if credentials.seat_secret else ""
-    game = next(iter(Game.objects.raw(sql, [digest, normalise_code(code)])), None)
+    rows = Game.objects.raw(sql, [digest, normalise_code(code)])
+    game = cast("WithAnnotations[Game, _ActionRow] | None", next(iter(rows), None))
     if game is None:
         return load_table(code), None, None
     table = Table(
@@ -380,7 +410,7 @@ def apply_action(
     if table.paused:
         raise ServiceError("paused", gettext("The host has paused the game."))
     engine = get_engine(game.engine)
-    rng = rng or _system_rng()
+    rng = rng or _system_rng("move", game.number, game.seq)
     state = game.state
     try:
         if isinstance(actor, int) and actor not in engine.actors(state):

@@ -79,6 +79,8 @@
       this.draw();
     },
     applySnapshot(s) {
+      // An error's snapshot can be overtaken by a broadcast: never step back to an older state of the same game.
+      if (s.game && this.game && s.game.id === this.game.id && s.game.seq < this.game.seq) return;
       this.role = s.role; this.seat = s.seat; this.host = s.host;
       this.table = s.table; this.presence = s.presence; this.standings = s.standings || [];
       this.game = s.game ? {id: s.game.id, number: s.game.number, seq: s.game.seq, status: s.game.status,

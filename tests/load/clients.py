@@ -235,6 +235,8 @@ class SeatClient:
         if not g:
             self.game = None
             return
+        if before and before["id"] == g["id"] and g["seq"] < before["seq"]:
+            return  # an older picture (an error's snapshot overtaken by a broadcast): keep the newer one, as live.js
         self.game = {"id": g["id"], "number": g["number"], "seq": g["seq"], "status": g["status"], "view": g["view"]}
         log = self._log(g["id"])
         last = max(log.known, default=0) if before and before["id"] == g["id"] else 0
