@@ -219,10 +219,15 @@ def number(value: float, digits: int = 0) -> str:
     return number_format(value, digits, use_l10n=True)
 
 
+CLOSED = "closed"  # the end reason of an abandoned game (see services.close_table)
+
+
 def end_reason_label(slug: str, code: str) -> str:
     """How a game ended, in the active language, as its engine words it (the code when it has no label)."""
     if not code or code == "unknown":
         return gettext("Unknown")
+    if code == CLOSED:  # any game: the host closed the table mid-game (the game is abandoned)
+        return gettext("Abandoned: the table was closed")
     labels = getattr(REGISTRY.get(slug), "end_reasons", {}) or {}
     return gettext(labels[code]) if code in labels else code
 

@@ -26,6 +26,7 @@ from sixdice.review.admin import ReviewNoteInline
 from sixdice.review.decisions import bots_of, decisions, who_began
 from sixdice.review.dice import hands_html
 from sixdice.review.models import ReviewNote
+from sixdice.review.stats import end_reason_label
 from sixdice.review.steps import actor_name, replay_steps
 
 from .models import Event, Game, Seat, Table
@@ -108,10 +109,6 @@ class ActorFilter(admin.SimpleListFilter):
         return queryset.filter(actor=self.value()) if self.value() else queryset
 
 
-def end_reason_label(engine: str, reason: str) -> str:
-    """An end reason as the engine words it (translated), or the code when the engine has no label for it."""
-    labels = getattr(REGISTRY.get(engine), "end_reasons", {}) or {}
-    return gettext(labels[reason]) if reason in labels else (reason or "—")
 
 
 class EndReasonFilter(admin.SimpleListFilter):
@@ -126,7 +123,7 @@ class EndReasonFilter(admin.SimpleListFilter):
             for code, label in (getattr(engine, "end_reasons", {}) or {}).items():
                 seen.setdefault(code, gettext(label))
         for code in Game.objects.exclude(end_reason="").values_list("end_reason", flat=True).distinct():
-            seen.setdefault(code, code)
+            seen.setdefault(code, end_reason_label("", code))
         return sorted(seen.items(), key=lambda item: item[1])
 
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
@@ -250,8 +247,6 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
     @admin.display(description="end reason", ordering="end_reason")
     def end_reason_text(self, game: Game) -> str:
-        if game.status == Game.Status.ABANDONED:
-            return "Abandoned (the table was closed mid-game)"
         return end_reason_label(game.engine, game.end_reason)
 
     @admin.display(description="disputed", boolean=True)
@@ -325,11 +320,10 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
             d = made[i] if i < len(made) else None
             who = format_html('{} <small class="kind">({})</small>', d.label(game.players), d.kind) if d else \
                 actor_name(e.actor, game.players)
+            default: SafeString | str = ""
             if d is not None and d.default is not None:
                 default = format_html('<strong class="differs">≠ {}</strong>', d.default_text) if d.differs else \
                     mark_safe('<span class="same">= default</span>')
-            else:
-                default = ""
             rows.append(format_html(
                 '<tr data-seq="{}"><td>{}</td><td>{}</td><td style="white-space:nowrap">{}</td><td>{}</td><td>{}</td></tr>',
                 e.seq, e.seq, who, e.created_at.strftime("%Y-%m-%d %H:%M:%S"), e.text, default))

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from sixdice.tables.admin import end_reason_label
+from sixdice.review.stats import end_reason_label
 from sixdice.tables.models import Event, Game
 
 from .conftest import play
