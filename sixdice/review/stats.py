@@ -23,7 +23,7 @@ from typing import Any
 from django.utils.formats import number_format
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
 from sixdice.gamekit.engine import REGISTRY, GameEngine
 from sixdice.tables.models import Event, Game
@@ -168,6 +168,11 @@ def compute(engine: str | None = None) -> Statistics:
 BAR_COLOURS = ("#2f6fdf", "#d9822b", "#2e9e5b", "#b04ac2", "#c23b3b", "#5a6b7a")
 
 
+def short(label: str, size: int = 17) -> str:
+    """A bar's label cut to fit beside the bar (the whole label is in the chart's spoken text)."""
+    return label if len(label) <= size else label[: size - 1].rstrip() + "…"
+
+
 def bar_chart(rows: Sequence[tuple[str, float, str]], *, title: str, max_value: float | None = None,
               marker: tuple[float, str] | None = None) -> SafeString:
     """Horizontal bars: (label, value, value as shown).  ``marker`` draws a reference line.
@@ -192,7 +197,7 @@ def bar_chart(rows: Sequence[tuple[str, float, str]], *, title: str, max_value: 
         y = top + i * (bar_h + gap)
         w = max(0.0, value * scale)
         parts.append(
-            f'<text x="{label_w - 6}" y="{y + bar_h * 0.7:.1f}" text-anchor="end" font-size="12">{escape(label[:16])}</text>'
+            f'<text x="{label_w - 6}" y="{y + bar_h * 0.7:.1f}" text-anchor="end" font-size="12">{escape(short(label))}</text>'
             f'<rect x="{label_w}" y="{y}" width="{w:.1f}" height="{bar_h}" rx="3" '
             f'fill="{BAR_COLOURS[i % len(BAR_COLOURS)]}"/>'
             f'<text x="{label_w + w + 4:.1f}" y="{y + bar_h * 0.7:.1f}" font-size="12">{escape(shown)}</text>'
@@ -245,7 +250,7 @@ def charts(stats: Statistics) -> dict[str, Any]:
                           title=gettext("How %(game)s games ended") % {"game": es.label})
         first = None
         if es.first_win_rate is not None:
-            rows = [(gettext("All games"), es.first_win_rate, percent(es.first_win_rate))]
+            rows = [(pgettext("games played", "All games"), es.first_win_rate, percent(es.first_win_rate))]
             marker = None
             if es.reference is not None:
                 if es.two_player_first_win_rate is not None:

@@ -89,7 +89,9 @@
   // language; for a choice the engine has a default for, the default beside it, marked when it differs.
   function stepLine(s) {
     const parts = [];
-    if (s.who) parts.push(el("span", {class: "who who-" + (s.kind || "seat")}, s.who), " \u00b7 ");
+    // A player's own move already starts with their name; anyone else who decided is named first.
+    const named = s.kind === "seat" && s.text.startsWith(s.who);
+    if (s.who && !named) parts.push(el("span", {class: "who who-" + (s.kind || "seat")}, s.who), " \u00b7 ");
     parts.push(el("span", {class: "move"}, s.text));
     if (s.default) {
       parts.push(" ", el("small", {class: "default" + (s.differs ? " differs" : "")},
