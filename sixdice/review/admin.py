@@ -32,6 +32,7 @@ from .dice import hands_html
 from .models import ReviewNote
 from .stats import end_reason_label
 from .steps import actor_name, replay_steps
+from .tablelog import bots_by_event, table_log
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
@@ -245,7 +246,7 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
     actions = ("export_json", "export_zip", "export_csv")
     fields = ("table_link", "number", "game_label", "status", "review_links", "options_html", "player_names",
               "began", "winner_names", "end_reason_text", "places_html", "started_at", "finished_at", "seq",
-              "final_hands", "event_log")
+              "final_hands", "event_log", "table_changes")
     readonly_fields = fields
 
     def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
@@ -329,7 +330,8 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
         and for a choice the engine has a default for, that default, marked when the choice differed."""
         events = list(game.events.order_by("seq"))
         engine = REGISTRY.get(game.engine)
-        made = decisions(engine, replay_steps(game, events), bots_of(game), game.players) if engine else []
+        made = decisions(engine, replay_steps(game, events), bots_by_event(game, events), game.players) \
+            if engine else []
         rows = []
         for i, e in enumerate(events):
             d = made[i] if i < len(made) else None
@@ -351,6 +353,17 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
             "<th>notation</th><th>engine default</th></tr></thead><tbody>{}</tbody></table>",
             summary, format_html_join("", "{}", ((r,) for r in rows)),
         )
+
+    @admin.display(description="table log")
+    def table_changes(self, game: Game) -> SafeString:
+        """Pauses, seats the app took over, closing the table: each after the move it followed."""
+        changes = table_log(game)
+        if not changes:
+            return format_html("{}", "—")
+        rows = format_html_join("", '<tr><td>{}</td><td style="white-space:nowrap">{}</td><td>{}</td></tr>',
+                                ((c.step, c.at.strftime("%Y-%m-%d %H:%M:%S"), c.text) for c in changes))
+        return format_html('<table class="table-log"><thead><tr><th>after move</th><th>time (UTC)</th>'
+                           "<th>what</th></tr></thead><tbody>{}</tbody></table>", rows)
 
     @admin.action(description="Export selected games (JSON list of documents)")
     def export_json(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse:

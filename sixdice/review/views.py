@@ -16,6 +16,7 @@ from . import exchange, stats
 from .decisions import bots_of, who_began
 from .models import note_of
 from .steps import replay_steps, step_payloads
+from .tablelog import bots_by_event, table_log
 
 
 def _game_or_404(code: str, number: int) -> Game:
@@ -43,7 +44,8 @@ def replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
     if game.status == Game.Status.PLAYING:
         return render(request, "review/not_finished.html", {"game": game, "table": table, "engine": engine},
                       status=409)
-    steps = replay_steps(game)
+    events = list(game.events.order_by("seq"))
+    steps = replay_steps(game, events)
     bots = bots_of(game)
     info = table_info(table)
     info["game"] = game.engine
@@ -54,7 +56,7 @@ def replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
     payload = {
         "game": {"id": game.pk, "number": game.number, "status": game.status, "players": game.players},
         "table": info,
-        "steps": step_payloads(game, steps, bots),
+        "steps": step_payloads(game, steps, bots_by_event(game, events)),
         "turns": steps[-1].turn,
     }
     staff = request.user.is_active and request.user.is_staff
@@ -64,7 +66,7 @@ def replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
         "export_url": reverse("review:export", args=[table.code, game.number]),
         "abandoned": game.status == Game.Status.ABANDONED,
         "began": game.players[began] if began < len(game.players) else "", "began_why": why,
-        "note": note_of(game) if staff else None, "staff": staff,
+        "note": note_of(game) if staff else None, "staff": staff, "table_log": table_log(game, events),
         "note_url": reverse("admin:tables_game_change", args=[game.pk]) if staff else "",
     })
 

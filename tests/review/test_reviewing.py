@@ -23,10 +23,10 @@ from sixdice.review.steps import replay_steps
 from sixdice.rules.game import State, group_actions, keep_actions, random_flip
 from sixdice.tables import services
 from sixdice.tables.i18n import render_notation
-from sixdice.tables.models import Game, Seat, Table
+from sixdice.tables.models import Game, Table
 from sixdice.tables.services import Credentials
 
-from .conftest import play
+from .conftest import _table, play
 
 pytestmark = pytest.mark.django_db
 LANGS = ("uk", "pt", "fr", "nl")
@@ -112,8 +112,9 @@ def test_automatic_balancing_is_the_apps_default_and_never_differs():
 
 
 def test_bot_seats_are_marked_in_the_admin_and_the_replay(staff):
-    game = play("runbuster", ("Ana", "Bo"), seed=7)
-    Seat.objects.filter(table=game.table, position=1).update(is_bot=True)
+    table = _table("runbuster", ("Ana", "Bo"), {})
+    services.set_bot(table=table, position=1)  # "Let the app play" before the game: in the table log
+    game = play("runbuster", seed=7, table=table)
     page = staff.get(reverse("admin:tables_game_change", args=[game.pk])).content.decode()
     assert "1. Ana, 2. Bo (bot)" in page
     steps = _payload(staff.get(reverse("review:replay", args=[game.table.code, 1])))["steps"][1:]
@@ -216,7 +217,10 @@ def _abandoned() -> Game:
         services.join_table(table=table, name=name)
     game = services.start_game(table=table, rng=rng).game
     engine = get_engine("runbuster")
-    for _ in range(6):
+    for move in range(6):
+        if move == 3:  # the host pauses after the third move, then resumes
+            services.set_paused(table=Table.objects.get(pk=table.pk), paused=True)
+            services.set_paused(table=Table.objects.get(pk=table.pk), paused=False)
         game.refresh_from_db()
         seat = min(engine.actors(game.state))
         services.apply_action(table_code=table.code, credentials=Credentials(),
@@ -237,8 +241,14 @@ def test_an_abandoned_game_replays_up_to_where_it_stopped(staff):
     data = _payload(response)
     assert len(data["steps"]) == game.seq + 1 and data["game"]["status"] == "abandoned"
     assert data["steps"][-1]["view"] == get_engine("runbuster").view(game.state, None)
+    log = page[page.index('id="table-log"'):]
+    assert log.index("The host paused the game.") < log.index("The host resumed the game.") \
+        < log.index("The host closed the table.")
+    assert 'href="#step-3">After move 3</a>: The host paused the game.' in log
+    assert f'href="#step-{game.seq}">After move {game.seq}</a>: The host closed the table.' in log
     admin_page = staff.get(reverse("admin:tables_game_change", args=[game.pk])).content.decode()
     assert "(abandoned: up to where it stopped)" in admin_page
+    assert "<td>3</td>" in admin_page and "The host paused the game." in admin_page
     assert "Abandoned: the table was closed" in admin_page
 
 
