@@ -23,7 +23,7 @@ from sixdice.tables.models import Event, Game, TableChange
 
 K = TableChange.Kind
 #: The changes shown beside a game's moves, in words (what a reviewer needs: who stopped the game, and when).
-SHOWN = {
+SHOWN: dict[str, str] = {
     K.PAUSE: gettext_noop("The host paused the game."),
     K.RESUME: gettext_noop("The host resumed the game."),
     K.BOT_ON: gettext_noop("The app plays for %(name)s from here."),
