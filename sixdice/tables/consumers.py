@@ -254,6 +254,7 @@ def _int_field(msg: dict[str, Any], name: str) -> int:
 
 
 _bot_tasks: dict[str, asyncio.Task[None]] = {}
+_bot_kicked: set[str] = set()  # kicked while its task was looking: it looks once more before it ends
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -447,6 +448,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         code = self.who.code
         task = _bot_tasks.get(code)
         if task is not None and not task.done():
+            _bot_kicked.add(code)  # it may have read the table before this move
             return
         _bot_tasks[code] = asyncio.get_running_loop().create_task(_play_bots(code))
 
@@ -463,14 +465,15 @@ async def _play_bots(code: str) -> None:
     try:
         while True:
             await asyncio.sleep(settings.SIXDICE_BOT_DELAY)
+            _bot_kicked.discard(code)
             try:
                 moved = await write(_bot_step, code)
             except ServiceError as exc:
-                if exc.code != "stale":  # paused, over, closed: a later action kicks the bots again
+                # stale: someone moved first, look again; paused, over, closed: a later action kicks again
+                moved = exc.code == "stale"
+                if not moved:
                     log.info("bot at table %s did not move: %s", code, exc.message)
-                    return
-                moved = True  # someone moved first: look again
-            if not moved:
+            if not moved and code not in _bot_kicked:
                 return
     finally:
         _bot_tasks.pop(code, None)
