@@ -11,8 +11,8 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
+from sixdice.gamekit.engine import register
 from sixdice.tables import services
-from sixdice.tables.engine import register
 from tests.ci_skips import (  # noqa: F401 - hooks: a skip fails the run in CI
     pytest_runtest_logreport,
     pytest_sessionfinish,

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import Any
 
-from sixdice.tables.notation import Part, Refusal, gettext_noop, part
+from sixdice.gamekit.notation import Part, Refusal, gettext_noop, part
 
 from .balance import (
     _FLIP_TABLE,
@@ -46,7 +46,7 @@ class IllegalAction(Refusal):
     """An action that is not legal now; the message says why.
 
     ``msgid`` and ``params`` give the message for translation (see
-    :class:`sixdice.tables.notation.Refusal`); ``str()`` is the English sentence.
+    :class:`sixdice.gamekit.notation.Refusal`); ``str()`` is the English sentence.
     """
 
 
@@ -747,10 +747,6 @@ def random_flip(state: State, rng: random.Random) -> dict[str, Any] | None:
     i = rng.choice([k for k, x in enumerate(own) if x == v])
     j = rng.choice([k for k, x in enumerate(state.hands[s].dice()) if x == w])
     return {"type": "flip", "victim": s, "own": i, "own_to": nv, "other": j, "other_to": nw}
-
-
-def describe_values(values: Sequence[int]) -> str:
-    return fmt_dice(values)
 
 
 def position(

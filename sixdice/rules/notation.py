@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sixdice.tables.notation import Part, gettext_noop, part, render_parts
+from sixdice.gamekit.notation import Part, gettext_noop, part, render_parts
 
 from .balance import check_grouping
 from .dice import fmt_dice, fmt_die, fmt_group
