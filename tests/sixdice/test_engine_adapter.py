@@ -65,8 +65,7 @@ def test_clean_options_defaults_and_form_strings():
         "hints": False,
     }
     got = ENGINE.clean_options(
-        {"bank": "30", "rounds": "6", "time_limit_minutes": "45", "dice": "physical", "auto_balance": "on",
-         "hints": "on"},
+        {"bank": "30", "rounds": "6", "time_limit_minutes": "45", "dice": "physical", "auto_balance": "on"},
         players=3,
     )
     assert got == {
@@ -75,7 +74,7 @@ def test_clean_options_defaults_and_form_strings():
         "time_limit_minutes": 45,
         "dice": "physical",
         "auto_balance": True,
-        "hints": True,
+        "hints": False,
     }
     assert ENGINE.clean_options({"bank": "", "time_limit_minutes": ""}, players=2)["bank"] == 24
 
