@@ -364,6 +364,16 @@ class SixDiceEngine(GameEngine):
             return None
         return rules.default_action(st)
 
+    def ranks(self, state: Mapping[str, Any]) -> list[int] | None:
+        """The winners first (a shared win is a tie), then the others by the absolute value of their hand, larger first (R9, R10)."""
+        st = self._state(state)
+        if not st.over:
+            return None
+        won = set(st.winners)
+        keys = [(seat not in won, -abs(value)) for seat, value in enumerate(st.values())]
+        order = {key: i + 1 for i, key in enumerate(sorted(set(keys)))}
+        return [order[key] for key in keys]
+
     def first_player(self, state: Mapping[str, Any]) -> FirstPlayer | None:
         """R1: once every start hand is balanced, the hand nearest to 0 begins (the lowest seat on a tie)."""
         st = self._state(state)

@@ -309,6 +309,15 @@ class GameEngine:
         """
         return None
 
+    def ranks(self, state: Mapping[str, Any]) -> list[int] | None:
+        """Final ranks of a finished game, seat by seat (1 = won; equal numbers are ties), for ratings.
+
+        Default: ``None``, and the shared rule ranks by :attr:`Outcome.places`
+        where the game has a finishing order, else its winners first and
+        everyone else tied behind.
+        """
+        return None
+
     def first_player(self, state: Mapping[str, Any]) -> FirstPlayer | None:
         """Who begins the game in ``state`` and why, once it is decided; ``None`` before (default: never known).
 
