@@ -67,6 +67,7 @@ class TableBots:
     def __init__(self, code: str) -> None:
         self.code = code
         self.task: asyncio.Task[None] | None = None
+        self.kicked = False  # kicked while running: look once more before stopping
 
     @property
     def running(self) -> bool:
@@ -75,6 +76,7 @@ class TableBots:
     async def run(self) -> None:
         failures = 0
         while True:
+            self.kicked = False
             await asyncio.sleep(settings.SIXDICE_BOT_DELAY)
             try:
                 moved = await broadcast.write(step, self.code)
@@ -92,7 +94,7 @@ class TableBots:
                 log.exception("bots at table %s stopped on an unexpected error", self.code)
                 return
             failures = 0
-            if not moved:
+            if not moved and not self.kicked:  # a kick during the step may have given a bot its turn
                 return
 
 
@@ -106,6 +108,7 @@ def kick(code: str) -> None:
     drivers = _running.setdefault(loop, {})
     driver = drivers.get(code)
     if driver is not None and driver.running:
+        driver.kicked = True
         return
     driver = drivers[code] = TableBots(code)
 
