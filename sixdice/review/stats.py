@@ -1,16 +1,17 @@
 """Statistics over finished games, and the small SVG charts that show them.
 
-Every figure counts finished games only.  Players are grouped by name,
-ignoring case (the first spelling met is shown).  A game's length is given
+Every figure counts finished games only.  Players are grouped by profile
+across tables; a guest (no profile) counts only at their own table, and bots
+are grouped by strength (:func:`sixdice.players.selectors.who_played`).  A game's length is given
 both in events (log lines) and in turns (each game's adapter says what a turn
 is; see :mod:`sixdice.review.steps`).  What is particular to a game comes from
 its adapter: a game whose outcome names a loser gets a "rounds lost" count
 per player, and a game with a known first-player chance
 (:meth:`~sixdice.gamekit.engine.GameEngine.first_player_reference`) gets
 the two-player rate beside it.
-The first player is the seat that played first according to the game state
-(``state["first"]``): Six-Dice decides it with the start rolls, so it can
-differ from ``Game.first``.
+The first player is the seat that played first: the adapter's
+:meth:`~sixdice.gamekit.engine.GameEngine.first_player` where the game decides
+it (Six-Dice, with the start rolls), else the table's choice, ``Game.first``.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from typing import Any
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from sixdice.gamekit.engine import REGISTRY, GameEngine
+from sixdice.gamekit.engine import REGISTRY, GameEngine, GameError
+from sixdice.players.selectors import who_played
 from sixdice.tables.models import Event, Game
 
 from .steps import is_turn
@@ -36,6 +38,7 @@ class PlayerStats:
     wins: int = 0
     rounds_lost: int = 0  # games with a loser (a Run Buster round) that this player lost
     loser_games: int = 0  # games played whose outcome names a loser
+    url: str = ""  # the player page of a profile
 
     @property
     def win_rate(self) -> float:
@@ -99,10 +102,15 @@ class Statistics:
         return sum(e.games for e in self.engines)
 
 
-def first_player(game: Game) -> int | None:
-    first = (game.state or {}).get("first") if isinstance(game.state, dict) else None
-    if isinstance(first, int) and not isinstance(first, bool):
-        return first
+def first_player(game: Game, engine: GameEngine | None) -> int | None:
+    """The seat that played first: the game's own decision if its adapter gives one, else the table's."""
+    if engine is not None and isinstance(game.state, dict):
+        try:
+            found = engine.first_player(game.state)
+        except GameError:  # a damaged snapshot: the page still opens
+            found = None
+        if found is not None:
+            return found.seat
     return game.first if game.players else None
 
 
@@ -123,7 +131,8 @@ def compute(engine: str | None = None) -> Statistics:
         if adapter is not None and is_turn(adapter, actor, action):
             turns[game_id] += 1
 
-    players: dict[str, PlayerStats] = {}
+    entries = who_played(games)  # profiles across tables, guests per table, bots per strength
+    players: dict[tuple, PlayerStats] = {}
     engines: dict[str, EngineStats] = {}
     for game in games:
         adapter = engine_of[game.pk]
@@ -135,15 +144,15 @@ def compute(engine: str | None = None) -> Statistics:
         es.turns += turns[game.pk]
         es.end_reasons[game.end_reason or "unknown"] += 1
         winners = set(game.winners or [])
-        first = first_player(game)
+        first = first_player(game, adapter)
         if first is not None and 0 <= first < len(game.players):
             es.first_games += 1
             es.first_wins += first in winners
             if len(game.players) == 2:
                 es.two_player_games += 1
                 es.two_player_first_wins += first in winners
-        for seat, name in enumerate(game.players):
-            ps = players.setdefault(name.casefold(), PlayerStats(name))
+        for seat, entry in enumerate(entries[game.pk]):
+            ps = players.setdefault(entry.key, PlayerStats(entry.label, url=entry.url))
             ps.games += 1
             ps.wins += seat in winners
             if game.loser is not None:

@@ -47,7 +47,7 @@ def table_info(table: Table, seats: Sequence[Seat] | None = None) -> dict[str, A
         "options": table.options,
         "join_url": reverse("tables:table", args=[table.code]),
         "seats": [
-            {"position": seat.position, "name": seat.name, "bot": seat.is_bot, "vacant": not (seat.secret_hash or seat.is_bot)}
+            {"position": seat.position, "name": seat.name, "bot": seat.is_bot, "strength": seat.bot_strength, "vacant": not (seat.secret_hash or seat.is_bot)}
             for seat in seats
         ],
     }

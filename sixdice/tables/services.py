@@ -188,7 +188,7 @@ def clean_name(name: str) -> str:
 
 
 @transaction.atomic
-def join_table(*, table: Table, name: str, is_bot: bool = False) -> tuple[Seat, str]:
+def join_table(*, table: Table, name: str, is_bot: bool = False, strength: str = "") -> tuple[Seat, str]:
     """Give a new player a seat; returns the seat and the secret that binds it to the browser."""
     table = Table.objects.get(pk=table.pk)
     if table.status != Table.Status.LOBBY:
@@ -206,6 +206,7 @@ def join_table(*, table: Table, name: str, is_bot: bool = False) -> tuple[Seat, 
         name=cleaned,
         secret_hash="" if is_bot else hash_secret(secret),
         is_bot=is_bot,
+        bot_strength=_strength(table, strength) if is_bot else "",
     )
     _changed(table, TableChange.Kind.JOIN, actor=str(seat.position), payload={"position": seat.position, "bot": is_bot})
     return seat, secret
@@ -250,14 +251,29 @@ def _seat_at(table: Table, position: int) -> Seat:
     return seat
 
 
+def _strength(table: Table, strength: Any) -> str:
+    """A bot strength the table's game offers ("" for the game's default); else a clear refusal."""
+    if strength in (None, ""):
+        return ""
+    offered = get_engine(table.game).bot_strengths
+    if not isinstance(strength, str) or strength not in offered:
+        raise ServiceError(
+            "bad_field",
+            gettext("Unknown bot strength %(strength)s; this game offers %(offered)s.")
+            % {"strength": repr(strength), "offered": ", ".join(offered) or "-"},
+        )
+    return strength
+
+
 @transaction.atomic
-def set_bot(*, table: Table, position: int, is_bot: bool = True) -> Seat:
+def set_bot(*, table: Table, position: int, is_bot: bool = True, strength: str = "") -> Seat:
     """Let the app play a seat (a player left), or take it back from the app."""
     seat = _seat_at(table, position)
     seat.is_bot = is_bot
+    seat.bot_strength = _strength(table, strength) if is_bot else ""
     if is_bot:
         seat.secret_hash = ""
-    seat.save(update_fields=["is_bot", "secret_hash"])
+    seat.save(update_fields=["is_bot", "secret_hash", "bot_strength"])
     kind = TableChange.Kind.BOT_ON if is_bot else TableChange.Kind.BOT_OFF
     _changed(table, kind, payload={"position": position}, revoked=[position] if is_bot else [])
     return seat
@@ -318,12 +334,12 @@ def host_command(*, table_code: str, credentials: Credentials, command: Any, fie
     elif command == "add_bot":
         taken = {name.casefold() for name in table.seats.values_list("name", flat=True)}
         number = next(n for n in range(1, 100) if f"bot {n}" not in taken)
-        join_table(table=table, name=f"Bot {number}", is_bot=True)
+        join_table(table=table, name=f"Bot {number}", is_bot=True, strength=fields.get("strength", ""))
     elif command == "bot":
         on = fields.get("on", True)
         if not isinstance(on, bool):
             raise ServiceError("bad_field", gettext("Field %(name)s must be true or false.") % {"name": "'on'"})
-        set_bot(table=table, position=_int_field(fields, "position"), is_bot=on)
+        set_bot(table=table, position=_int_field(fields, "position"), is_bot=on, strength=fields.get("strength", ""))
     return None
 
 
@@ -549,6 +565,9 @@ def _save(game: Game, applied: Applied, *, expected_seq: int, table: Table) -> N
     for name, value in fields.items():
         setattr(game, name, value)
     if outcome is not None:
+        from sixdice.players.services import record_result  # profiles' results and ratings, same transaction
+
+        record_result(game)
         # A table that plays one game only (the host turned the series off) closes with it.
         series = engine.plays_series(game.options)
         status = Table.Status.FINISHED if series else Table.Status.CLOSED
