@@ -68,7 +68,7 @@ class TableBots:
     def __init__(self, code: str) -> None:
         self.code = code
         self.task: asyncio.Task[None] | None = None
-        self.kicked = False  # kicked while running: look once more before stopping
+        self.kicked = False  # kicked while looking at the table: it may have read it before that move
 
     @property
     def running(self) -> bool:
@@ -77,12 +77,14 @@ class TableBots:
     async def run(self) -> None:
         failures = 0
         while True:
-            self.kicked = False
             await asyncio.sleep(settings.SIXDICE_BOT_DELAY)
+            self.kicked = False
             try:
                 moved = await broadcast.write(step, self.code)
             except services.ServiceError as exc:  # paused, over, closed: the next kick looks again
                 log.info("bots at table %s stopped: %s", self.code, exc.message)
+                if self.kicked:
+                    continue
                 return
             except (OperationalError, InterfaceError):  # a lock, a dropped connection: passing troubles
                 failures += 1
@@ -95,7 +97,7 @@ class TableBots:
                 log.exception("bots at table %s stopped on an unexpected error", self.code)
                 return
             failures = 0
-            if not moved and not self.kicked:  # a kick during the step may have given a bot its turn
+            if not moved and not self.kicked:  # a kick during the step: look once more
                 return
 
 
