@@ -24,7 +24,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from sixdice.gamekit.engine import REGISTRY, GameEngine, GameError
-from sixdice.tables.models import Event, Game
+from sixdice.tables.models import Event, Game, Seat
 
 from .steps import is_turn
 
@@ -47,6 +47,24 @@ class PlayerStats:
 
 
 @dataclass
+class BotStats:
+    """The seats one bot strength played in finished games of one engine."""
+
+    strength: str
+    seats: int = 0
+    wins: float = 0.0  # a shared win counts as its share
+    fair: float = 0.0  # the sum over its seats of 1 / players: the wins an even player would have
+
+    @property
+    def win_pct(self) -> str:
+        return percent(self.wins / self.seats if self.seats else None)
+
+    @property
+    def fair_pct(self) -> str:
+        return percent(self.fair / self.seats if self.seats else None)
+
+
+@dataclass
 class EngineStats:
     slug: str
     label: str
@@ -59,6 +77,11 @@ class EngineStats:
     two_player_games: int = 0
     two_player_first_wins: int = 0
     reference: float | None = None  # the exact first-player chance, two players (from the adapter)
+    bots: dict[str, BotStats] = field(default_factory=dict)  # per bot strength, where bots played
+
+    @property
+    def bot_rows(self) -> list[BotStats]:
+        return sorted(self.bots.values(), key=lambda b: b.strength)
 
     @property
     def avg_events(self) -> float:
@@ -128,6 +151,13 @@ def compute(engine: str | None = None) -> Statistics:
         if adapter is not None and is_turn(adapter, actor, action):
             turns[game_id] += 1
 
+    # Bot seats as the tables' seats stand now (a seat the app took over counts as a bot's).
+    bot_seats: dict[int, dict[int, str]] = {}
+    for table_id, position, strength in Seat.objects.filter(
+        table_id__in={g.table_id for g in games}, is_bot=True
+    ).values_list("table_id", "position", "bot_strength"):
+        bot_seats.setdefault(table_id, {})[position] = strength
+
     players: dict[str, PlayerStats] = {}
     engines: dict[str, EngineStats] = {}
     for game in games:
@@ -147,6 +177,13 @@ def compute(engine: str | None = None) -> Statistics:
             if len(game.players) == 2:
                 es.two_player_games += 1
                 es.two_player_first_wins += first in winners
+        default_strength = adapter.bot_strengths[-1] if adapter is not None and adapter.bot_strengths else "bot"
+        for seat, strength in bot_seats.get(game.table_id, {}).items():
+            if seat < len(game.players):
+                bs = es.bots.setdefault(strength or default_strength, BotStats(strength or default_strength))
+                bs.seats += 1
+                bs.wins += 1 / len(winners) if seat in winners else 0.0
+                bs.fair += 1 / len(game.players)
         for seat, name in enumerate(game.players):
             ps = players.setdefault(name.casefold(), PlayerStats(name))
             ps.games += 1
