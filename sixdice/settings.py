@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "channels",
     "sixdice.tables",
     "sixdice.review",
+    "sixdice.players",
     "sixdice",
     "runbuster",
 ]

@@ -1,7 +1,8 @@
 """Statistics over finished games, and the small SVG charts that show them.
 
-Every figure counts finished games only.  Players are grouped by name,
-ignoring case (the first spelling met is shown).  A game's length is given
+Every figure counts finished games only.  Players are grouped by profile
+across tables; a guest (no profile) counts only at their own table, and bots
+are grouped by strength (:func:`sixdice.players.selectors.who_played`).  A game's length is given
 both in events (log lines) and in turns (each game's adapter says what a turn
 is; see :mod:`sixdice.review.steps`).  What is particular to a game comes from
 its adapter: a game whose outcome names a loser gets a "rounds lost" count
@@ -24,7 +25,8 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from sixdice.gamekit.engine import REGISTRY, GameEngine, GameError
-from sixdice.tables.models import Event, Game, Seat
+from sixdice.players.selectors import who_played
+from sixdice.tables.models import Event, Game
 
 from .steps import is_turn
 
@@ -36,6 +38,7 @@ class PlayerStats:
     wins: int = 0
     rounds_lost: int = 0  # games with a loser (a Run Buster round) that this player lost
     loser_games: int = 0  # games played whose outcome names a loser
+    url: str = ""  # the player page of a profile
 
     @property
     def win_rate(self) -> float:
@@ -151,14 +154,8 @@ def compute(engine: str | None = None) -> Statistics:
         if adapter is not None and is_turn(adapter, actor, action):
             turns[game_id] += 1
 
-    # Bot seats as the tables' seats stand now (a seat the app took over counts as a bot's).
-    bot_seats: dict[int, dict[int, str]] = {}
-    for table_id, position, strength in Seat.objects.filter(
-        table_id__in={g.table_id for g in games}, is_bot=True
-    ).values_list("table_id", "position", "bot_strength"):
-        bot_seats.setdefault(table_id, {})[position] = strength
-
-    players: dict[str, PlayerStats] = {}
+    entries = who_played(games)  # profiles across tables, guests per table, bots per strength
+    players: dict[tuple, PlayerStats] = {}
     engines: dict[str, EngineStats] = {}
     for game in games:
         adapter = engine_of[game.pk]
@@ -177,15 +174,15 @@ def compute(engine: str | None = None) -> Statistics:
             if len(game.players) == 2:
                 es.two_player_games += 1
                 es.two_player_first_wins += first in winners
-        default_strength = adapter.bot_strengths[-1] if adapter is not None and adapter.bot_strengths else "bot"
-        for seat, strength in bot_seats.get(game.table_id, {}).items():
-            if seat < len(game.players):
-                bs = es.bots.setdefault(strength or default_strength, BotStats(strength or default_strength))
+        default_strength = adapter.bot_strengths[-1] if adapter is not None and adapter.bot_strengths else ""
+        for seat, entry in enumerate(entries[game.pk]):
+            if entry.key[0] == "bot":  # results per bot strength ("" is the game's default strength)
+                strength = entry.key[1] or default_strength
+                bs = es.bots.setdefault(strength, BotStats(strength))
                 bs.seats += 1
                 bs.wins += 1 / len(winners) if seat in winners else 0.0
                 bs.fair += 1 / len(game.players)
-        for seat, name in enumerate(game.players):
-            ps = players.setdefault(name.casefold(), PlayerStats(name))
+            ps = players.setdefault(entry.key, PlayerStats(entry.label, url=entry.url))
             ps.games += 1
             ps.wins += seat in winners
             if game.loser is not None:

@@ -388,7 +388,7 @@ def start_game(*, table: Table, rng: random.Random | None = None) -> Applied:
     _changed(table, kind, payload={"game": game.number})
     applied = Applied(game=game, bots=any(seat.is_bot for seat in seats))
     _run_system_actions(engine, game, state, applied, rng)
-    _save(game, applied, expected_seq=0, code=table.code)
+    _save(game, applied, expected_seq=0, table=table)
     return applied
 
 
@@ -416,7 +416,8 @@ def load_table(code: str, *, allow_closed: bool = False) -> Table:
 
 
 _ACTION_SQL = """
-SELECT g.*, t.code AS t_code, t.status AS t_status, t.paused AS t_paused, t.host_secret_hash AS t_host_hash,
+SELECT g.*, t.code AS t_code, t.status AS t_status, t.paused AS t_paused, t.version AS t_version,
+       t.host_secret_hash AS t_host_hash,
        (SELECT s.position FROM {seat} s WHERE s.table_id = t.id AND s.secret_hash = %s AND s.secret_hash <> '')
          AS t_seat,
        EXISTS (SELECT 1 FROM {seat} b WHERE b.table_id = t.id AND b.is_bot) AS t_bots
@@ -431,6 +432,7 @@ class _ActionRow(TypedDict):
     t_code: str
     t_status: str
     t_paused: bool
+    t_version: int
     t_host_hash: str
     t_seat: int | None
     t_bots: bool
@@ -450,7 +452,7 @@ def _load_for_action(code: str, credentials: Credentials) -> tuple[Table, Game |
         return load_table(code), None, None, False
     table = Table(
         id=game.table_id, code=game.t_code, status=game.t_status, paused=bool(game.t_paused),
-        host_secret_hash=game.t_host_hash,
+        version=game.t_version, host_secret_hash=game.t_host_hash,
     )
     if table.status == Table.Status.CLOSED:
         raise ServiceError("table_closed", gettext("This table is closed."))
@@ -511,7 +513,7 @@ def apply_action(
     applied = Applied(game=game, bots=bots)
     _add_event(engine, game, applied, actor, dict(action), state)
     _run_system_actions(engine, game, new_state, applied, rng)
-    _save(game, applied, expected_seq=expected_seq, code=table.code)
+    _save(game, applied, expected_seq=expected_seq, table=table)
     return applied
 
 
@@ -539,7 +541,7 @@ def _run_system_actions(
     game.state = state
 
 
-def _save(game: Game, applied: Applied, *, expected_seq: int, code: str) -> None:
+def _save(game: Game, applied: Applied, *, expected_seq: int, table: Table) -> None:
     """Conditional update of the snapshot plus the unique (game, seq) events: one writer wins."""
     engine = get_engine(game.engine)
     outcome = engine.outcome(game.state)
@@ -563,15 +565,17 @@ def _save(game: Game, applied: Applied, *, expected_seq: int, code: str) -> None
     for name, value in fields.items():
         setattr(game, name, value)
     if outcome is not None:
+        from sixdice.players.services import record_result  # profiles' results and ratings, same transaction
+
+        record_result(game)
         # A table that plays one game only (the host turned the series off) closes with it.
         series = engine.plays_series(game.options)
         status = Table.Status.FINISHED if series else Table.Status.CLOSED
         Table.objects.filter(pk=game.table_id).update(status=status)
     if applied.events:
-        broadcast.game_events(code, game, applied.events)
+        broadcast.game_events(table.code, game, applied.events, version=table.version)
     if outcome is not None:  # after the events: the table frame brings standings and the host's Rematch button
-        _changed(Table(pk=game.table_id, code=code), TableChange.Kind.GAME_END, actor=SYSTEM,
-                 payload={"game": game.number, "winners": list(outcome.winners)})
+        _changed(table, TableChange.Kind.GAME_END, actor=SYSTEM, payload={"game": game.number, "winners": list(outcome.winners)})
 
 
 def replay(game: Game, events: Sequence[Event] | None = None) -> dict[str, Any]:
