@@ -243,6 +243,10 @@ def _bot_step(code: str) -> bool:
     return False
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
 def _int_field(msg: dict[str, Any], name: str) -> int:
     value = msg.get(name)
     if isinstance(value, bool) or not isinstance(value, int):
@@ -338,7 +342,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if bytes_data is not None:
             raise BadFrame("bad_json", _("Send text frames holding JSON."))
         try:
-            msg = json.loads(raw)
+            msg = json.loads(raw, parse_constant=_no_constant)  # NaN, Infinity: not JSON
         except (ValueError, RecursionError):
             raise BadFrame("bad_json", _("That frame is not valid JSON.")) from None
         if not isinstance(msg, dict):
@@ -346,7 +350,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not isinstance(msg.get("type"), str):
             raise BadFrame("bad_field", _("Field %(name)s is missing or not a string.") % {"name": "'type'"})
         ref = msg.get("id")
-        if ref is not None and (isinstance(ref, bool) or not isinstance(ref, str | int)):
+        if ref is not None and (
+            isinstance(ref, bool) or not isinstance(ref, str | int) or len(str(ref)) > 64
+        ):
             raise BadFrame("bad_field", _("Field %(name)s must be a string or a number.") % {"name": "'id'"})
         return msg
 
@@ -386,8 +392,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._send({**reply, "ref": ref})
         elif kind == "host":
             command = msg.get("command")
-            if command not in HOST_COMMANDS:
-                raise BadFrame("bad_field", _("Unknown host command %(command)s.") % {"command": repr(command)})
+            if not self.who.host:  # before looking at the command: a spectator learns nothing
+                raise ServiceError("not_host", _("Only the host can do that."))
+            if not isinstance(command, str) or command not in HOST_COMMANDS:
+                raise BadFrame("bad_field", _("Unknown host command %(command)s.") % {"command": repr(command)[:40]})
             reply = await write(_host_command, self.who, command, msg)
             await self._send({**(reply or {"type": "ack"}), "ref": ref})
             self._kick_bots()

@@ -410,6 +410,10 @@ def apply_action(
     if table.paused:
         raise ServiceError("paused", gettext("The host has paused the game."))
     engine = get_engine(game.engine)
+    try:  # only the declared fields, checked, go on: never the frame as it came (issue 15)
+        action = engine.clean_action(action)
+    except GameError as exc:
+        raise ServiceError(exc.code, i18n.game_error_message(exc)) from None
     rng = rng or _system_rng("move", game.number, game.seq)
     state = game.state
     try:
