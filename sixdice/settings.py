@@ -75,6 +75,7 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    "sixdice.tables.throttle.CodeGuessMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -204,6 +205,8 @@ LOGGING = {
 SIXDICE_WS_MAX_FRAME = 64 * 1024
 SIXDICE_RESYNC_MAX_EVENTS = 200  # further behind than this, a client gets a full snapshot
 SIXDICE_PRESENCE_TIMEOUT = 75  # seconds without a heartbeat before a connection counts as gone
+SIXDICE_GUESS_LIMIT = 20  # unknown table codes or wrong join PINs per client address / session ...
+SIXDICE_GUESS_WINDOW = 600  # ... per this many seconds (sixdice/tables/throttle.py)
 SIXDICE_EXTRA_ORIGINS = _env_list("SIXDICE_EXTRA_ORIGINS", "")
 SIXDICE_BOT_DELAY = float(os.environ.get("SIXDICE_BOT_DELAY", "1.0"))  # seconds: bots move at a human pace
 

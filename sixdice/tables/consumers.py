@@ -14,6 +14,7 @@ from datetime import timedelta
 from typing import Any
 from urllib.parse import parse_qs
 
+from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -25,7 +26,7 @@ from django.utils.translation import gettext as _
 
 from sixdice.gamekit.engine import GameError, get_engine
 
-from . import broadcast, i18n, selectors, services
+from . import broadcast, i18n, selectors, services, throttle
 from .models import Connection, Game, Table
 from .services import Credentials, ServiceError
 
@@ -286,11 +287,18 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def _connect(self) -> None:
         code = services.normalise_code(self.scope["url_route"]["kwargs"]["code"])
         await self.accept()
+        guesser = throttle.scope_keys(self.scope)
+        if await sync_to_async(throttle.is_blocked)(*guesser):
+            await self._error("rate_limited", _("Too many unknown table codes: please wait a few minutes."))
+            await self.close(code=throttle.CLOSE_GUESSING)
+            return
         session = self.scope.get("session")
         credentials = await database_sync_to_async(credentials_from_session)(session, code)
         try:
             self.who = await database_sync_to_async(_identify)(code, credentials)
         except ServiceError as exc:
+            if exc.code == "unknown_table":
+                await sync_to_async(throttle.record_miss)(*guesser)
             await self._error(exc.code, exc.message)
             await self.close(code=4404)
             return

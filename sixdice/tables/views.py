@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from sixdice.gamekit.engine import REGISTRY, GameError, get_engine
 
-from . import i18n, services
+from . import i18n, services, throttle
 from .models import Table
 from .services import Credentials, ServiceError
 
@@ -51,6 +51,7 @@ def home(request: HttpRequest) -> HttpResponse:
 def join_by_code(request: HttpRequest) -> HttpResponse:
     code = services.normalise_code(request.GET.get("code", ""))
     if not code or not Table.objects.filter(code=code).exists():
+        throttle.record_request_miss(request)
         return redirect(reverse("tables:home") + "?error=" + (code or "empty"))
     return redirect("tables:table", code=code)
 
