@@ -10,8 +10,6 @@ nothing is written.
 from __future__ import annotations
 
 import copy
-import csv
-import io
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
@@ -26,6 +24,7 @@ from sixdice.tables import services
 from sixdice.tables.models import Event, Game, Seat, Table
 from sixdice.tables.services import NAME_MAX
 
+from . import csvsafe
 from .models import note_of, save_note
 from .steps import actor_name, count_turns
 
@@ -102,33 +101,44 @@ def export_filename(game: Game) -> str:
     return f"{game.engine}-{game.table.code}-game{game.number}.json"
 
 
-CSV_COLUMNS = [
-    "table", "game", "number", "status", "date", "finished_at", "players", "winners",
-    "end_reason", "events", "turns",
-]
+CSV_COLUMNS = ["table", "game", "number", "status", "date", "finished_at", "end_reason", "events", "turns", "winners"]
+"""Then one ``player_<n>`` column per seat (as many as the largest game allows), see :func:`games_csv`."""
+
+
+def _seat_columns() -> int:
+    return max((engine.max_players for engine in REGISTRY.values()), default=0)
 
 
 def games_csv(games: Iterable[Game]) -> str:
-    """One row per game; ``events`` and ``turns`` are the two measures of length."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(CSV_COLUMNS)
-    for game in games:
-        events = list(game.events.order_by("seq").values_list("actor", "action"))
-        writer.writerow([
-            game.table.code,
-            game.engine,
-            game.number,
-            game.status,
-            _iso(game.started_at),
-            _iso(game.finished_at) or "",
-            "; ".join(game.players),
-            "; ".join(actor_name(str(w), game.players) for w in game.winners),
-            game.end_reason,
-            len(events),
-            count_turns(REGISTRY[game.engine], events) if game.engine in REGISTRY else "",
-        ])
-    return out.getvalue()
+    """One row per game, a column per seat; ``events`` and ``turns`` are the two measures of length.
+
+    ``winners`` holds seat numbers (1-based, space-separated): names may
+    contain any character.  Cells are made safe for spreadsheets
+    (:mod:`sixdice.review.csvsafe`).
+    """
+    seats = _seat_columns()
+    header = [*CSV_COLUMNS, *(f"player_{n + 1}" for n in range(seats))]
+
+    def rows() -> Iterable[list[Any]]:
+        for game in games:
+            events = list(game.events.order_by("seq").values_list("actor", "action"))
+            players = list(game.players)[:seats]
+            yield [
+                game.table.code,
+                game.engine,
+                game.number,
+                game.status,
+                _iso(game.started_at),
+                _iso(game.finished_at) or "",
+                game.end_reason,
+                len(events),
+                count_turns(REGISTRY[game.engine], events) if game.engine in REGISTRY else "",
+                " ".join(str(int(w) + 1) for w in game.winners),
+                *players,
+                *([""] * (seats - len(players))),
+            ]
+
+    return csvsafe.write_csv(header, rows())
 
 
 # ---------------------------------------------------------------- import

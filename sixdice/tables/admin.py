@@ -12,7 +12,7 @@ import io
 import zipfile
 from typing import TYPE_CHECKING, TypedDict
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
@@ -23,6 +23,7 @@ from sixdice.review import exchange
 from sixdice.review.dice import hands_html
 from sixdice.review.steps import actor_name
 
+from . import services
 from .models import Event, Game, Seat, Table
 
 if TYPE_CHECKING:
@@ -98,9 +99,32 @@ class TableAdmin(admin.ModelAdmin):
     list_display = ("code", "game", "status", "capacity", "seat_count", "game_count", "paused", "created_at")
     list_filter = ("game", "status", "created_at")
     search_fields = ("code", "seats__name")
-    readonly_fields = ("code", "game", "options", "capacity", "created_at", "updated_at")
     fields = ("code", "game", "options", "capacity", "status", "paused", "created_at", "updated_at")
+    readonly_fields = fields  # status and paused change only through the services (the actions below)
     inlines = (SeatInline, GameInline)
+    actions = ("close_tables", "pause_tables", "resume_tables")
+
+    @admin.action(description="Close selected tables (a game in play is kept, abandoned)",
+                  permissions=("change",))
+    def close_tables(self, request: HttpRequest, queryset: QuerySet) -> None:
+        tables = list(queryset.exclude(status=Table.Status.CLOSED))
+        for table in tables:
+            services.close_table(table=table)
+        self.message_user(request, f"Closed {len(tables)} table(s).", messages.SUCCESS)
+
+    @admin.action(description="Pause selected tables", permissions=("change",))
+    def pause_tables(self, request: HttpRequest, queryset: QuerySet) -> None:
+        self._set_paused(request, queryset, paused=True)
+
+    @admin.action(description="Resume selected tables", permissions=("change",))
+    def resume_tables(self, request: HttpRequest, queryset: QuerySet) -> None:
+        self._set_paused(request, queryset, paused=False)
+
+    def _set_paused(self, request: HttpRequest, queryset: QuerySet, *, paused: bool) -> None:
+        tables = list(queryset.exclude(status=Table.Status.CLOSED).exclude(paused=paused))
+        for table in tables:
+            services.set_paused(table=table, paused=paused)
+        self.message_user(request, f"{'Paused' if paused else 'Resumed'} {len(tables)} table(s).", messages.SUCCESS)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         return super().get_queryset(request).annotate(
