@@ -26,6 +26,7 @@ from sixdice.gamekit.notation import render_parts
 from sixdice.gamekit.replay import final_state
 
 from . import broadcast, i18n
+from . import names as lookalikes
 from .models import Event, Game, Seat, Table
 
 if TYPE_CHECKING:
@@ -162,7 +163,7 @@ def clean_name(name: str) -> str:
         raise ServiceError("bad_name", gettext("Please type a name."))
     if len(cleaned) > NAME_MAX:
         raise ServiceError("bad_name", gettext("A name has at most %(n)s characters.") % {"n": NAME_MAX})
-    if any(not ch.isprintable() for ch in cleaned):
+    if any(not ch.isprintable() for ch in cleaned) or lookalikes.has_invisible(cleaned):
         raise ServiceError("bad_name", gettext("A name cannot hold control characters."))
     return cleaned
 
@@ -179,6 +180,9 @@ def join_table(*, table: Table, name: str, is_bot: bool = False) -> tuple[Seat, 
         raise ServiceError("table_full", gettext("All %(n)s seats are taken.") % {"n": table.capacity})
     if any(seat.name.casefold() == cleaned.casefold() for seat in seats):
         raise ServiceError("name_taken", gettext("Someone at this table is already called %(name)s.") % {"name": cleaned})
+    if (lookalike := lookalikes.confusable_with(cleaned, [seat.name for seat in seats])) is not None:
+        raise ServiceError("name_taken", gettext("%(name)s looks too much like %(other)s, who is already at this table.")
+                           % {"name": cleaned, "other": lookalike})
     secret = new_secret()
     seat = Seat.objects.create(
         table=table,
