@@ -33,6 +33,7 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m sixdice.rules.bench
+	$(PY) -m sixdice.rules.botbench
 	$(PY) -m runbuster.rules.bench
 	$(PY) -m tests.load.bench $(BENCH_ARGS)
 

@@ -295,7 +295,7 @@ class SixDiceEngine(GameEngine):
             return None
         return Outcome(winners=tuple(st.winners), end_reason=st.end_reason or "")
 
-    # ------------------------------------------------------------ review pages and rules
+    # ------------------------------------------------------------ review pages, statistics and rules
 
     def die_face(self, value: int) -> DieFace:
         """Blue +1..+3, red −1..−3."""

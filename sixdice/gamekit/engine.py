@@ -338,7 +338,9 @@ class GameEngine:
         """Who begins the game in ``state`` and why, once it is decided; ``None`` before (default: never known).
 
         The review pages call it on the states of the replay in turn; the
-        first answer is the game's first player (1-based in the admin).
+        first answer is the game's first player (1-based in the admin).  The
+        statistics call it on the final state; with ``None`` the table's
+        choice (``Game.first``, the ``first`` given to :meth:`start`) counts.
         """
         return None
 

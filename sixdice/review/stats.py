@@ -8,9 +8,9 @@ its adapter: a game whose outcome names a loser gets a "rounds lost" count
 per player, and a game with a known first-player chance
 (:meth:`~sixdice.gamekit.engine.GameEngine.first_player_reference`) gets
 the two-player rate beside it.
-The first player is the seat that played first according to the game state
-(``state["first"]``): Six-Dice decides it with the start rolls, so it can
-differ from ``Game.first``.
+The first player is the seat that played first: the adapter's
+:meth:`~sixdice.gamekit.engine.GameEngine.first_player` where the game decides
+it (Six-Dice, with the start rolls), else the table's choice, ``Game.first``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Any
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from sixdice.gamekit.engine import REGISTRY, GameEngine
+from sixdice.gamekit.engine import REGISTRY, GameEngine, GameError
 from sixdice.tables.models import Event, Game
 
 from .steps import is_turn
@@ -99,10 +99,15 @@ class Statistics:
         return sum(e.games for e in self.engines)
 
 
-def first_player(game: Game) -> int | None:
-    first = (game.state or {}).get("first") if isinstance(game.state, dict) else None
-    if isinstance(first, int) and not isinstance(first, bool):
-        return first
+def first_player(game: Game, engine: GameEngine | None) -> int | None:
+    """The seat that played first: the game's own decision if its adapter gives one, else the table's."""
+    if engine is not None and isinstance(game.state, dict):
+        try:
+            found = engine.first_player(game.state)
+        except GameError:  # a damaged snapshot: the page still opens
+            found = None
+        if found is not None:
+            return found.seat
     return game.first if game.players else None
 
 
@@ -135,7 +140,7 @@ def compute(engine: str | None = None) -> Statistics:
         es.turns += turns[game.pk]
         es.end_reasons[game.end_reason or "unknown"] += 1
         winners = set(game.winners or [])
-        first = first_player(game)
+        first = first_player(game, adapter)
         if first is not None and 0 <= first < len(game.players):
             es.first_games += 1
             es.first_wins += first in winners

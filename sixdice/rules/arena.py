@@ -27,7 +27,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .bots import STRENGTHS, STRONG_ITERATIONS, Bot, play
+from .bots import STRENGTHS, STRONG_BUDGET, Bot, play
 from .game import State, new_game
 
 Z95 = 1.959963984540054
@@ -78,12 +78,12 @@ def play_game(
     *,
     rounds: int = 12,
     bank: int | None = None,
-    iterations: int = STRONG_ITERATIONS,
+    budget: int = STRONG_BUDGET,
 ) -> GameResult:
     """One seeded game with the given policy per seat."""
     n = len(seats)
     dice = random.Random(f"dice-{seed}")
-    bots = {s: Bot(seats[s], seed=f"bot-{seed}-{s}", iterations=iterations, time_cap=None) for s in range(n)}
+    bots = {s: Bot(seats[s], seed=f"bot-{seed}-{s}", budget=budget, time_cap=None) for s in range(n)}
     res = GameResult(list(seats), (), "", 0, None)
     last_turn = [-1]
 
@@ -114,8 +114,8 @@ def play_game(
 
 
 def _play_one(args: tuple[tuple[str, ...], int, int, int | None, int]) -> GameResult:
-    seats, seed, rounds, bank, iterations = args
-    return play_game(seats, seed, rounds=rounds, bank=bank, iterations=iterations)
+    seats, seed, rounds, bank, budget = args
+    return play_game(seats, seed, rounds=rounds, bank=bank, budget=budget)
 
 
 def run_games(
@@ -132,12 +132,12 @@ def run_games(
     import multiprocessing
 
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        it = pool.imap(_play_one, jobs_list, chunksize=4)
+        pit = pool.imap(_play_one, jobs_list, chunksize=4)
         if progress:
             from tqdm import tqdm
 
-            return list(tqdm(it, total=len(jobs_list), unit="game", file=sys.stderr))
-        return list(it)
+            return list(tqdm(pit, total=len(jobs_list), unit="game", file=sys.stderr))
+        return list(pit)
 
 
 def match(
@@ -148,13 +148,13 @@ def match(
     *,
     rounds: int = 12,
     bank: int | None = None,
-    iterations: int = STRONG_ITERATIONS,
+    budget: int = STRONG_BUDGET,
     jobs: int = 1,
     progress: bool = False,
 ) -> list[GameResult]:
     """``games`` games with the seats rotated; game ``g`` uses dice seed ``seed * 10**6 + g // players``."""
     todo = [
-        (tuple(seating(policies, players, g)), seed * 10**6 + g // players, rounds, bank, iterations)
+        (tuple(seating(policies, players, g)), seed * 10**6 + g // players, rounds, bank, budget)
         for g in range(games)
     ]
     return run_games(todo, jobs, progress)
@@ -236,7 +236,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=12)
     parser.add_argument("--bank", type=int, default=None)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--iterations", type=int, default=STRONG_ITERATIONS, help="strong bot playouts per decision")
+    parser.add_argument("--budget", type=int, default=STRONG_BUDGET, help="options the strong bot searches per decision")
     parser.add_argument("--jobs", type=int, default=1, help="processes (the machine may be shared)")
     args = parser.parse_args(argv)
     matchups = args.policies or ["greedy,random", "strong,greedy"]
@@ -250,7 +250,7 @@ def main(argv: list[str] | None = None) -> None:
                 parser.error("players: 2 to 8")
             print(f"== {' vs '.join(pols)}")
             res = match(
-                pols, n, args.games, args.seed, rounds=args.rounds, bank=args.bank, iterations=args.iterations,
+                pols, n, args.games, args.seed, rounds=args.rounds, bank=args.bank, budget=args.budget,
                 jobs=args.jobs, progress=True,
             )
             print(report(res, n), flush=True)

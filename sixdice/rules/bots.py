@@ -27,15 +27,19 @@ Strengths
     A grouping or keep choice takes the option that scores best.
 
 ``strong``
-    Monte-Carlo search with determinised bank draws: the greedy scores pick
-    the best few candidates (:data:`STRONG_CANDIDATES`); a fixed number of
-    iterations (:data:`STRONG_ITERATIONS`, UCB1 over the candidates) each play
-    one candidate, draw every die from the bot's own ``rng`` and play the
-    following turns (everybody with a fast "playout" policy, defaults for
-    balancing) up to a horizon of :data:`STRONG_HORIZON` turns, then score the
-    position with the evaluation.  The candidate with the best mean wins.  The
-    budget is a number of iterations, so the bot is deterministic under a seed;
-    a wall-clock cap (:data:`STRONG_TIME_CAP`) only guards a slow machine.
+    Expectimax over the bank draws, two plies deep, under a fixed budget.  The
+    greedy scores rank the options; the best :data:`STRONG_BUDGET` of them are
+    searched: for a flip, my draw (six faces), my best balancing, the no-groups
+    pair (three magnitudes), the victim's default balancing, then the next
+    seat's reply -- its flip as modelled by :func:`_reply_flip` (best for it
+    after default balancing), its draw (six faces), default balancing -- and
+    the evaluation, from my side.  The last turn of the game is scored
+    exactly (who holds the largest absolute value).  A grouping or keep choice
+    is searched the same way from the balanced hand on.  The option with the
+    best expected value is played (ties: the greedy's order).  The budget is a
+    number of options, not a time, so the bot plays the same move for the same
+    position; a wall-clock cap (:data:`STRONG_TIME_CAP`) only guards a very
+    slow machine.
 
 The evaluation
 --------------
@@ -77,13 +81,10 @@ W_SIZE = 0.5
 W_NEAR = 4.0
 WIN = 1000.0
 
-STRONG_ITERATIONS = 96
-"""Playouts per strong decision (a fixed count: the bot is deterministic under a seed)."""
-STRONG_CANDIDATES = 6
-"""How many of the greedy's best options the strong bot searches."""
-STRONG_HORIZON = 3
-"""Turns played out after the decision's own turn, before the evaluation."""
+STRONG_BUDGET = 8
+"""How many of the greedy's best options the strong bot searches (a fixed count, not a time)."""
 STRONG_TIME_CAP = 2.0
+REPLY_EVAL = True
 """Seconds: a safety net on a very slow machine only; the iteration budget decides."""
 
 Action = dict[str, Any]
@@ -171,6 +172,7 @@ def default_outcome(c: Counts) -> Outcome:
 # ---------------------------------------------------------------- the evaluation
 
 
+@lru_cache(maxsize=200_000)
 def hand_score(c: Counts, t: float) -> float:
     """``f(s)`` of the module docstring, for a hand of counts ``c`` at game share ``t``."""
     v = _value(c)
@@ -219,7 +221,8 @@ class Pos:
 
     @classmethod
     def of(cls, st: State) -> Pos:
-        return cls([counts_of(h.dice()) for h in st.hands], st.bank, st.turns, st.rounds * st.n)
+        done = (st.round - 1) * st.n + st.moved if st.round >= 1 else 0  # turns made, from round and moved
+        return cls([counts_of(h.dice()) for h in st.hands], st.bank, done, st.rounds * st.n)
 
     def t(self) -> float:
         return min(1.0, self.turns / self.total) if self.total else 1.0
@@ -254,70 +257,97 @@ def _flipped(hands: Sequence[Counts], m: int, k: FlipKind) -> list[Counts]:
     return out
 
 
-def _best_outcome(hands: list[Counts], seat: int, me: int, t: float) -> Outcome:
-    """The balancing of ``seat`` that scores best for ``me`` (the seat's owner when ``seat == me``)."""
-    opts = balance_outcomes(hands[seat])
-    if len(opts) == 1:
-        return opts[0]
+@lru_cache(maxsize=200_000)
+def own_best(c: Counts, t: float) -> Outcome:
+    """The balancing of a hand that scores best for its owner (the default first on a tie).
+
+    The others' hands do not change while a hand balances, so the best for the
+    evaluation is the best :func:`hand_score`.
+    """
+    opts = balance_outcomes(c)
     best = opts[0]
-    best_e = -math.inf
-    saved = hands[seat]
-    for o in opts:
-        hands[seat] = o.kept
-        e = evaluate(hands, me, t)
+    if len(opts) == 1:
+        return best
+    best_e = hand_score(best.kept, t)
+    for o in opts[1:]:
+        e = hand_score(o.kept, t)
         if e > best_e:
             best, best_e = o, e
-    hands[seat] = saved
     return best
 
 
-def greedy_flip_value(pos: Pos, m: int, k: FlipKind) -> float:
-    """The expected evaluation for the mover ``m`` after flip ``k``, the draw and both balancings.
+def _pair_score(kept: Counts, t: float) -> float:
+    """The owner's expected score after the no-groups pair (three magnitudes, 1/3 each)."""
+    return sum(hand_score(_add(kept, _add(UNIT[m], UNIT[-m])), t) for m in (1, 2, 3)) / 3
 
-    The draw is averaged over the six faces (R8: none when the bank is
-    empty), the mover balances as scores best for the mover, the no-groups
-    pair is averaged over its three magnitudes, the victim balances by the
-    defaults.
+
+def mover_expectation(mine: Counts, bank: int, t: float) -> tuple[float, float, float]:
+    """After the flip, for the mover's hand ``mine``: the draw (six faces; none on an empty bank),
+    the mover's best balancing, the no-groups pair when due.
+
+    Returns (chance of all threes on the draw, expected score times the chance
+    of no such win, the chance of no such win).
     """
-    hands = _flipped(pos.hands, m, k)
-    victim = k[0]
-    won = _threes_score(hands, (m, victim), m)
-    if won is not None:
-        return won
-    t = (pos.turns + 1) / pos.total if pos.total else 1.0
-    draws: Sequence[int | None] = FACES if pos.bank >= 1 else (None,)
-    total = 0.0
+    draws: Sequence[int | None] = FACES if bank >= 1 else (None,)
+    wins = 0
+    acc = 0.0
     for f in draws:
-        h = list(hands)
-        bank = pos.bank
-        if f is not None:
-            h[m] = _add(h[m], UNIT[f])
-            bank -= 1
-            if _threes(h[m]):
-                total += WIN
-                continue
-        o = _best_outcome(h, m, m, t)
-        h[m] = o.kept
-        bank += o.returned
-        if o.needs_pair and bank >= 2:
-            sub = 0.0
-            for mag in (1, 2, 3):
-                h2 = list(h)
-                h2[m] = _add(o.kept, _add(UNIT[mag], UNIT[-mag]))
-                sub += _victim_then_eval(h2, m, victim, t)
-            total += sub / 3
+        c = mine if f is None else _add(mine, UNIT[f])
+        b = bank if f is None else bank - 1
+        if _threes(c):
+            wins += 1
+            continue
+        o = own_best(c, t)
+        if o.needs_pair and b + o.returned >= 2:
+            acc += _pair_score(o.kept, t)
         else:
-            total += _victim_then_eval(h, m, victim, t)
-    return total / len(draws)
+            acc += hand_score(o.kept, t)
+    k = len(draws)
+    return wins / k, acc / k, (k - wins) / k
 
 
-def _victim_then_eval(h: list[Counts], m: int, victim: int, t: float) -> float:
-    """The victim balances by the defaults (its pair, if due, is left out); the evaluation for ``m``."""
-    saved = h[victim]
-    h[victim] = default_outcome(saved).kept
-    e = evaluate(h, m, t)
-    h[victim] = saved
-    return e
+def _best_others(scores: Sequence[float], skip: tuple[int, int]) -> float:
+    return max((x for i, x in enumerate(scores) if i not in skip), default=-math.inf)
+
+
+def greedy_flip_scores(pos: Pos, m: int, kinds: Sequence[FlipKind]) -> list[float]:
+    """The greedy score of every flip ``kinds`` of the mover ``m``: the expected evaluation after
+    the flip, the draw, the mover's best balancing (and pair) and the victim's default balancing.
+
+    ``evaluate`` is my score minus the best other score, so the expectation
+    splits into the mover's part (which depends only on the mover's own die and
+    new face) and the victim's part (which depends only on the victim's die and
+    new face).
+    """
+    t = (pos.turns + 1) / pos.total if pos.total else 1.0
+    hands = pos.hands
+    scores = [hand_score(h, t) for h in hands]
+    mover: dict[tuple[int, int], tuple[float, float, float]] = {}
+    victim: dict[tuple[int, int, int], tuple[bool, float]] = {}
+    out: list[float] = []
+    for k in kinds:
+        s, v, nv, w, nw = k
+        me = mover.get((v, nv))
+        mine = _add(_sub(hands[m], UNIT[v]), UNIT[nv])
+        if me is None:
+            me = mover[v, nv] = (-1.0, 0.0, 0.0) if _threes(mine) else mover_expectation(mine, pos.bank, t)
+        vi = victim.get((s, w, nw))
+        if vi is None:
+            theirs = _add(_sub(hands[s], UNIT[w]), UNIT[nw])
+            vi = victim[s, w, nw] = (_threes(theirs), hand_score(default_outcome(theirs).kept, t))
+        mine_won = me[0] < 0
+        if mine_won or vi[0]:
+            out.append(WIN / 2 if (mine_won and vi[0]) else (WIN if mine_won else -WIN))
+            continue
+        p_win, acc, p_rest = me
+        worst = max(_best_others(scores, (m, s)), vi[1])
+        out.append(p_win * WIN + acc - p_rest * worst)
+    return out
+
+
+def greedy_flip_value(pos: Pos, m: int, k: FlipKind) -> float:
+    """The greedy score of one flip (see :func:`greedy_flip_scores`)."""
+    return greedy_flip_scores(pos, m, [k])[0]
 
 
 # ---------------------------------------------------------------- mapping choices to actions
@@ -360,7 +390,9 @@ def scored_options(st: State) -> list[Option]:
     pos = Pos.of(st)
     seat = p.seat
     if p.kind == "flip":
-        opts = [Option(_flip_action(st, seat, k), greedy_flip_value(pos, seat, k), kind=k) for k in flip_kinds(pos.hands, seat)]
+        kinds = flip_kinds(pos.hands, seat)
+        scores = greedy_flip_scores(pos, seat, kinds)
+        opts = [Option(_flip_action(st, seat, k), sc, kind=k) for k, sc in zip(kinds, scores, strict=True)]
     else:
         opts = _balance_options(st, pos, seat)
     order = sorted(range(len(opts)), key=lambda i: -opts[i].score)
@@ -414,126 +446,152 @@ def _score_kept(hands: list[Counts], bank: int, seat: int, o: Outcome, t: float)
 # ---------------------------------------------------------------- the strong search
 
 
-def _playout_flip(hands: list[Counts], m: int, rng: random.Random) -> FlipKind | None:
-    """The fast playout policy: the flip that most raises my |value| against the leader's."""
-    kinds = flip_kinds(hands, m)
-    if not kinds:
-        return None
-    vals = [_value(h) for h in hands]
-    vm = vals[m]
-    lead = max((abs(v) for s, v in enumerate(vals) if s != m), default=0)
-    best: list[FlipKind] = []
-    best_g = -math.inf
-    for k in kinds:
-        s, v, nv, w, nw = k
-        d = nv - v
-        gain = abs(vm + d) - abs(vm)
-        vs = vals[s]
-        hurt = abs(vs) - abs(vs - d)
-        if abs(vs) >= lead:
-            hurt *= 2.0
-        g = gain + hurt
-        if g > best_g:
-            best_g, best = g, [k]
-        elif g == best_g:
-            best.append(k)
-    return best[0] if len(best) == 1 else rng.choice(best)
+def _reply_flip(hands: list[Counts], r: int, t: float) -> FlipKind | None:
+    """The model of seat ``r``'s flip: the one that scores best for ``r`` after the default
+    balancing of both hands (the draw left out).
+
+    A flip is legal when the mover's change ``d`` equals minus the victim's,
+    so the best flip is, for each change ``d``, the mover's best own die for
+    ``d`` against the victim's die that leaves the best opponent weakest.
+    """
+    own = hands[r]
+    scores = [hand_score(h, t) for h in hands]
+    best_own: dict[int, tuple[float, int, int]] = {}  # d -> (score, v, nv)
+    for i, v in enumerate(FACES):
+        if not own[i]:
+            continue
+        less = _sub(own, UNIT[v])
+        for nv in FACES:
+            if nv == v:
+                continue
+            c = _add(less, UNIT[nv])
+            sc = math.inf if _threes(c) else hand_score(default_outcome(c).kept, t)
+            d = nv - v
+            if d not in best_own or sc > best_own[d][0]:
+                best_own[d] = (sc, v, nv)
+    best: FlipKind | None = None
+    best_e = -math.inf
+    for s, h in enumerate(hands):
+        if s == r:
+            continue
+        rest = _best_others(scores, (r, s))
+        for j, w in enumerate(FACES):
+            if not h[j]:
+                continue
+            less = _sub(h, UNIT[w])
+            for d, (sc, v, nv) in best_own.items():
+                nw = w - d
+                if nw not in FACE_INDEX:
+                    continue
+                theirs = _add(less, UNIT[nw])
+                if _threes(theirs):
+                    continue
+                e = sc - max(rest, hand_score(default_outcome(theirs).kept, t))
+                if e > best_e:
+                    best, best_e = (s, v, nv, w, nw), e
+    return best
 
 
-def _play_balance(hands: list[Counts], bank: int, seat: int, rng: random.Random) -> tuple[int, bool]:
-    """Default balancing and, when due, the no-groups pair; returns the bank and whether it was a pair."""
-    o = default_outcome(hands[seat])
-    hands[seat] = o.kept
-    bank += o.returned
-    if o.needs_pair and bank >= 2:
-        mag = rng.choice((1, 2, 3))
-        hands[seat] = _add(o.kept, _add(UNIT[mag], UNIT[-mag]))
-        bank -= 2
-    return bank, False
-
-
-def _playout_turn(hands: list[Counts], bank: int, m: int, rng: random.Random, me: int) -> tuple[int, float | None]:
-    """One turn of seat ``m`` in a playout; returns the bank and a final score if the game ended."""
-    k = _playout_flip(hands, m, rng)
+def _reply_value(hands: list[Counts], bank: int, r: int, me: int, t: float) -> float:
+    """Seat ``r``'s turn (its modelled flip, its draw averaged, default balancing): the value for ``me``."""
+    k = _reply_flip(hands, r, t)
+    h = list(hands)
     victim = None
     if k is not None:
-        hands[:] = _flipped(hands, m, k)
+        h = _flipped(h, r, k)
         victim = k[0]
-        won = _threes_score(hands, (m, victim), me)
-        if won is not None:
-            return bank, won
-    if bank >= 1:
-        f = FACES[rng.randrange(6)]
-        hands[m] = _add(hands[m], UNIT[f])
-        bank -= 1
-        won = _threes_score(hands, (m,), me)
-        if won is not None:
-            return bank, won
-    bank, _ = _play_balance(hands, bank, m, rng)
-    if victim is not None:
-        bank, _ = _play_balance(hands, bank, victim, rng)
-    return bank, None
-
-
-def _continue(
-    hands: list[Counts], bank: int, turns: int, total: int, nxt: int, me: int, rng: random.Random, horizon: int
-) -> float:
-    """Play ``horizon`` more turns from seat ``nxt`` (fewer at the round limit) and score for ``me``."""
-    n = len(hands)
-    for _ in range(horizon):
-        if turns >= total:
-            return final_score(hands, me)
-        bank, won = _playout_turn(hands, bank, nxt, rng, me)
+        won = _threes_score(h, (r, victim), me)
         if won is not None:
             return won
-        turns += 1
-        nxt = (nxt + 1) % n
-    if turns >= total:
-        return final_score(hands, me)
-    return evaluate(hands, me, turns / total)
+    draws: Sequence[int | None] = FACES if bank >= 1 else (None,)
+    total = 0.0
+    for f in draws:
+        h2 = list(h)
+        if f is not None:
+            h2[r] = _add(h2[r], UNIT[f])
+            if _threes(h2[r]):
+                total += WIN if r == me else -WIN
+                continue
+        h2[r] = default_outcome(h2[r]).kept
+        if victim is not None:
+            h2[victim] = default_outcome(h2[victim]).kept
+        total += evaluate(h2, me, t)
+    return total / len(draws)
 
 
-def _rollout_flip(pos: Pos, m: int, k: FlipKind, rng: random.Random, horizon: int) -> float:
+def strong_flip_value(pos: Pos, m: int, k: FlipKind) -> float:
+    """Expectimax for the mover ``m``'s flip ``k``: my draw (6 faces), my best balancing, the
+    victim's defaults, then the next seat's reply with its draw (6 faces); the round limit is
+    scored exactly."""
     hands = _flipped(pos.hands, m, k)
     victim = k[0]
     won = _threes_score(hands, (m, victim), m)
     if won is not None:
         return won
-    bank = pos.bank
-    t = (pos.turns + 1) / pos.total if pos.total else 1.0
-    if bank >= 1:
-        f = FACES[rng.randrange(6)]
-        hands[m] = _add(hands[m], UNIT[f])
-        bank -= 1
-        if _threes(hands[m]):
-            return WIN
-    o = _best_outcome(hands, m, m, t)
-    hands[m] = o.kept
-    bank += o.returned
-    if o.needs_pair and bank >= 2:
-        mag = rng.choice((1, 2, 3))
-        hands[m] = _add(o.kept, _add(UNIT[mag], UNIT[-mag]))
-        bank -= 2
-    bank, _ = _play_balance(hands, bank, victim, rng)
-    return _continue(hands, bank, pos.turns + 1, pos.total, (m + 1) % len(hands), m, rng, horizon)
+    t1 = (pos.turns + 1) / pos.total
+    t2 = min(1.0, (pos.turns + 2) / pos.total)
+    last = pos.turns + 1 >= pos.total
+    draws: Sequence[int | None] = FACES if pos.bank >= 1 else (None,)
+    total = 0.0
+    nxt = (m + 1) % len(hands)
+    for f in draws:
+        h = list(hands)
+        bank = pos.bank
+        if f is not None:
+            h[m] = _add(h[m], UNIT[f])
+            bank -= 1
+            if _threes(h[m]):
+                total += WIN
+                continue
+        o = own_best(h[m], t1)
+        h[m] = o.kept
+        bank += o.returned
+        pairs: Sequence[int | None] = (1, 2, 3) if (o.needs_pair and bank >= 2) else (None,)
+        sub = 0.0
+        for mag in pairs:
+            h2 = list(h)
+            b = bank
+            if mag is not None:
+                h2[m] = _add(o.kept, _add(UNIT[mag], UNIT[-mag]))
+                b -= 2
+            ov = default_outcome(h2[victim])
+            h2[victim] = ov.kept
+            b += ov.returned
+            sub += final_score(h2, m) if last else _reply_value(h2, b, nxt, m, t2)
+        total += sub / len(pairs)
+    return total / len(draws)
 
 
-def _rollout_kept(st: State, pos: Pos, seat: int, kept: Counts, rng: random.Random, horizon: int) -> float:
-    """After a balancing choice of ``seat``: finish the turn (pair, victim's defaults), then play out."""
+def strong_kept_value(st: State, pos: Pos, seat: int, kept: Counts) -> float:
+    """Expectimax after ``seat`` balances to ``kept``: the no-groups pair (3 magnitudes), the
+    victim's defaults when ``seat`` is the mover, then the next seat's reply (its draw averaged)."""
     hands = list(pos.hands)
     bank = pos.bank + sum(hands[seat]) - sum(kept)
     hands[seat] = kept
-    if not _has_group_after(kept) and bank >= 2:
-        mag = rng.choice((1, 2, 3))
-        hands[seat] = _add(kept, _add(UNIT[mag], UNIT[-mag]))
-        bank -= 2
     m = st.current if st.current is not None else seat
-    if seat == m and st.victim is not None and st.victim != seat:
-        bank, _ = _play_balance(hands, bank, st.victim, rng)
+    victims = [st.victim] if (seat == m and st.victim is not None and st.victim != seat) else []
     turns = pos.turns + 1
-    if turns >= pos.total:
-        return final_score(hands, seat)
-    return _continue(hands, bank, turns, pos.total, (m + 1) % len(hands), seat, rng, horizon)
+    t2 = min(1.0, (turns + 1) / pos.total)
+    pairs: Sequence[int | None] = (1, 2, 3) if (not _has_group_after(kept) and bank >= 2) else (None,)
+    total = 0.0
+    nxt = (m + 1) % len(hands)
+    for mag in pairs:
+        h = list(hands)
+        b = bank
+        if mag is not None:
+            h[seat] = _add(kept, _add(UNIT[mag], UNIT[-mag]))
+            b -= 2
+        for v in victims:
+            ov = default_outcome(h[v])
+            h[v] = ov.kept
+            b += ov.returned
+        if turns >= pos.total:
+            total += final_score(h, seat)
+        elif nxt == seat:
+            total += evaluate(h, seat, turns / pos.total)
+        else:
+            total += _reply_value(h, b, nxt, seat, t2)
+    return total / len(pairs)
 
 
 def _has_group_after(kept: Counts) -> bool:
@@ -543,64 +601,53 @@ def _has_group_after(kept: Counts) -> bool:
 
 @dataclass(frozen=True)
 class Hint:
-    """A strong bot's suggestion: the action, its estimated value, and the alternatives searched."""
+    """A strong bot's suggestion: the action and its estimated value, and the options searched."""
 
     action: Action
-    value: float  # mean playout result for the seat (evaluation units, WIN for a certain win)
-    visits: int
-    candidates: tuple[tuple[Action, float, int], ...]  # action, mean, visits
+    value: float  # expected evaluation for the seat (WIN for a certain win, -WIN for a certain loss)
+    greedy_value: float  # the one-ply (greedy) score of the same action
+    candidates: tuple[tuple[Action, float], ...]  # every option searched, with its value
 
 
 def strong_search(
     st: State,
-    rng: random.Random,
     *,
-    iterations: int = STRONG_ITERATIONS,
-    candidates: int = STRONG_CANDIDATES,
-    horizon: int = STRONG_HORIZON,
+    budget: int = STRONG_BUDGET,
     time_cap: float | None = STRONG_TIME_CAP,
 ) -> Hint | None:
-    """Monte-Carlo search (UCB1 at the root, determinised draws) over the greedy's best options."""
+    """Expectimax over the bank draws for the greedy's ``budget`` best options.
+
+    The options are searched in the greedy's order; the best expectimax value
+    wins (ties: the greedy's order).  During the start (round 0), with one
+    option, or when an option wins at once, the greedy's choice stands.
+    ``time_cap`` (seconds) stops the search early on a very slow machine,
+    after at least two options; the tests never rely on it.
+    """
     opts = scored_options(st)
     if not opts:
         return None
     p = st.pending
     assert p is not None
-    if len(opts) == 1 or iterations <= 0:
-        return Hint(opts[0].action, opts[0].score, 0, ((opts[0].action, opts[0].score, 0),))
-    # a certain win needs no search; during the start (round 0) the greedy choice is kept
-    if opts[0].score >= WIN or st.round == 0:
-        return Hint(opts[0].action, opts[0].score, 0, ((opts[0].action, opts[0].score, 0),))
-    cands = opts[:candidates]
+    first = opts[0]
+    if len(opts) == 1 or first.score >= WIN or st.round == 0 or budget <= 1:
+        return Hint(first.action, first.score, first.score, ((first.action, first.score),))
     pos = Pos.of(st)
-    seat = p.seat
-
-    def run(o: Option) -> float:
-        if o.kind is not None:
-            return _rollout_flip(pos, seat, o.kind, rng, horizon)
-        assert o.kept is not None
-        return _rollout_kept(st, pos, seat, o.kept, rng, horizon)
-
-    n = len(cands)
-    sums = [0.0] * n
-    visits = [0] * n
     deadline = time.perf_counter() + time_cap if time_cap else None
-    scale = 20.0  # the spread of evaluations, for the exploration term
-    for it in range(iterations):
-        if it < n:
-            i = it
+    searched: list[tuple[Option, float]] = []
+    for o in opts[:budget]:
+        if o.kind is not None:
+            v = strong_flip_value(pos, p.seat, o.kind)
         else:
-            logt = math.log(it)
-            i = max(range(n), key=lambda j: sums[j] / visits[j] + scale * math.sqrt(2 * logt / visits[j]))
-        sums[i] += run(cands[i])
-        visits[i] += 1
-        if deadline is not None and it >= n and time.perf_counter() > deadline:
+            assert o.kept is not None
+            v = strong_kept_value(st, pos, p.seat, o.kept)
+        searched.append((o, v))
+        if deadline is not None and len(searched) >= 2 and time.perf_counter() > deadline:
             break
-    means = [sums[i] / visits[i] if visits[i] else -math.inf for i in range(n)]
-    # the most robust: the best mean among the candidates (ties: the greedy order)
-    best = max(range(n), key=lambda j: (means[j], -j))
-    table = tuple((cands[j].action, means[j], visits[j]) for j in range(n))
-    return Hint(cands[best].action, means[best], visits[best], table)
+    best_o, best_v = searched[0]
+    for o, v in searched[1:]:
+        if v > best_v:
+            best_o, best_v = o, v
+    return Hint(best_o.action, best_v, best_o.score, tuple((o.action, v) for o, v in searched))
 
 
 # ---------------------------------------------------------------- the bots
@@ -631,7 +678,7 @@ def bot_action(
     strength: str,
     rng: random.Random,
     *,
-    iterations: int = STRONG_ITERATIONS,
+    budget: int = STRONG_BUDGET,
     time_cap: float | None = STRONG_TIME_CAP,
 ) -> Action:
     """The decision a bot of ``strength`` takes for the pending flip, grouping or keep."""
@@ -643,7 +690,7 @@ def bot_action(
         return random_action(st, rng)
     if strength == "greedy":
         return scored_options(st)[0].action
-    hint = strong_search(st, rng, iterations=iterations, time_cap=time_cap)
+    hint = strong_search(st, budget=budget, time_cap=time_cap)
     assert hint is not None
     return hint.action
 
@@ -656,25 +703,25 @@ class Bot:
         strength: str = "greedy",
         seed: int | str | None = 0,
         *,
-        iterations: int = STRONG_ITERATIONS,
+        budget: int = STRONG_BUDGET,
         time_cap: float | None = STRONG_TIME_CAP,
     ) -> None:
         if strength not in STRENGTHS:
             raise ValueError(f"Unknown bot strength {strength!r}; expected one of {', '.join(STRENGTHS)}.")
         self.strength = strength
         self.rng = random.Random(seed)
-        self.iterations = iterations
+        self.budget = budget
         self.time_cap = time_cap
 
     def act(self, st: State) -> Action:
-        return bot_action(st, self.strength, self.rng, iterations=self.iterations, time_cap=self.time_cap)
+        return bot_action(st, self.strength, self.rng, budget=self.budget, time_cap=self.time_cap)
 
 
-def hint(st: State, seed: int | str = 0, *, iterations: int = STRONG_ITERATIONS) -> Hint | None:
-    """The strong bot's suggestion for the pending decision (seeded: the same hint for the same state)."""
+def hint(st: State, *, budget: int = STRONG_BUDGET) -> Hint | None:
+    """The strong bot's suggestion for the pending decision (the same hint for the same state)."""
     if not is_decision(st):
         return None
-    return strong_search(st, random.Random(seed), iterations=iterations, time_cap=STRONG_TIME_CAP)
+    return strong_search(st, budget=budget, time_cap=STRONG_TIME_CAP)
 
 
 def play(
@@ -695,3 +742,5 @@ def play(
         if on_state is not None:
             on_state(st)
     return st
+
+

@@ -38,6 +38,14 @@ def counts_of(dice: Iterable[int]) -> Counts:
     return (c[0], c[1], c[2], c[3], c[4], c[5])
 
 
+def dice_of(counts: Counts) -> tuple[int, ...]:
+    """The dice of a count vector, in face order (the inverse of :func:`counts_of`)."""
+    out: list[int] = []
+    for v, n in zip(FACES, counts, strict=True):
+        out.extend([v] * n)
+    return tuple(out)
+
+
 GROUP_COUNTS: tuple[Counts, ...] = tuple(counts_of(g) for g in ZERO_GROUPS)
 ZERO_GROUP_INDEX: dict[Counts, int] = {c: i for i, c in enumerate(GROUP_COUNTS)}
 

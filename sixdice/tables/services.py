@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
@@ -27,7 +29,7 @@ from sixdice.gamekit.replay import final_state
 
 from . import broadcast, i18n
 from . import names as lookalikes
-from .models import Event, Game, Seat, Table
+from .models import Event, Game, Seat, Table, TableChange
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
@@ -43,7 +45,7 @@ class ServiceError(Exception):
     """A refusal with a code for the client and a message for a person."""
 
     def __init__(self, code: str, message: str | Promise, **extra: Any) -> None:
-        super().__init__(message)
+        super().__init__(str(message))
         self.code = code
         self.message = str(message)  # a lazy message is worded in the language active now
         self.extra = extra
@@ -63,6 +65,7 @@ class Applied:
 
     game: Game
     events: list[Event] = field(default_factory=list)
+    bots: bool = False  # the table has seats the app plays (its bots may have a move to make)
 
 
 def hash_secret(secret: str) -> str:
@@ -105,6 +108,23 @@ def _system_rng(*key: object) -> random.Random:
 
 
 # ---------------------------------------------------------------- tables and seats
+
+
+def _changed(
+    table: Table, kind: str, *, actor: str = HOST, payload: Mapping[str, Any] | None = None,
+    revoked: Sequence[int] = (),
+) -> int:
+    """Record a change to the table: bump its version and log it, in the caller's transaction.
+
+    After the commit, everyone at the table gets one table frame computed
+    once (``broadcast.table_changed``).  Returns the new version.
+    """
+    Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
+    version: int = Table.objects.filter(pk=table.pk).values_list("version", flat=True).get()
+    TableChange.objects.create(table_id=table.pk, version=version, kind=kind, actor=actor, payload=dict(payload or {}))
+    table.version = version
+    broadcast.table_changed(table.code, table.pk, revoked=revoked)
+    return version
 
 
 def create_table(
@@ -191,7 +211,7 @@ def join_table(*, table: Table, name: str, is_bot: bool = False) -> tuple[Seat, 
         secret_hash="" if is_bot else hash_secret(secret),
         is_bot=is_bot,
     )
-    broadcast.table_changed(table.code)
+    _changed(table, TableChange.Kind.JOIN, actor=str(seat.position), payload={"position": seat.position, "bot": is_bot})
     return seat, secret
 
 
@@ -208,7 +228,7 @@ def hand_over_seat(*, table: Table, position: int) -> str:
     seat.claim_token_hash = hash_secret(token)
     seat.is_bot = False
     seat.save(update_fields=["secret_hash", "claim_token_hash", "is_bot"])
-    broadcast.seat_revoked(table.code, position)
+    _changed(table, TableChange.Kind.HANDOVER, payload={"position": position}, revoked=[position])
     return token
 
 
@@ -223,7 +243,7 @@ def claim_seat(*, table: Table, token: str) -> tuple[Seat, str]:
     seat.secret_hash = hash_secret(secret)
     seat.claim_token_hash = ""
     seat.save(update_fields=["secret_hash", "claim_token_hash"])
-    broadcast.table_changed(table.code)
+    _changed(table, TableChange.Kind.CLAIM, actor=str(seat.position), payload={"position": seat.position})
     return seat, secret
 
 
@@ -242,9 +262,8 @@ def set_bot(*, table: Table, position: int, is_bot: bool = True) -> Seat:
     if is_bot:
         seat.secret_hash = ""
     seat.save(update_fields=["is_bot", "secret_hash"])
-    if is_bot:
-        broadcast.seat_revoked(table.code, position)
-    broadcast.table_changed(table.code)
+    kind = TableChange.Kind.BOT_ON if is_bot else TableChange.Kind.BOT_OFF
+    _changed(table, kind, payload={"position": position}, revoked=[position] if is_bot else [])
     return seat
 
 
@@ -258,17 +277,58 @@ def close_table(*, table: Table) -> Table:
         status=Game.Status.ABANDONED, end_reason="closed", finished_at=timezone.now()
     )
     Table.objects.filter(pk=table.pk).update(status=Table.Status.CLOSED, paused=False)
+    _changed(table, TableChange.Kind.CLOSE)
     table.refresh_from_db()
-    broadcast.table_changed(table.code)
     return table
 
 
 @transaction.atomic
 def set_paused(*, table: Table, paused: bool) -> Table:
     Table.objects.filter(pk=table.pk).update(paused=paused)
+    _changed(table, TableChange.Kind.PAUSE if paused else TableChange.Kind.RESUME)
     table.refresh_from_db()
-    broadcast.table_changed(table.code)
     return table
+
+
+# ---------------------------------------------------------------- host commands
+
+HOST_COMMANDS = frozenset({"start", "rematch", "pause", "resume", "handover", "bot", "add_bot", "close"})
+
+
+def _int_field(fields: Mapping[str, Any], name: str) -> int:
+    value = fields.get(name)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ServiceError("bad_field", gettext("Field %(name)s must be a whole number.") % {"name": repr(name)})
+    return value
+
+
+def host_command(*, table_code: str, credentials: Credentials, command: Any, fields: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Run one host command (``docs/protocol.md``); returns a reply frame for the host, if it has one."""
+    table = load_table(table_code)
+    if not is_host(table, credentials):  # first: a spectator's frame is refused before it is looked at
+        raise ServiceError("not_host", gettext("Only the host can do that."))
+    if not isinstance(command, str) or command not in HOST_COMMANDS:  # a list or object is not hashable
+        raise ServiceError("bad_field", gettext("Unknown host command %(command)s.") % {"command": repr(command)[:40]})
+    if command in {"start", "rematch"}:
+        start_game(table=table)
+    elif command in {"pause", "resume"}:
+        set_paused(table=table, paused=command == "pause")
+    elif command == "handover":
+        position = _int_field(fields, "position")
+        token = hand_over_seat(table=table, position=position)
+        return {"type": "handover", "position": position, "url": reverse("tables:claim", args=[table.code, token])}
+    elif command == "close":
+        close_table(table=table)
+    elif command == "add_bot":
+        taken = {name.casefold() for name in table.seats.values_list("name", flat=True)}
+        number = next(n for n in range(1, 100) if f"bot {n}" not in taken)
+        join_table(table=table, name=f"Bot {number}", is_bot=True)
+    elif command == "bot":
+        on = fields.get("on", True)
+        if not isinstance(on, bool):
+            raise ServiceError("bad_field", gettext("Field %(name)s must be true or false.") % {"name": "'on'"})
+        set_bot(table=table, position=_int_field(fields, "position"), is_bot=on)
+    return None
 
 
 # ---------------------------------------------------------------- games
@@ -311,10 +371,12 @@ def start_game(*, table: Table, rng: random.Random | None = None) -> Applied:
         state=state,
     )
     Table.objects.filter(pk=table.pk).update(status=Table.Status.PLAYING, paused=False)
-    applied = Applied(game=game)
+    # The table frame goes out first: it carries the new game, so the update after it is no surprise.
+    kind = TableChange.Kind.START if previous is None else TableChange.Kind.REMATCH
+    _changed(table, kind, payload={"game": game.number})
+    applied = Applied(game=game, bots=any(seat.is_bot for seat in seats))
     _run_system_actions(engine, game, state, applied, rng)
     _save(game, applied, expected_seq=0, code=table.code)
-    broadcast.table_changed(table.code)
     return applied
 
 
@@ -343,7 +405,9 @@ def load_table(code: str, *, allow_closed: bool = False) -> Table:
 
 _ACTION_SQL = """
 SELECT g.*, t.code AS t_code, t.status AS t_status, t.paused AS t_paused, t.host_secret_hash AS t_host_hash,
-       (SELECT s.position FROM {seat} s WHERE s.table_id = t.id AND s.secret_hash = %s) AS t_seat
+       (SELECT s.position FROM {seat} s WHERE s.table_id = t.id AND s.secret_hash = %s AND s.secret_hash <> '')
+         AS t_seat,
+       EXISTS (SELECT 1 FROM {seat} b WHERE b.table_id = t.id AND b.is_bot) AS t_bots
 FROM {table} t JOIN {game} g ON g.table_id = t.id
 WHERE t.code = %s ORDER BY g.number DESC LIMIT 1
 """
@@ -357,10 +421,11 @@ class _ActionRow(TypedDict):
     t_paused: bool
     t_host_hash: str
     t_seat: int | None
+    t_bots: bool
 
 
-def _load_for_action(code: str, credentials: Credentials) -> tuple[Table, Game | None, int | None]:
-    """The table, its current game and the sender's seat, in one query.
+def _load_for_action(code: str, credentials: Credentials) -> tuple[Table, Game | None, int | None, bool]:
+    """The table, its current game, the sender's seat and whether it has bots, in one query.
 
     This runs for every move, so it is one plain statement rather than three
     ORM queries (table and game, then the seat).
@@ -370,7 +435,7 @@ def _load_for_action(code: str, credentials: Credentials) -> tuple[Table, Game |
     rows = Game.objects.raw(sql, [digest, normalise_code(code)])
     game = cast("WithAnnotations[Game, _ActionRow] | None", next(iter(rows), None))
     if game is None:
-        return load_table(code), None, None
+        return load_table(code), None, None, False
     table = Table(
         id=game.table_id, code=game.t_code, status=game.t_status, paused=bool(game.t_paused),
         host_secret_hash=game.t_host_hash,
@@ -378,7 +443,7 @@ def _load_for_action(code: str, credentials: Credentials) -> tuple[Table, Game |
     if table.status == Table.Status.CLOSED:
         raise ServiceError("table_closed", gettext("This table is closed."))
     game.table = table
-    return table, game, game.t_seat
+    return table, game, game.t_seat, bool(game.t_bots)
 
 
 @transaction.atomic
@@ -403,7 +468,7 @@ def apply_action(
     ``bot_seat`` plays for a bot seat: only the server's bot driver passes
     it, and the dice of the bot's move are the server's own.
     """
-    table, game, seat = _load_for_action(table_code, credentials)
+    table, game, seat, bots = _load_for_action(table_code, credentials)
     actor: Actor = (
         bot_seat if bot_seat is not None else _resolve_actor(table, credentials, as_host=as_host, seat=seat)
     )
@@ -435,7 +500,7 @@ def apply_action(
         raise ServiceError(exc.code, i18n.game_error_message(exc)) from None
     if expected_seq != game.seq:
         raise ServiceError("stale", STALE_MESSAGE)
-    applied = Applied(game=game)
+    applied = Applied(game=game, bots=bots)
     _add_event(engine, game, applied, actor, dict(action), state)
     _run_system_actions(engine, game, new_state, applied, rng)
     _save(game, applied, expected_seq=expected_seq, code=table.code)
@@ -494,9 +559,11 @@ def _save(game: Game, applied: Applied, *, expected_seq: int, code: str) -> None
         series = engine.plays_series(game.options)
         status = Table.Status.FINISHED if series else Table.Status.CLOSED
         Table.objects.filter(pk=game.table_id).update(status=status)
-        broadcast.table_changed(code)  # standings and the host's Rematch button
     if applied.events:
         broadcast.game_events(code, game, applied.events)
+    if outcome is not None:  # after the events: the table frame brings standings and the host's Rematch button
+        _changed(Table(pk=game.table_id, code=code), TableChange.Kind.GAME_END, actor=SYSTEM,
+                 payload={"game": game.number, "winners": list(outcome.winners)})
 
 
 def replay(game: Game, events: Sequence[Event] | None = None) -> dict[str, Any]:

@@ -53,3 +53,17 @@ def test_rules_packages_import_only_the_standard_library_and_the_kit():
         and not m.startswith("_")
     })
     assert third_party == []
+
+
+def test_the_tables_app_does_not_import_the_review_app():
+    """Review builds on tables (replays, exports, the admin), never the other way round."""
+    import ast
+
+    offenders = []
+    for path in sorted((ROOT / "sixdice" / "tables").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            offenders += [f"{path.relative_to(ROOT)}: {n}" for n in names if n.startswith("sixdice.review")]
+    assert offenders == []

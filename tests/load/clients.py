@@ -99,6 +99,8 @@ class SeatClient:
         self.ws: Any = None
         self.game: dict[str, Any] | None = None  # id, number, seq, status, view
         self.host = False
+        self.version = -1  # the table's version, from the last table frame
+        self.table_resyncs = 0
         self.logs: dict[int, GameLog] = {}
         self.duplicates = 0
         self.gaps = 0
@@ -230,13 +232,15 @@ class SeatClient:
 
     def _snapshot(self, s: dict[str, Any], missed: list[dict[str, Any]] | None = None) -> None:
         self.host = bool(s.get("host"))
+        if "table" in s:
+            self.version = max(self.version, s["table"]["version"])
         g = s.get("game")
         before = self.game
+        if g and before and before["id"] == g["id"] and g["seq"] < before["seq"]:
+            return  # an older picture (a table frame or an error's snapshot overtaken by updates): keep ours, as live.js
         if not g:
             self.game = None
             return
-        if before and before["id"] == g["id"] and g["seq"] < before["seq"]:
-            return  # an older picture (an error's snapshot overtaken by a broadcast): keep the newer one, as live.js
         self.game = {"id": g["id"], "number": g["number"], "seq": g["seq"], "status": g["status"], "view": g["view"]}
         log = self._log(g["id"])
         last = max(log.known, default=0) if before and before["id"] == g["id"] else 0
@@ -278,12 +282,17 @@ class SeatClient:
         if kind == "update" and self.drop is not None and self.drop(msg):
             self.dropped += 1
             return
-        if kind in {"welcome", "snapshot", "revoked"}:
+        if kind == "snapshot" and msg["table"]["version"] < self.version:
+            pass  # an older table frame overtaken by a newer one
+        elif kind in {"welcome", "snapshot", "revoked"}:
             self._snapshot(msg, msg.get("missed"))
             if kind == "welcome":
                 self.welcomed.set()
         elif kind == "update":
             await self._update(msg, pushed=msg.get("ref") is None)
+        elif kind == "pong" and msg.get("version", -1) > self.version:
+            self.table_resyncs += 1  # a table change we missed: ask for the table, as live.js
+            await self.ws.send(json.dumps({"type": "resync_table"}))
         elif kind == "pong" and self.game is not None:
             if msg.get("game") != self.game["id"] or msg.get("seq", 0) > self.game["seq"]:
                 await self._resync(self.game["seq"])  # broadcasts were lost: catch up, as live.js

@@ -19,12 +19,12 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from sixdice.review import exchange
-from sixdice.review.dice import hands_html
-from sixdice.review.steps import actor_name
+from sixdice.tables import services
+from sixdice.tables.models import Event, Game, Seat, Table
 
-from . import services
-from .models import Event, Game, Seat, Table
+from . import exchange
+from .dice import hands_html
+from .steps import actor_name
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
