@@ -24,6 +24,7 @@ from sixdice.tables.models import Event, Game, Seat, Table
 
 from . import exchange
 from .dice import hands_html
+from .models import ImportMark
 from .steps import actor_name
 
 if TYPE_CHECKING:
@@ -153,19 +154,49 @@ class SeatAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_select_related = ("table",)
 
 
+def _mark_of(game: Game) -> ImportMark | None:
+    try:
+        return game.import_mark
+    except ImportMark.DoesNotExist:
+        return None
+
+
+class ImportedFilter(admin.SimpleListFilter):
+    title = "origin"
+    parameter_name = "imported"
+
+    def lookups(self, request: HttpRequest, model_admin):
+        return (("yes", "imported"), ("no", "played here"))
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        if self.value() == "yes":
+            return queryset.filter(import_mark__isnull=False)
+        if self.value() == "no":
+            return queryset.filter(import_mark__isnull=True)
+        return queryset
+
+
 @admin.register(Game)
 class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("__str__", "engine", "status", "player_names", "winner_names", "end_reason", "started_at",
-                    "finished_at", "review_links")
-    list_filter = ("engine", "status", "end_reason", "started_at", PlayerCountFilter)
+                    "finished_at", "imported", "review_links")
+    list_filter = ("engine", "status", "end_reason", "started_at", PlayerCountFilter, ImportedFilter)
     search_fields = ("table__code", "players")
     date_hierarchy = "started_at"
-    list_select_related = ("table",)
+    list_select_related = ("table", "import_mark")
     actions = ("export_json", "export_zip", "export_csv")
-    fields = ("table_link", "number", "engine", "status", "review_links", "options_html", "player_names",
+    fields = ("table_link", "number", "engine", "status", "imported", "review_links", "options_html", "player_names",
               "first", "winner_names", "end_reason", "places_html", "started_at", "finished_at", "seq",
               "final_hands", "event_log")
     readonly_fields = fields
+
+    @admin.display(description="imported")
+    def imported(self, game: Game) -> str:
+        """Played here ("—") or imported: from which file, and when (UTC)."""
+        mark = _mark_of(game)
+        if mark is None:
+            return "—"
+        return f"{mark.source or 'a file'}, {mark.imported_at:%Y-%m-%d %H:%M} UTC"
 
     @admin.display(description="table")
     def table_link(self, game: Game) -> SafeString:

@@ -116,8 +116,9 @@ def statistics(request: HttpRequest) -> HttpResponse:
     slug = request.GET.get("game") or None
     if slug is not None and slug not in REGISTRY:
         raise Http404("There is no such game.")
-    figures = stats.compute(slug)
+    imported = request.GET.get("imported") != "0"  # ?imported=0: only games played here
+    figures = stats.compute(slug, imported=imported)
     return render(request, "review/stats.html", {
-        "stats": figures, "charts": stats.charts(figures), "slug": slug,
+        "stats": figures, "charts": stats.charts(figures), "slug": slug, "imported": imported,
         "games": list(REGISTRY.values()),
     })
