@@ -11,7 +11,7 @@ from django.test import override_settings
 
 from sixdice.tables import flow
 from sixdice.tables.flow import CLOSE_FLOOD, TokenBucket, _Connection
-from tests.live_client import connect
+from tests.live_client import connect, receive_until
 
 
 def test_token_bucket_gives_a_burst_then_the_rate():
@@ -101,9 +101,9 @@ def test_a_frame_over_64_kib_gets_too_large_and_the_connection_stays(tiny_table)
     async def run():
         comm, _welcome = await connect(table.code, seat=secrets[0])
         await comm.send_to(text_data=json.dumps({"type": "ping", "pad": "x" * 900_000}))
-        first = await comm.receive_json_from(timeout=5)
+        first = await receive_until(comm, "error")
         await comm.send_to(text_data=json.dumps({"type": "ping", "id": "after"}))
-        second = await comm.receive_json_from(timeout=5)
+        second = await receive_until(comm, "pong")
         await comm.disconnect()
         return first, second
 
