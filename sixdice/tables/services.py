@@ -20,6 +20,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
@@ -164,6 +165,20 @@ def create_table(
         except IntegrityError:  # the code is taken; draw another
             continue
     raise ServiceError("busy", gettext("Could not find a free table code; please try again."))
+
+
+def join_key(table: Table) -> str:
+    """The key in the join link and QR code: whoever opens it may take a seat without the PIN.
+
+    Derived from the table's secret host hash, so it needs no column and cannot be guessed from the code.
+    """
+    return salted_hmac("sixdice.join-key", f"{table.pk}:{table.host_secret_hash}").hexdigest()[:20]
+
+
+def join_pin(table: Table) -> str:
+    """The 4-digit join PIN shown on the host's screen: with the table code, it lets a phone take a seat."""
+    digest = salted_hmac("sixdice.join-pin", f"{table.pk}:{table.host_secret_hash}").hexdigest()
+    return f"{int(digest, 16) % 10_000:04d}"
 
 
 def is_host(table: Table, credentials: Credentials) -> bool:
