@@ -6,6 +6,7 @@ No Django here: the adapter speaks plain JSON dicts (see
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -31,6 +32,7 @@ from sixdice.gamekit.engine import (
 from sixdice.gamekit.notation import Part, gettext_noop, part
 from sixdice.gamekit.options import on_off, whole_number
 from sixdice.gamekit.schema import Field
+from sixdice.rules import bots
 from sixdice.rules.game import State
 
 MAX_ROUNDS = 99
@@ -39,6 +41,8 @@ MAX_MINUTES = 24 * 60
 VIEW_GROUPINGS = 60  # at most this many alternatives are sent to a phone
 BANK_PER_PLAYER = 12  # the usual bank: 12 dice per player (the rules' default)
 PARSED_KEPT = 4  # states remembered by identity (see SixDiceEngine._state)
+HINTS_KEY = "hints"  # in the state dict: the table's hints option (see start)
+HINTS_KEPT = 64  # hints remembered (the same position is viewed by every connection)
 
 
 _SEAT = Field("int", required=False, nullable=True, low=0, high=99)
@@ -82,10 +86,12 @@ class SixDiceEngine(GameEngine):
     min_players = 2
     max_players = 8
     rules_template = "rules/sixdice"
+    bot_strengths = bots.STRENGTHS  # random, greedy, strong (weakest first)
 
     def __init__(self) -> None:
         # (dict, State) pairs, newest first; replaced whole, so readers on other threads see a consistent tuple.
         self._parsed: tuple[tuple[Mapping[str, Any], State], ...] = ()
+        self._hints: dict[str, JSON] = {}
 
     def _state(self, state: Mapping[str, Any]) -> State:
         for known, st in self._parsed:
@@ -148,6 +154,7 @@ class SixDiceEngine(GameEngine):
             "time_limit_minutes": minutes,
             "dice": dice.strip().lower(),
             "auto_balance": on_off(raw, "auto_balance", part(gettext_noop("Automatic balancing"))),
+            "hints": on_off(raw, "hints", part(gettext_noop("Hints"))),
         }
 
     def start(self, *, players: Sequence[str], options: Mapping[str, Any], first: int = 0) -> JSON:
@@ -159,7 +166,10 @@ class SixDiceEngine(GameEngine):
             dice=opts["dice"],
             auto_balance=opts["auto_balance"],
         )
-        return self._dump(st)
+        d = self._dump(st)
+        if opts["hints"]:
+            d[HINTS_KEY] = True  # the table's hints option travels with the state (the view sees only the state)
+        return d
 
     # ------------------------------------------------------------ who acts
 
@@ -230,7 +240,10 @@ class SixDiceEngine(GameEngine):
             raise
         except (TypeError, KeyError, IndexError, AttributeError, ValueError) as e:
             raise IllegalMove(gettext_noop("This action is not well formed (%(error)s)."), params={"error": str(e)}) from None
-        return self._dump(new)
+        d = self._dump(new)
+        if state.get(HINTS_KEY):
+            d[HINTS_KEY] = True
+        return d
 
     def system_action(
         self, state: Mapping[str, Any], options: Mapping[str, Any], rng: random.Random
@@ -245,6 +258,53 @@ class SixDiceEngine(GameEngine):
             auto = st.auto_balance or bool(options and options.get("auto_balance") is True)
             return rules.default_action(st) if auto else None
         return None
+
+    # ------------------------------------------------------------ bots and hints
+
+    def bot_action(
+        self, state: Mapping[str, Any], seat: int, rng: random.Random, *, strength: str | None = None
+    ) -> JSON | None:
+        """The decision of the bot in ``seat`` (:mod:`sixdice.rules.bots`), or ``None`` when it has none now.
+
+        A bot decides its flips, groupings and keeps.  It never rolls: at an
+        app-dice table the app rolls for every seat (a system action), and at a
+        physical-dice table the host rolls real dice for a bot seat and types
+        them in, as for any seat (``None`` here, so the driver waits).
+        ``strength``: ``random``, ``greedy`` or ``strong`` (``None``: strong).
+        """
+        st = self._state(state)
+        p = st.pending
+        if st.over or p is None or p.seat != seat or not bots.is_decision(st):
+            return None
+        level = strength or "strong"
+        if level not in bots.STRENGTHS:  # strengths come from bot_strengths, never from a player
+            raise ValueError(f"unknown bot strength {level!r}; expected one of {', '.join(bots.STRENGTHS)}")
+        return bots.bot_action(st, level, rng)
+
+    def hint(self, state: Mapping[str, Any], seat: int) -> JSON | None:
+        """The strong bot's suggestion for ``seat``'s pending flip, grouping or keep, or ``None``.
+
+        ``{"kind": "flip"|"group"|"keep", "action": {...}, "value": float,
+        "win": bool}``: ``value`` is the search's estimate of the seat's lead
+        (its score minus the best opponent's, see ``docs/sixdice-engine.md``);
+        ``win`` when the suggestion wins at once.  The same state always gets
+        the same hint (the search is deterministic); hints are cached.
+        """
+        st = self._state(state)
+        p = st.pending
+        if st.over or p is None or p.seat != seat or not bots.is_decision(st):
+            return None
+        key = json.dumps([st.to_dict(), seat], sort_keys=True)
+        cached = self._hints.get(key)
+        if cached is None:
+            h = bots.hint(st)
+            if h is None:
+                return None
+            cached = {"kind": p.kind, "action": h.action, "value": round(h.value, 1), "win": h.value >= bots.WIN}
+            self._hints[key] = cached
+            while len(self._hints) > HINTS_KEPT:
+                self._hints.pop(next(iter(self._hints)))
+        return dict(cached)
 
     # ------------------------------------------------------------ what phones see
 
@@ -272,6 +332,9 @@ class SixDiceEngine(GameEngine):
             d["keep_options"] = [a["keep"] for a in rules.legal_actions(st)]
         elif p.kind == "roll":
             d["you_roll"] = st.dice == "physical" and (seat == p.seat or seat is None)
+        d["hints_on"] = bool(state.get(HINTS_KEY))
+        if state.get(HINTS_KEY) and mine and p.kind in ("flip", "group", "keep"):
+            d["hint"] = self.hint(state, p.seat)  # the seat's phone, and the host console for the seat in turn
         return d
 
     def describe_parts(

@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "channels",
     "sixdice.tables",
     "sixdice.review",
+    "sixdice.players",
     "sixdice",
     "runbuster",
 ]

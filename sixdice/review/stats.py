@@ -1,7 +1,8 @@
 """Statistics over finished games, and the small SVG charts that show them.
 
-Every figure counts finished games only.  Players are grouped by name,
-ignoring case (the first spelling met is shown).  A game's length is given
+Every figure counts finished games only.  Players are grouped by profile
+across tables; a guest (no profile) counts only at their own table, and bots
+are grouped by strength (:func:`sixdice.players.selectors.who_played`).  A game's length is given
 both in events (log lines) and in turns (each game's adapter says what a turn
 is; see :mod:`sixdice.review.steps`).  What is particular to a game comes from
 its adapter: a game whose outcome names a loser gets a "rounds lost" count
@@ -24,6 +25,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from sixdice.gamekit.engine import REGISTRY, GameEngine, GameError
+from sixdice.players.selectors import who_played
 from sixdice.tables.models import Event, Game
 
 from .steps import is_turn
@@ -36,6 +38,7 @@ class PlayerStats:
     wins: int = 0
     rounds_lost: int = 0  # games with a loser (a Run Buster round) that this player lost
     loser_games: int = 0  # games played whose outcome names a loser
+    url: str = ""  # the player page of a profile
 
     @property
     def win_rate(self) -> float:
@@ -133,7 +136,8 @@ def compute(engine: str | None = None, *, imported: bool = True) -> Statistics:
         if adapter is not None and is_turn(adapter, actor, action):
             turns[game_id] += 1
 
-    players: dict[str, PlayerStats] = {}
+    entries = who_played(games)  # profiles across tables, guests per table, bots per strength
+    players: dict[tuple, PlayerStats] = {}
     engines: dict[str, EngineStats] = {}
     for game in games:
         adapter = engine_of[game.pk]
@@ -152,8 +156,8 @@ def compute(engine: str | None = None, *, imported: bool = True) -> Statistics:
             if len(game.players) == 2:
                 es.two_player_games += 1
                 es.two_player_first_wins += first in winners
-        for seat, name in enumerate(game.players):
-            ps = players.setdefault(name.casefold(), PlayerStats(name))
+        for seat, entry in enumerate(entries[game.pk]):
+            ps = players.setdefault(entry.key, PlayerStats(entry.label, url=entry.url))
             ps.games += 1
             ps.wins += seat in winners
             if game.loser is not None:

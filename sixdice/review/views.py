@@ -9,6 +9,7 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from sixdice.gamekit.engine import REGISTRY, GameError, get_engine
+from sixdice.players.selectors import mask_hidden
 from sixdice.tables.models import Game, Table
 from sixdice.tables.selectors import table_info
 from sixdice.tables.services import normalise_code
@@ -58,13 +59,14 @@ def replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
         "steps": step_payloads(game, steps, bots),
         "turns": steps[-1].turn,
     }
+    payload = mask_hidden(game, payload)  # a hidden profile is "a player" in public replays
     staff = request.user.is_active and request.user.is_staff
     return render(request, "review/replay.html", {
         "game": game, "table": table, "engine": engine, "payload": payload, "last": len(steps) - 1,
         "turns": steps[-1].turn, "game_template": [f"{engine.slug}/table.html", "tables/no_board.html"],
         "export_url": reverse("review:export", args=[table.code, game.number]),
         "abandoned": game.status == Game.Status.ABANDONED,
-        "began": game.players[began] if began < len(game.players) else "", "began_why": why,
+        "began": payload["game"]["players"][began] if began < len(game.players) else "", "began_why": why,
         "note": note_of(game) if staff else None, "staff": staff,
         "note_url": reverse("admin:tables_game_change", args=[game.pk]) if staff else "",
     })
@@ -77,7 +79,10 @@ def export(request: HttpRequest, code: str, number: int) -> HttpResponse:
     if game.status == Game.Status.PLAYING and not can_view_games(request):
         return render(request, "review/not_finished.html",
                       {"game": game, "table": game.table, "engine": REGISTRY.get(game.engine)}, status=409)
-    response = HttpResponse(exchange.dumps(exchange.export_game(game)), content_type="application/json")
+    document = exchange.export_game(game)
+    if not (request.user.is_active and request.user.is_staff):
+        document = mask_hidden(game, document)  # a hidden profile is "a player" in public downloads
+    response = HttpResponse(exchange.dumps(document), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="{exchange.export_filename(game)}"'
     return response
 

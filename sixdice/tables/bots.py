@@ -37,16 +37,17 @@ MAX_DATABASE_RETRIES = 5  # a database hiccup in a row (a lock, a dropped connec
 def step(code: str) -> bool:
     """Play one move for a bot seat whose turn it is; True when it moved (or another process did)."""
     table = services.load_table(code)
-    bots = set(Seat.objects.filter(table_id=table.pk, is_bot=True).values_list("position", flat=True))
+    bots = dict(Seat.objects.filter(table_id=table.pk, is_bot=True).values_list("position", "bot_strength"))
     if not bots or table.paused:
         return False
     game = services.current_game(table)
     if game is None or game.status != Game.Status.PLAYING:
         return False
     engine = get_engine(game.engine)
-    for seat in sorted(engine.actors(game.state) & bots):
-        action = engine.bot_action(game.state, seat, services._system_rng("bot", game.number, game.seq, seat))
-        if action is None:  # the game has no bot
+    for seat in sorted(engine.actors(game.state) & set(bots)):
+        rng = services._system_rng("bot", game.number, game.seq, seat)
+        action = engine.bot_action(game.state, seat, rng, strength=bots[seat] or None)
+        if action is None:  # the game has no bot, or not for this step (a physical roll: the host types it)
             return False
         try:
             services.apply_action(

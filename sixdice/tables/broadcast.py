@@ -100,11 +100,13 @@ def _after_commit(code: str, message: dict[str, Any]) -> None:
     transaction.on_commit(lambda: send_now(code, message))
 
 
-def game_events(code: str, game: Game, events: Sequence[Event]) -> None:
+def game_events(code: str, game: Game, events: Sequence[Event], *, version: int) -> None:
+    """The new events of ``game``; ``version`` is the table's version they were applied at."""
     _after_commit(
         code,
         {
             "type": "table.events",
+            "version": version,
             "engine": game.engine,
             "game": game.pk,
             "number": game.number,

@@ -96,8 +96,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     version: int = -1  # the table version of the last table frame sent on this connection
 
     async def dispatch(self, message: dict[str, Any]) -> None:
-        # Kept for speed: Channels' dispatch hops to a thread per message to close old DB connections;
-        # our database calls already do that in their own thread (docs/performance.md, item 6).
+        # Overrides Channels (no setting does it): no thread hop per message to close DB connections, docs/performance.md #6.
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
@@ -247,7 +246,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         assert self.who is not None
         await self._send(selectors.update_frame(
             event["engine"], event["game"], event["number"], event["seq"], event["status"],
-            event["events"], event["state"], self.who.seat,
+            event["events"], event["state"], self.who.seat, event["version"],
         ))
 
     async def table_frame(self, event: dict[str, Any]) -> None:

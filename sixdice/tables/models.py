@@ -89,6 +89,9 @@ class Seat(models.Model):
     secret_hash = models.CharField(max_length=64, blank=True)
     claim_token_hash = models.CharField(max_length=64, blank=True, help_text="A pending hand-over link.")
     is_bot = models.BooleanField(default=False)
+    bot_strength = models.CharField(
+        max_length=16, blank=True, default="", help_text="How the app plays this seat (one of the game's bot strengths; empty: the game's default)."
+    )
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -47,7 +47,7 @@ def table_info(table: Table, seats: Sequence[Seat] | None = None) -> dict[str, A
         "options": table.options,
         "join_url": reverse("tables:table", args=[table.code]),
         "seats": [
-            {"position": seat.position, "name": seat.name, "bot": seat.is_bot, "vacant": not (seat.secret_hash or seat.is_bot)}
+            {"position": seat.position, "name": seat.name, "bot": seat.is_bot, "strength": seat.bot_strength, "vacant": not (seat.secret_hash or seat.is_bot)}
             for seat in seats
         ],
     }
@@ -152,20 +152,22 @@ def welcome(table_id: int, *, seat: int | None, host: bool, game_id: int | None,
 
 def update_frame(
     engine: str, game: int, number: int, seq: int, status: str, events: list[dict[str, Any]],
-    state: dict[str, Any], seat: int | None,
+    state: dict[str, Any], seat: int | None, version: int,
 ) -> dict[str, Any]:
-    """An ``update`` frame: new events and this seat's view of the state after them."""
+    """An ``update`` frame: new events, this seat's view of the state after them, the table's version."""
     return {
         "type": "update", "game": game, "number": number, "seq": seq, "status": status,
-        "events": events, "view": get_engine(engine).view(state, seat),
+        "events": events, "view": get_engine(engine).view(state, seat), "version": version,
     }
 
 
 def resync(table_id: int, *, seat: int | None, host: bool, game_id: int | None, since: int) -> dict[str, Any]:
     """The events after ``since`` as an ``update`` when that is possible, else a full ``snapshot``."""
-    game = Game.objects.filter(table_id=table_id).order_by("-number").first()
+    game = Game.objects.filter(table_id=table_id).order_by("-number").select_related("table").first()
     selected = events_since(game, since) if game is not None and game_id == game.pk else None
     if game is None or selected is None:
         return {"type": "snapshot", **snapshot(table_id, seat=seat, host=host)}
     events = [event_payload(e) for e in selected]
-    return update_frame(game.engine, game.pk, game.number, game.seq, game.status, events, game.state, seat)
+    return update_frame(
+        game.engine, game.pk, game.number, game.seq, game.status, events, game.state, seat, game.table.version
+    )

@@ -204,7 +204,7 @@ def clean_name(name: str) -> str:
 
 
 @transaction.atomic
-def join_table(*, table: Table, name: str, is_bot: bool = False) -> tuple[Seat, str]:
+def join_table(*, table: Table, name: str, is_bot: bool = False, strength: str = "") -> tuple[Seat, str]:
     """Give a new player a seat; returns the seat and the secret that binds it to the browser."""
     table = Table.objects.get(pk=table.pk)
     if table.status != Table.Status.LOBBY:
@@ -225,6 +225,7 @@ def join_table(*, table: Table, name: str, is_bot: bool = False) -> tuple[Seat, 
         name=cleaned,
         secret_hash="" if is_bot else hash_secret(secret),
         is_bot=is_bot,
+        bot_strength=_strength(table, strength) if is_bot else "",
     )
     _changed(table, TableChange.Kind.JOIN, actor=str(seat.position), payload={"position": seat.position, "bot": is_bot})
     return seat, secret
@@ -269,14 +270,29 @@ def _seat_at(table: Table, position: int) -> Seat:
     return seat
 
 
+def _strength(table: Table, strength: Any) -> str:
+    """A bot strength the table's game offers ("" for the game's default); else a clear refusal."""
+    if strength in (None, ""):
+        return ""
+    offered = get_engine(table.game).bot_strengths
+    if not isinstance(strength, str) or strength not in offered:
+        raise ServiceError(
+            "bad_field",
+            gettext("Unknown bot strength %(strength)s; this game offers %(offered)s.")
+            % {"strength": repr(strength), "offered": ", ".join(offered) or "-"},
+        )
+    return strength
+
+
 @transaction.atomic
-def set_bot(*, table: Table, position: int, is_bot: bool = True) -> Seat:
+def set_bot(*, table: Table, position: int, is_bot: bool = True, strength: str = "") -> Seat:
     """Let the app play a seat (a player left), or take it back from the app."""
     seat = _seat_at(table, position)
     seat.is_bot = is_bot
+    seat.bot_strength = _strength(table, strength) if is_bot else ""
     if is_bot:
         seat.secret_hash = ""
-    seat.save(update_fields=["is_bot", "secret_hash"])
+    seat.save(update_fields=["is_bot", "secret_hash", "bot_strength"])
     kind = TableChange.Kind.BOT_ON if is_bot else TableChange.Kind.BOT_OFF
     _changed(table, kind, payload={"position": position}, revoked=[position] if is_bot else [])
     return seat
@@ -337,12 +353,12 @@ def host_command(*, table_code: str, credentials: Credentials, command: Any, fie
     elif command == "add_bot":
         taken = {name.casefold() for name in table.seats.values_list("name", flat=True)}
         number = next(n for n in range(1, 100) if f"bot {n}" not in taken)
-        join_table(table=table, name=f"Bot {number}", is_bot=True)
+        join_table(table=table, name=f"Bot {number}", is_bot=True, strength=fields.get("strength", ""))
     elif command == "bot":
         on = fields.get("on", True)
         if not isinstance(on, bool):
             raise ServiceError("bad_field", gettext("Field %(name)s must be true or false.") % {"name": "'on'"})
-        set_bot(table=table, position=_int_field(fields, "position"), is_bot=on)
+        set_bot(table=table, position=_int_field(fields, "position"), is_bot=on, strength=fields.get("strength", ""))
     return None
 
 
@@ -391,7 +407,7 @@ def start_game(*, table: Table, rng: random.Random | None = None) -> Applied:
     _changed(table, kind, payload={"game": game.number})
     applied = Applied(game=game, bots=any(seat.is_bot for seat in seats))
     _run_system_actions(engine, game, state, applied, rng)
-    _save(game, applied, expected_seq=0, code=table.code)
+    _save(game, applied, expected_seq=0, table=table)
     return applied
 
 
@@ -419,7 +435,8 @@ def load_table(code: str, *, allow_closed: bool = False) -> Table:
 
 
 _ACTION_SQL = """
-SELECT g.*, t.code AS t_code, t.status AS t_status, t.paused AS t_paused, t.host_secret_hash AS t_host_hash,
+SELECT g.*, t.code AS t_code, t.status AS t_status, t.paused AS t_paused, t.version AS t_version,
+       t.host_secret_hash AS t_host_hash,
        (SELECT s.position FROM {seat} s WHERE s.table_id = t.id AND s.secret_hash = %s AND s.secret_hash <> '')
          AS t_seat,
        EXISTS (SELECT 1 FROM {seat} b WHERE b.table_id = t.id AND b.is_bot) AS t_bots
@@ -434,6 +451,7 @@ class _ActionRow(TypedDict):
     t_code: str
     t_status: str
     t_paused: bool
+    t_version: int
     t_host_hash: str
     t_seat: int | None
     t_bots: bool
@@ -453,7 +471,7 @@ def _load_for_action(code: str, credentials: Credentials) -> tuple[Table, Game |
         return load_table(code), None, None, False
     table = Table(
         id=game.table_id, code=game.t_code, status=game.t_status, paused=bool(game.t_paused),
-        host_secret_hash=game.t_host_hash,
+        version=game.t_version, host_secret_hash=game.t_host_hash,
     )
     if table.status == Table.Status.CLOSED:
         raise ServiceError("table_closed", gettext("This table is closed."))
@@ -518,7 +536,7 @@ def apply_action(
     applied = Applied(game=game, bots=bots)
     _add_event(engine, game, applied, actor, dict(action), state)
     _run_system_actions(engine, game, new_state, applied, rng)
-    _save(game, applied, expected_seq=expected_seq, code=table.code)
+    _save(game, applied, expected_seq=expected_seq, table=table)
     return applied
 
 
@@ -546,7 +564,7 @@ def _run_system_actions(
     game.state = state
 
 
-def _save(game: Game, applied: Applied, *, expected_seq: int, code: str) -> None:
+def _save(game: Game, applied: Applied, *, expected_seq: int, table: Table) -> None:
     """Conditional update of the snapshot plus the unique (game, seq) events: one writer wins."""
     engine = get_engine(game.engine)
     outcome = engine.outcome(game.state)
@@ -570,15 +588,17 @@ def _save(game: Game, applied: Applied, *, expected_seq: int, code: str) -> None
     for name, value in fields.items():
         setattr(game, name, value)
     if outcome is not None:
+        from sixdice.players.services import record_result  # profiles' results and ratings, same transaction
+
+        record_result(game)
         # A table that plays one game only (the host turned the series off) closes with it.
         series = engine.plays_series(game.options)
         status = Table.Status.FINISHED if series else Table.Status.CLOSED
         Table.objects.filter(pk=game.table_id).update(status=status)
     if applied.events:
-        broadcast.game_events(code, game, applied.events)
+        broadcast.game_events(table.code, game, applied.events, version=table.version)
     if outcome is not None:  # after the events: the table frame brings standings and the host's Rematch button
-        _changed(Table(pk=game.table_id, code=code), TableChange.Kind.GAME_END, actor=SYSTEM,
-                 payload={"game": game.number, "winners": list(outcome.winners)})
+        _changed(table, TableChange.Kind.GAME_END, actor=SYSTEM, payload={"game": game.number, "winners": list(outcome.winners)})
 
 
 def replay(game: Game, events: Sequence[Event] | None = None) -> dict[str, Any]:

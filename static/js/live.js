@@ -68,9 +68,8 @@
         case "update": this.applyUpdate(msg); break;
         case "presence": this.presence = msg; break;
         case "pong":  // the table moved on without us (lost broadcasts): catch up
-          if (this.table && msg.version > this.table.version) {
-            this.send({type: "resync_table"});  // a table change we missed: the answer is the whole table
-          } else if (msg.game !== (this.game ? this.game.id : null) || (this.game && msg.seq > this.game.seq)) {
+          if (this.checkVersion(msg.version)) return;
+          if (msg.game !== (this.game ? this.game.id : null) || (this.game && msg.seq > this.game.seq)) {
             this.send({type: "resync", game: this.game ? this.game.id : null, since: this.game ? this.game.seq : 0});
           }
           return;
@@ -94,7 +93,14 @@
       this.log = s.game ? s.game.log.slice() : [];
       this.lastEvents = [];
     },
+    checkVersion(version) {  // a table change we missed: ask for the table (the answer is a snapshot)
+      if (!this.table || !(version > this.table.version) || version <= (this.askedVersion || -1)) return false;
+      this.askedVersion = version;
+      this.send({type: "resync_table"});
+      return true;
+    },
     applyUpdate(u) {
+      this.checkVersion(u.version);
       if (!this.game || this.game.id !== u.game) {
         this.send({type: "resync", game: this.game ? this.game.id : null, since: 0});
         return;

@@ -261,6 +261,11 @@ class SeatClient:
         self._next_id += 1
         await self.ws.send(json.dumps(msg))
 
+    async def _resync_table(self) -> None:
+        """A table change we missed: ask for the table, as live.js."""
+        self.table_resyncs += 1
+        await self.ws.send(json.dumps({"type": "resync_table"}))
+
     async def _update(self, u: dict[str, Any], *, pushed: bool) -> None:
         if not self.game or self.game["id"] != u["game"]:
             await self._resync(0)
@@ -289,10 +294,11 @@ class SeatClient:
             if kind == "welcome":
                 self.welcomed.set()
         elif kind == "update":
+            if msg.get("version", -1) > self.version:
+                await self._resync_table()
             await self._update(msg, pushed=msg.get("ref") is None)
         elif kind == "pong" and msg.get("version", -1) > self.version:
-            self.table_resyncs += 1  # a table change we missed: ask for the table, as live.js
-            await self.ws.send(json.dumps({"type": "resync_table"}))
+            await self._resync_table()
         elif kind == "pong" and self.game is not None:
             if msg.get("game") != self.game["id"] or msg.get("seq", 0) > self.game["seq"]:
                 await self._resync(self.game["seq"])  # broadcasts were lost: catch up, as live.js

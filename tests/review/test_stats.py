@@ -61,11 +61,15 @@ def test_figures_agree_with_the_database(many):
     assert runbuster_stats(figures).reference == pytest.approx(float(win_probability((), ())))
     assert round(runbuster_stats(figures).reference, 4) == 0.5085
 
-    players = {p.name.casefold(): p for p in figures.players}
-    for name in ("ana", "bo", "cy", "di"):
-        games = [g for g in finished if name in [n.casefold() for n in g.players]]
-        seat = {g.pk: [n.casefold() for n in g.players].index(name) for g in games}
-        p = players[name]
+    # Every play() is a new table and its seats are guests: a guest counts only at their own table.
+    players = {p.name: p for p in figures.players}
+    assert len(players) == len(figures.players)
+    guests = {(g.table.code, n) for g in finished for n in g.players}
+    assert len(players) == len(guests)
+    for code, name in guests:
+        games = [g for g in finished if g.table.code == code and name in g.players]
+        seat = {g.pk: g.players.index(name) for g in games}
+        p = players[f"{name} (guest at {code})"]
         assert p.games == len(games)
         assert p.wins == sum(1 for g in games if seat[g.pk] in g.winners)
         assert p.rounds_lost == sum(1 for g in games if g.engine == "runbuster" and g.loser == seat[g.pk])

@@ -173,3 +173,34 @@ async def test_a_table_frame_older_than_the_last_one_sent_is_dropped(tiny_table)
         reply = await seat.receive_json_from()
     assert reply["type"] == "pong"  # no snapshot came before it
     await seat.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_every_update_carries_the_table_version_so_a_missed_change_shows_at_the_next_move(tiny_table):
+    from channels.layers import get_channel_layer
+
+    from sixdice.tables import broadcast
+
+    table, host, secrets = tiny_table
+    game = (await sync_to_async(services.start_game)(table=table)).game
+    watcher, welcome = await connect(table.code)
+    known = welcome["table"]["version"]
+    layer, group = get_channel_layer(), broadcast.group_name(table.code)
+    members = list(layer.groups[group])
+    for channel in members:  # the next table frame is lost
+        await layer.group_discard(group, channel)
+    await sync_to_async(services.hand_over_seat)(table=table, position=1 - game.first)
+    for channel in members:  # broadcasts reach the watcher again
+        await layer.group_add(group, channel)
+    await sync_to_async(services.apply_action)(
+        table_code=table.code, credentials=Credentials(seat_secret=secrets[game.first]),
+        action={"type": "add", "n": 1}, expected_seq=game.seq,
+    )
+    update = await receive_until(watcher, "update")
+    assert update["version"] == known + 1  # newer than the watcher's table: it asks for the table
+    await watcher.send_json_to({"type": "resync_table"})
+    snapshot = await receive_until(watcher, "snapshot")
+    assert snapshot["table"]["version"] == known + 1
+    assert snapshot["table"]["seats"][1 - game.first]["vacant"] is True
+    await watcher.disconnect()
