@@ -230,6 +230,7 @@ SIXDICE_WS_MAX_FRAME = 64 * 1024  # larger text frames: error too_large, connect
 SIXDICE_WS_RATE = 20  # frames a second ...
 SIXDICE_WS_BURST = 40  # ... with this burst; past it: error rate_limited, frames dropped
 SIXDICE_WS_FLOOD = 40  # frames dropped in a row after rate_limited before the server closes with 4008
+SIXDICE_WS_FLOOD_COOLDOWN = 10  # seconds a client closed for flooding is refused at the handshake
 SIXDICE_WS_QUEUE = 64  # frames waiting for the consumer at most ...
 SIXDICE_WS_QUEUE_BYTES = 512 * 1024  # ... and bytes
 SIXDICE_RESYNC_MAX_EVENTS = 200  # further behind than this, a client gets a full snapshot

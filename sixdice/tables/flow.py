@@ -14,7 +14,9 @@ never grows, and lets the consumer see only what the limits allow:
   that finds the bucket empty is dropped; the first such frame of a run is
   answered with ``error`` ``rate_limited``.  When ``SIXDICE_WS_FLOOD``
   (40) more frames are dropped before a token is free again, the server
-  closes the connection with :data:`CLOSE_FLOOD` (4008) and reads no more.
+  closes the connection with :data:`CLOSE_FLOOD` (4008) and reads no more;
+  for ``SIXDICE_WS_FLOOD_COOLDOWN`` seconds (10) that client (its session, or
+  its address when it has none) is refused at the handshake (HTTP 403).
 * **queue**: at most ``SIXDICE_WS_QUEUE`` frames (64) and
   ``SIXDICE_WS_QUEUE_BYTES`` (512 KiB) wait for the consumer; a frame that
   does not fit is dropped as if the bucket were empty (the consumer is busy
@@ -34,7 +36,9 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from channels.security.websocket import WebsocketDenier
 from django.conf import settings
+from django.core.cache import cache
 from django.utils import translation
 from django.utils.translation import gettext_lazy
 
@@ -160,6 +164,8 @@ class _Connection:
 
     async def _close_for_flood(self) -> None:
         self.closed = True
+        with contextlib.suppress(Exception):  # a cache that is down must not keep the flood going
+            await cache.aset(_cooldown_key(self.scope), 1, int(_setting("SIXDICE_WS_FLOOD_COOLDOWN", 10)))
         with contextlib.suppress(Exception):  # the socket may already be gone
             await self.outer_send({"type": "websocket.close", "code": CLOSE_FLOOD})
         # The consumer leaves the table (presence, groups) as on any disconnect; queued frames are dropped.
@@ -178,6 +184,13 @@ class _Connection:
             await self.outer_send({"type": "websocket.send", "text": json.dumps(frame, separators=(",", ":"))})
 
 
+def _cooldown_key(scope: Message) -> str:
+    session = scope.get("session")
+    key = getattr(session, "session_key", None) if session is not None else None
+    who = f"session:{key}" if key else f"addr:{(scope.get('client') or ['?'])[0]}"
+    return f"sixdice:flooded:{who}"
+
+
 class FlowControl:
     """ASGI middleware: per-connection flow control for WebSockets (see the module's doc)."""
 
@@ -187,6 +200,9 @@ class FlowControl:
     async def __call__(self, scope: Message, receive: Any, send: Any) -> Any:
         if scope["type"] != "websocket":
             return await self.application(scope, receive, send)
+        with contextlib.suppress(Exception):
+            if await cache.aget(_cooldown_key(scope)):  # closed for flooding a moment ago: not yet back
+                return await WebsocketDenier()(scope, receive, send)
         conn = _Connection(scope, receive, send)
         pump = asyncio.get_running_loop().create_task(conn.pump())
         try:
