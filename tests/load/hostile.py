@@ -273,8 +273,8 @@ def main() -> None:
     if args.setup:
         print(json.dumps(setup()))
         return
-    if args.hostile_flooder:
-        port, code, seconds = args.hostile_flooder
+    if args.flooder:
+        port, code, seconds = args.flooder
         print(json.dumps(asyncio.run(flood_for(int(port), code, float(seconds)))))
         return
     sys.exit(0 if report(run(args)) else 1)

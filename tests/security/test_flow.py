@@ -7,8 +7,10 @@ import json
 
 import pytest
 from asgiref.sync import async_to_sync
+from channels.testing import WebsocketCommunicator
 from django.test import override_settings
 
+from sixdice.asgi import application
 from sixdice.tables import flow
 from sixdice.tables.flow import CLOSE_FLOOD, TokenBucket, _Connection
 from tests.live_client import connect, receive_until
@@ -59,6 +61,30 @@ def test_a_flood_gets_rate_limited_then_closed_with_4008(tiny_table):
     assert sorted(p["ref"] for p in pongs) == [0, 1, 2, 3, 4]
     assert [e["code"] for e in errors] == ["rate_limited"] and errors[0]["message"]
     assert outputs[-1] == {"type": "websocket.close", "code": CLOSE_FLOOD}
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(SIXDICE_WS_RATE=0.0001, SIXDICE_WS_BURST=1, SIXDICE_WS_FLOOD=1, SIXDICE_WS_FLOOD_COOLDOWN=60)
+def test_a_client_closed_for_flooding_is_refused_at_the_handshake_for_a_while(tiny_table):
+    table, host, secrets = tiny_table
+
+    async def run():
+        comm, _welcome = await connect(table.code, seat=secrets[0])
+        cookie = dict(comm.scope["headers"])[b"cookie"]
+        for k in range(5):
+            await comm.send_to(text_data=json.dumps({"type": "ping", "id": k}))
+        outputs = await _outputs_until_close(comm)
+        await comm.wait()
+        again = WebsocketCommunicator(application, f"/ws/t/{table.code}/",
+                                      headers=[(b"host", b"testserver"), (b"cookie", cookie)])
+        refused, _ = await again.connect()
+        other, _welcome = await connect(table.code, seat=secrets[1])  # another session is not held back
+        await other.disconnect()
+        return outputs, refused
+
+    outputs, refused = async_to_sync(run)()
+    assert outputs[-1] == {"type": "websocket.close", "code": CLOSE_FLOOD}
+    assert refused is False
 
 
 @pytest.mark.django_db(transaction=True)
