@@ -27,6 +27,7 @@ from sixdice.gamekit.engine import (
     NotAllowed,
     OptionsError,
     Outcome,
+    dense_ranks,
     register,
 )
 from sixdice.gamekit.notation import Part, gettext_noop, part
@@ -358,6 +359,20 @@ class SixDiceEngine(GameEngine):
             return None
         return Outcome(winners=tuple(st.winners), end_reason=st.end_reason or "")
 
+    def final_ranks(self, state: Mapping[str, Any], *, players: int) -> list[int] | None:
+        """The winners first, together (a shared win, R9/R10, is a tie); then the others by |hand value|.
+
+        The largest absolute value of a final hand comes first; equal values
+        are tied.  After *all threes* the player(s) with all threes come
+        first whatever the others' values.  ``None`` while the game goes on.
+        """
+        st = self._state(state)
+        if not st.over:
+            return None
+        won = set(st.winners)
+        values = st.values()
+        return dense_ranks([(seat not in won, -abs(values[seat])) for seat in range(st.n)])
+
     # ------------------------------------------------------------ review pages, statistics and rules
 
     def die_face(self, value: int) -> DieFace:
@@ -384,16 +399,6 @@ class SixDiceEngine(GameEngine):
         if st.over or st.pending is None or st.pending.kind not in ("group", "keep"):
             return None
         return rules.default_action(st)
-
-    def ranks(self, state: Mapping[str, Any]) -> list[int] | None:
-        """The winners first (a shared win is a tie), then the others by the absolute value of their hand, larger first (R9, R10)."""
-        st = self._state(state)
-        if not st.over:
-            return None
-        won = set(st.winners)
-        keys = [(seat not in won, -abs(value)) for seat, value in enumerate(st.values())]
-        order = {key: i + 1 for i, key in enumerate(sorted(set(keys)))}
-        return [order[key] for key in keys]
 
     def first_player(self, state: Mapping[str, Any]) -> FirstPlayer | None:
         """R1: once every start hand is balanced, the hand nearest to 0 begins (the lowest seat on a tie)."""
