@@ -193,6 +193,31 @@ class GameEngine:
         """``None`` while the game goes on; how it ended once it is over."""
         raise NotImplementedError
 
+    # ------------------------------------------------------------ hooks with defaults: checking actions
+
+    def action_schema(self) -> Mapping[str, Mapping[str, Any]] | None:
+        """The exact fields of each action type (see :mod:`sixdice.gamekit.schema`), or ``None`` (default).
+
+        With a schema, :meth:`clean_action` refuses any other field; without
+        one it only bounds the action as JSON (depth, size, numbers, Unicode).
+        """
+        return None
+
+    def clean_action(self, action: Any) -> JSON:
+        """The action as it will be applied and stored, checked against :meth:`action_schema`.
+
+        Raises :class:`~sixdice.gamekit.schema.BadAction` (code ``bad_field``)
+        before the game looks at the action.  Not usually overridden.
+        """
+        from .schema import BadAction, check_json, clean_action
+
+        schema = self.action_schema()
+        if schema is not None:
+            return clean_action(action, schema)
+        if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+            raise BadAction('An action is a JSON object with a "type".')
+        return dict(check_json(dict(action)))
+
     # ------------------------------------------------------------ hooks with defaults: playing
 
     def complete_action(
@@ -306,6 +331,15 @@ class GameEngine:
 
         Reviewers see it beside the choice that was made (a Six-Dice grouping,
         the groups a hand keeps) and whether the two differ.
+        """
+        return None
+
+    def ranks(self, state: Mapping[str, Any]) -> list[int] | None:
+        """Final ranks of a finished game, seat by seat (1 = won; equal numbers are ties), for ratings.
+
+        Default: ``None``, and the shared rule ranks by :attr:`Outcome.places`
+        where the game has a finishing order, else its winners first and
+        everyone else tied behind.
         """
         return None
 

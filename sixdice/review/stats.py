@@ -144,9 +144,14 @@ def first_player(game: Game, engine: GameEngine | None) -> int | None:
     return game.first if game.players else None
 
 
-def compute(engine: str | None = None) -> Statistics:
-    """Every figure of the statistics page, from finished games (of one engine, if given)."""
+def compute(engine: str | None = None, *, imported: bool = True) -> Statistics:
+    """Every figure of the statistics page, from finished games (of one engine, if given).
+
+    ``imported=False`` leaves out games imported from files (issue 15): only games played here count.
+    """
     finished = Game.objects.filter(status=Game.Status.FINISHED)
+    if not imported:
+        finished = finished.filter(import_mark__isnull=True)
     if engine:
         finished = finished.filter(engine=engine)
     games = list(finished.order_by("started_at", "pk"))

@@ -36,16 +36,25 @@ def test_dense_ranks_share_ties():
     assert dense_ranks([(False, -5), (True, -7), (False, -5)]) == [1, 2, 1]
 
 
-def test_sixdice_ranks_winners_first_then_by_absolute_value_with_ties(monkeypatch):
-    from sixdice.players import ranking
+def _sixdice_finished(loose: list[tuple[int, ...]], winners: tuple[int, ...]) -> dict:
+    """A finished Six-Dice state whose hands hold these loose dice (the ranks come from the adapter)."""
+    from sixdice.rules import Hand, position
+    from sixdice.rules.game import replace
 
-    monkeypatch.setattr(ranking, "_sixdice_values", lambda state: [4, -4, -4, 1])
+    st = position([Hand((), dice) for dice in loose], bank=10, players=[f"P{i}" for i in range(len(loose))])
+    return replace(st, winners=winners, end_reason="rounds", pending=None).to_dict()
+
+
+def test_sixdice_ranks_winners_first_then_by_absolute_value_with_ties():
+    hands = [(3, 1), (-3, -1), (-3, -1), (1,)]  # values 4, −4, −4, 1
     # Round limit: 4, −4 and −4 share the win (R10); 1 is behind.
-    assert final_ranks(engine="sixdice", state={}, players=4, winners=[0, 1, 2], places=[]) == [1, 1, 1, 2]
+    state = _sixdice_finished(hands, (0, 1, 2))
+    assert final_ranks(engine="sixdice", state=state, players=4, winners=[0, 1, 2], places=[]) == [1, 1, 1, 2]
     # All threes for seat 3 alone: the winner first, the others by |value|, equal values tied.
-    assert final_ranks(engine="sixdice", state={}, players=4, winners=[3], places=[]) == [2, 2, 2, 1]
-    monkeypatch.setattr(ranking, "_sixdice_values", lambda state: [18, -5, 7, 1])
-    assert final_ranks(engine="sixdice", state={}, players=4, winners=[0], places=[]) == [1, 3, 2, 4]
+    state = _sixdice_finished(hands, (3,))
+    assert final_ranks(engine="sixdice", state=state, players=4, winners=[3], places=[]) == [2, 2, 2, 1]
+    state = _sixdice_finished([(3, 3, 3, 3, 3, 3), (-3, -2), (3, 3, 1), (1,)], (0,))  # 18, −5, 7, 1
+    assert final_ranks(engine="sixdice", state=state, players=4, winners=[0], places=[]) == [1, 3, 2, 4]
 
 
 def test_runbuster_ranks_by_the_drop_out_order():

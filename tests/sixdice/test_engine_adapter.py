@@ -411,3 +411,14 @@ def test_first_player_is_decided_by_the_start_rolls():
     while state["first"] is None:
         state = ENGINE.apply(state, ENGINE.system_action(state, opts, rng), actor=SYSTEM)
     assert ENGINE.first_player(state).seat == state["first"] in range(len(NAMES))
+
+
+def test_ranks_of_a_finished_game():
+    """Winners first (tied), then the others by the absolute value of their hand, larger first."""
+    from sixdice.rules.game import State, replace
+
+    st = State.from_dict(turn_state())  # hand values 1, 1, 0
+    assert ENGINE.ranks(st.to_dict()) is None  # not over
+    over = replace(st, winners=(2,), end_reason="rounds", pending=None)
+    assert ENGINE.ranks(over.to_dict()) == [2, 2, 1]
+    assert ENGINE.ranks(replace(over, winners=(0, 1)).to_dict()) == [1, 1, 2]
