@@ -274,7 +274,14 @@
     const el = live.el;
     const own = flat(v.hands[live.seat])[ui.own];
     const d = ui.to - own;
-    const hits = flips.filter((f) => f[1] === ui.own && f[2] === ui.to);
+    // Two dice of one player showing the same face are the same choice: one button for them.
+    const seen = new Set();
+    const hits = flips.filter((f) => f[1] === ui.own && f[2] === ui.to).filter((f) => {
+      const k = f[0] + ":" + flat(v.hands[f[0]])[f[3]];
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
     return el("div", {class: "sd-cands"}, hits.map((f) => {
       const before = flat(v.hands[f[0]])[f[3]];
       return el("button", {type: "button", class: "secondary sd-cand", "data-cand": f[0] + ":" + f[3],
@@ -294,11 +301,12 @@
     const own = flat(v.hands[live.seat])[ui.own];
     panel.append(el("div", {class: "sd-change"},
       el("span", {}, tr("yourDie") + ": "), die(live, own), " \u2192 ", ui.to != null ? die(live, ui.to) : "?",
-      ui.to != null ? el("small", {}, " (" + signed(ui.to - own) + ")") : null));
+      ui.to != null ? el("small", {}, " (" + signed(ui.to - own) + ")") : null,
+      el("button", {type: "button", class: "secondary sd-cancel", "data-act": "cancel", onclick: () => { ui = {key: ui.key, broken: ui.broken}; live.draw(); }}, tr("cancel"))));
     if (ui.to == null) {
       panel.append(facePicker(live, v, flips));
     } else if (ui.victim == null) {
-      panel.append(el("p", {class: "sd-step"}, tr("tapVictim")), candidates(live, v, flips));
+      panel.append(el("p", {class: "sd-step"}, tr("pickVictim", {d: signed(own - ui.to)})), candidates(live, v, flips));
     } else {
       const before = flat(v.hands[ui.victim])[ui.other];
       const to = before - (ui.to - own);
@@ -309,7 +317,6 @@
       panel.append(el("div", {class: "sd-buttons"},
         el("button", {type: "button", class: "primary", "data-act": "confirm-flip", onclick: () => live.act(action, false)}, tr("confirmFlip"))));
     }
-    panel.append(el("button", {type: "button", class: "secondary", "data-act": "cancel", onclick: () => { ui = {key: ui.key, broken: ui.broken}; live.draw(); }}, tr("cancel")));
     return panel;
   }
 
@@ -354,20 +361,18 @@
     const el = live.el;
     const p = v.pending;
     const def = p.default;
-    const panel = el("div", {class: "card sd-panel sd-choice", "data-choice": "group"},
-      el("h2", {}, asHost ? tr("chooseGrouping", {name: who(v, p.seat)}) : tr("youGroup")),
+    const alts = (v.groupings || []).filter((gr) => !sameGrouping(gr, def));
+    return el("div", {class: "card sd-panel sd-choice", "data-choice": "group"},
+      asHost ? el("h2", {}, tr("chooseGrouping", {name: who(v, p.seat)})) : null,
       el("div", {class: "sd-option default"}, el("small", {}, tr("defaultLabel")),
         groupsPicture(live, def.zero_groups.concat(def.pairs), def.loose)),
-      el("button", {type: "button", class: "primary", "data-act": "accept", onclick: () => live.act(groupAction(def, p.seat), asHost)}, tr("accept")));
-    const alts = (v.groupings || []).filter((gr) => !sameGrouping(gr, def));
-    if (alts.length) {
-      panel.append(el("details", {class: "sd-alts", open: ui.altsOpen || null, ontoggle: (e) => { ui.altsOpen = e.target.open; }},
-        el("summary", {}, tr("others", {n: alts.length})),
-        alts.map((gr) => el("button", {type: "button", class: "sd-option", "data-act": "alt", onclick: () => live.act(groupAction(gr, p.seat), asHost)},
-          groupsPicture(live, gr.zero_groups.concat(gr.pairs), gr.loose)))));
-    }
-    panel.append(builder(live, v, asHost));
-    return panel;
+      el("div", {class: "sd-choice-row"},
+        el("button", {type: "button", class: "primary", "data-act": "accept", onclick: () => live.act(groupAction(def, p.seat), asHost)}, tr("accept")),
+        alts.length ? el("details", {class: "sd-alts", open: ui.altsOpen || null, ontoggle: (e) => { ui.altsOpen = e.target.open; }},
+          el("summary", {}, tr("others", {n: alts.length})),
+          alts.map((gr) => el("button", {type: "button", class: "sd-option", "data-act": "alt", onclick: () => live.act(groupAction(gr, p.seat), asHost)},
+            groupsPicture(live, gr.zero_groups.concat(gr.pairs), gr.loose)))) : null,
+        builder(live, v, asHost)));
   }
 
   function builder(live, v, asHost) {
@@ -407,11 +412,12 @@
     };
     const alts = (v.keep_options || []).filter((o) => !same(o, def));
     return el("div", {class: "card sd-panel sd-choice", "data-choice": "keep"},
-      el("h2", {}, asHost ? tr("chooseKeep", {name: who(v, p.seat)}) : tr("youKeepBack")),
+      asHost ? el("h2", {}, tr("chooseKeep", {name: who(v, p.seat)})) : null,
       el("div", {class: "sd-option default"}, el("small", {}, tr("defaultLabel")), ...option(def)),
-      el("button", {type: "button", class: "primary", "data-act": "accept", onclick: () => live.act({type: "keep", keep: def, seat: p.seat}, asHost)}, tr("accept")),
-      alts.length ? el("details", {class: "sd-alts", open: ui.altsOpen || null, ontoggle: (e) => { ui.altsOpen = e.target.open; }}, el("summary", {}, tr("others", {n: alts.length})),
-        alts.map((o) => el("button", {type: "button", class: "sd-option", "data-act": "alt", onclick: () => live.act({type: "keep", keep: o, seat: p.seat}, asHost)}, ...option(o)))) : null);
+      el("div", {class: "sd-choice-row"},
+        el("button", {type: "button", class: "primary", "data-act": "accept", onclick: () => live.act({type: "keep", keep: def, seat: p.seat}, asHost)}, tr("accept")),
+        alts.length ? el("details", {class: "sd-alts", open: ui.altsOpen || null, ontoggle: (e) => { ui.altsOpen = e.target.open; }}, el("summary", {}, tr("others", {n: alts.length})),
+          alts.map((o) => el("button", {type: "button", class: "sd-option", "data-act": "alt", onclick: () => live.act({type: "keep", keep: o, seat: p.seat}, asHost)}, ...option(o)))) : null));
   }
 
   // ------------------------------------------------------------------ the end

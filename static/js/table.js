@@ -65,6 +65,14 @@
     });
   }
 
+  // The host closes the table from the Seats panel (out of the way of the game's buttons).
+  const closeBtn = document.querySelector('#seats-card [data-host="close"]');
+  if (closeBtn && live) {
+    const T = JSON.parse(document.getElementById("i18n").textContent);
+    closeBtn.addEventListener("click", () => { if (window.confirm(T.closeConfirm)) live.hostCommand("close"); });
+    live.onChange((l) => { closeBtn.hidden = !!(l.table && l.table.status === "closed"); });
+  }
+
   // Keep the screen awake: live.js asks the Wake Lock API; where it is missing (not a secure
   // context), NoSleep.js (vendored, MIT) plays a tiny muted video, started by the first tap.
   if (!("wakeLock" in navigator) && me && me.dataset.nosleep) {
