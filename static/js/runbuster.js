@@ -256,7 +256,7 @@
     const typed = [];
     for (let i = 0; i < count; i++) typed.push(el("span", {class: "rb-typed" + (ui.keys[i] ? "" : " blank")}, ui.keys[i] ? String(ui.keys[i]) : "·"));
     return el("div", {class: "card rb-keypad"},
-      el("div", {class: "rb-keypad-title"}, f(T.keypadFor, {n: live.plural("dice", count), name: nm[v.current]})),
+      el("div", {class: "rb-keypad-title"}, byHost ? f(T.keypadFor, {n: live.plural("dice", count), name: nm[v.current]}) : f(T.keypadYou, {n: live.plural("dice", count)})),
       el("div", {class: "rb-typed-row"}, typed),
       el("div", {class: "rb-keys"}, keys),
       el("div", {class: "rb-pick"},

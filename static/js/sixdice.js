@@ -69,10 +69,10 @@
     }
     const left = el("div", {class: "sd-col sd-left"},
       status(live, v, me), lastMove(live),
+      me !== null ? handCard(live, v, me, me, flips) : null,
       el("div", {class: "sd-hands sd-others" + (me === null ? " all" : "")}, others.map((s) => handCard(live, v, s, me, flips))));
     const right = el("div", {class: "sd-col sd-right"},
       v.over ? endPanel(live, v) : null,
-      me !== null ? handCard(live, v, me, me, flips) : null,
       act,
       isHost && !v.over && g.status === "playing" ? hostPanel(live, v) : null);
     board.classList.add("sd-board");

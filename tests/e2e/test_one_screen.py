@@ -56,6 +56,7 @@ class Checker:
 
     def __init__(self) -> None:
         self.kinds: dict[str, int] = {}
+        self.shots: set[str] = set()
 
     def check(self, page: Page, kind: str, regions: tuple[str, ...] = ("me", "act"), shot: str | None = None) -> None:
         self.kinds[kind] = self.kinds.get(kind, 0) + 1
@@ -70,11 +71,13 @@ class Checker:
                 ARTIFACTS.mkdir(parents=True, exist_ok=True)
                 page.screenshot(path=str(ARTIFACTS / f"one-screen-failed-{kind}-{w}x{h}.png"))
                 raise
-            if shot and self.kinds[kind] == 1 and (w, h) in ((360, 740), (740, 360)):
+            if shot and shot not in self.shots and (w, h) in ((360, 740), (740, 360)):
                 SHOTS.mkdir(parents=True, exist_ok=True)
                 suffix = "" if w < h else "-landscape"
                 page.screenshot(path=str(SHOTS / f"{shot}{suffix}.png"))
         page.set_viewport_size(PHONE)
+        if shot:
+            self.shots.add(shot)
 
     @staticmethod
     def assert_inside(m: dict[str, Any], regions: tuple[str, ...], where: str, w: int, h: int) -> None:
@@ -202,7 +205,7 @@ def play_sixdice(browser, server: Server, players: int, start0: list[int] | None
         sd.wait_seq([me, screen], sd.seq(host))
         expect(me.locator(".sd-end")).to_be_visible()
         me.set_viewport_size({"width": 360, "height": 740})
-        me.screenshot(path=str(SHOTS / f"{tag}-end.png"))
+        me.screenshot(path=str(SHOTS / f"{tag}-over.png"))
         if players == 8:
             check_screen(screen, players, ".sd-hand", "sixdice-8p-table-screen-end")
     finally:
@@ -316,7 +319,7 @@ def play_runbuster_with_bots(browser, server: Server, players: int) -> Checker:
         assert rb.view(me)["over"]
         me.set_viewport_size({"width": 360, "height": 740})
         expect(me.locator(".rb-end")).to_be_visible()
-        me.screenshot(path=str(SHOTS / f"{tag}-end.png"))
+        me.screenshot(path=str(SHOTS / f"{tag}-over.png"))
         assert {"runbuster-roll", "runbuster-take", "runbuster-end"} <= set(checker.kinds)
         return checker
     finally:

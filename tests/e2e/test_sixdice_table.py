@@ -47,10 +47,11 @@ def test_full_game_host_and_three_phones(server, phone):
         log: [], lastEvents: [], standings: [], table: null, el: window.live.el, plural: window.plural, draw() {}, toast() {}}, box);
       return [box.querySelectorAll('.sd-hand').length, box.querySelectorAll('button, input').length]; }""")
     assert drawn == [3, 0]
-    # every page shows every hand, the bank and the round; own hand last and marked
+    # every page shows every hand, the bank and the round; the own hand marked
     for i, page in enumerate(players):
         expect(page.locator(".sd-hand")).to_have_count(3)
-        expect(page.locator(".sd-hand").last).to_have_class("card sd-hand me" + (" current" if v["pending"]["seat"] == i else ""))
+        expect(page.locator(".sd-hand.me")).to_have_attribute("data-seat", str(i))
+        expect(page.locator(".sd-hand.me")).to_have_attribute("data-region", "me")
         expect(page.locator(".sd-hand.me .sd-you")).to_be_visible()
         expect(page.locator(".sd-bank")).to_contain_text(f"Bank: {v['bank']} dice")
     screenshot(players[0], "sixdice-seat-phone-start")
