@@ -228,7 +228,9 @@
     if (s === me) {
       if (flips.length) {
         const can = flips.some((f) => f[1] === idx);
-        if (can) {
+        if (can && ui.to != null) {
+          if (ui.own === idx) attrs.extra = "sel";  // the face is chosen: Cancel starts again
+        } else if (can) {
           attrs.pressed = ui.own === idx;
           attrs.extra = ui.own === idx ? "sel" : ui.own == null ? "cand" : "";
           attrs.onclick = () => { ui = {key: ui.key, broken: ui.broken, own: ui.own === idx ? null : idx}; live.draw(); };
@@ -286,7 +288,7 @@
       const before = flat(v.hands[f[0]])[f[3]];
       return el("button", {type: "button", class: "secondary sd-cand", "data-cand": f[0] + ":" + f[3],
         onclick: () => { ui.victim = f[0]; ui.other = f[3]; live.draw(); }},
-        el("span", {class: "sd-cand-name"}, who(v, f[0])), die(live, before), "\u2192", die(live, before - d));
+        el("span", {class: "sd-cand-name"}, who(v, f[0])), die(live, before), el("span", {class: "sr"}, "\u2192 " + fmt(before - d)));
     }));
   }
 
@@ -300,7 +302,7 @@
     }
     const own = flat(v.hands[live.seat])[ui.own];
     panel.append(el("div", {class: "sd-change"},
-      el("span", {}, tr("yourDie") + ": "), die(live, own), " \u2192 ", ui.to != null ? die(live, ui.to) : "?",
+      el("span", {class: "sr"}, tr("yourDie") + ": "), die(live, own), " \u2192 ", ui.to != null ? die(live, ui.to) : "?",
       ui.to != null ? el("small", {}, " (" + signed(ui.to - own) + ")") : null,
       el("button", {type: "button", class: "secondary sd-cancel", "data-act": "cancel", onclick: () => { ui = {key: ui.key, broken: ui.broken}; live.draw(); }}, tr("cancel"))));
     if (ui.to == null) {
@@ -347,11 +349,13 @@
 
   // ------------------------------------------------------------------ balancing
 
-  function groupsPicture(live, groups, loose, extraGroupClass) {
+  // Groups as boxes of dice; with ``looseAsText`` the loose dice are one short line of text.
+  function groupsPicture(live, groups, loose, extraGroupClass, looseAsText) {
     const el = live.el;
+    const rest = loose || [];
     return el("span", {class: "sd-dice"},
       groups.map((grp) => el("span", {class: "sd-group " + (sum(grp) === 0 ? "zero" : "pair") + (extraGroupClass || "")}, grp.map((x) => die(live, x)))),
-      (loose || []).map((x) => die(live, x)));
+      looseAsText && rest.length ? el("small", {class: "sd-loose"}, tr("loose") + ": " + rest.map(fmt).join(" ")) : rest.map((x) => die(live, x)));
   }
 
   const sameGrouping = (a, b) => JSON.stringify([a.zero_groups, a.pairs]) === JSON.stringify([b.zero_groups, b.pairs]);
@@ -365,14 +369,14 @@
     return el("div", {class: "card sd-panel sd-choice", "data-choice": "group"},
       asHost ? el("h2", {}, tr("chooseGrouping", {name: who(v, p.seat)})) : null,
       el("div", {class: "sd-option default"}, el("small", {}, tr("defaultLabel")),
-        groupsPicture(live, def.zero_groups.concat(def.pairs), def.loose)),
+        groupsPicture(live, def.zero_groups.concat(def.pairs), def.loose, "", true)),
       el("div", {class: "sd-choice-row"},
         el("button", {type: "button", class: "primary", "data-act": "accept", onclick: () => live.act(groupAction(def, p.seat), asHost)}, tr("accept")),
-        alts.length ? el("details", {class: "sd-alts", open: ui.altsOpen || null, ontoggle: (e) => { ui.altsOpen = e.target.open; }},
+        el("details", {class: "sd-alts", open: ui.altsOpen || null, ontoggle: (e) => { ui.altsOpen = e.target.open; }},
           el("summary", {}, tr("others", {n: alts.length})),
           alts.map((gr) => el("button", {type: "button", class: "sd-option", "data-act": "alt", onclick: () => live.act(groupAction(gr, p.seat), asHost)},
-            groupsPicture(live, gr.zero_groups.concat(gr.pairs), gr.loose)))) : null,
-        builder(live, v, asHost)));
+            groupsPicture(live, gr.zero_groups.concat(gr.pairs), gr.loose, "", true))),
+          builder(live, v, asHost))));
   }
 
   function builder(live, v, asHost) {
