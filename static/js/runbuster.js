@@ -92,9 +92,8 @@
       el("div", {class: "rb-facts"}, el("strong", {}, f(T.round, {n: game.number || 1})), " · ",
         el("span", {class: "rb-p1"}, f(T.player1, {name: nm[p1]}))),
       turn ? el("div", {class: "rb-turn" + (mine ? " mine" : ""), "data-current": v.current}, turn) : null,
-      log.length ? el("div", {class: "rb-last"}, el("span", {class: "sr"}, T.lastMove + ": "), log[log.length - 1].text) : null));
-
-    if (ui.bust && ui.bust.text) parts.push(el("p", {class: "rb-flash", role: "status"}, ui.bust.text));
+      log.length ? el("div", {class: "rb-last"}, el("span", {class: "sr"}, T.lastMove + ": "), log[log.length - 1].text) : null,
+      ui.bust && ui.bust.text ? el("p", {class: "rb-flash"}, ui.bust.text) : null));
 
     // The last roll, for everyone but the roller who is choosing (who taps it in the cup area).
     if (!(mine && v.phase === "choose")) parts.push(rollArea(el, live, v, nm, false, rolled));
@@ -268,7 +267,7 @@
 
   function hints(el, live, v) {
     const h = v.hints;
-    const kids = [el("strong", {}, T.hints)];
+    const kids = [el("strong", {class: "sr"}, T.hints)];
     if (h.kind === "exact" && h.win != null && v.phase === "roll") kids.push(el("p", {class: "rb-win"}, f(T.winChance, {p: pct(h.win)})));
     if (h.kind === "exact" && h.options && v.phase === "choose") {
       const row = (o) => el("li", {},
