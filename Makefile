@@ -1,6 +1,6 @@
 # Two commands do all the set-up on a fresh Debian/Ubuntu machine:
 #   make run    serve the app on http://127.0.0.1:8000/ (SQLite, in-memory channel layer, one process)
-#   make test   run the whole test suite
+#   make test   lint (ruff), type-check (mypy) and run the whole test suite; any error fails it
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
@@ -23,13 +23,17 @@ dev:
 	SIXDICE_DEV=1 $(MAKE) run
 
 test: $(STAMP) system-deps
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 
 bench: $(STAMP)
 	$(PY) -m sixdice.rules.bench
+	$(PY) -m sixdice.rules.botbench
 	$(PY) -m runbuster.rules.bench
 	$(PY) -m tests.load.bench $(BENCH_ARGS)
 

@@ -1,11 +1,11 @@
-"""Run Buster's adapter to the live tables (:class:`sixdice.tables.engine.GameEngine`).
+"""Run Buster's adapter to the shared machinery (:class:`sixdice.gamekit.engine.GameEngine`).
 
 No Django here: the adapter only translates between the JSON the table
 services store and :mod:`runbuster.rules`.
 
 State dict: the rules state's ``to_dict()`` plus ``names`` (one per seat)
 and ``options`` (the cleaned table options), so that ``apply``, ``view`` and
-``describe`` need nothing else.
+``describe_parts`` need nothing else.
 
 Dice: in ``"app"`` mode a player's tap is ``{"type": "roll"}`` without values;
 the service passes it through :meth:`RunBusterEngine.complete_action`, which
@@ -22,18 +22,22 @@ from typing import Any
 from runbuster import rules
 from runbuster.rules import CHOOSE, ROLL, State
 from runbuster.rules.notation import fmt_roll, fmt_straight, ordinal_part
-from sixdice.tables.engine import (
+from sixdice.gamekit.engine import (
     HOST,
     JSON,
     SYSTEM,
     Actor,
+    BoardPicture,
+    FirstPlayer,
+    GameEngine,
+    HandPicture,
     IllegalMove,
     NotAllowed,
     OptionsError,
     Outcome,
     register,
 )
-from sixdice.tables.notation import gettext_noop, part, render_parts
+from sixdice.gamekit.notation import Part, gettext_noop, part
 
 DICE_MODES = ("app", "physical")
 TRUE_WORDS = {"on", "1", "true", "yes", "y", "t"}
@@ -60,11 +64,13 @@ def _roller_name(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else f"Player {seat + 1}"
 
 
-class RunBusterEngine:
+class RunBusterEngine(GameEngine):
     slug = "runbuster"
     label = "Run Buster"
     min_players = rules.MIN_PLAYERS
     max_players = rules.MAX_PLAYERS
+    bot_strengths = tuple(reversed(rules.POLICIES))  # random, greedy, heuristic, optimal
+    rules_template = "rules/runbuster"
 
     # -- options and start -------------------------------------------------
     def clean_options(self, raw: Mapping[str, Any], *, players: int) -> JSON:
@@ -180,22 +186,33 @@ class RunBusterEngine:
             raise IllegalMove(gettext_noop("Type in the %(count)s dice you rolled."), params={"count": count})
         return out
 
-    def system_action(self, state: Mapping[str, Any], options: Mapping[str, Any], rng: random.Random) -> JSON | None:
-        """Nothing happens by itself in Run Buster: rolls follow a tap, bots use :meth:`bot_action`."""
-        return None
+    # Nothing happens by itself in Run Buster (no system_action): rolls follow a tap, bots use bot_action.
 
-    def bot_action(self, state: Mapping[str, Any], seat: int, rng: random.Random) -> JSON:
+    def bot_action(
+        self, state: Mapping[str, Any], seat: int, rng: random.Random, *, strength: str | None = None
+    ) -> JSON:
         """The complete action (dice drawn from ``rng``) the bot in ``seat`` takes now.
 
-        Apply it with ``actor=SYSTEM`` (or the seat).  Two players: optimal
-        play; more: the heuristic of :mod:`runbuster.rules.bots`.
+        Apply it with ``actor=SYSTEM`` (or the seat).  ``strength`` is one of
+        :attr:`bot_strengths`; the default, ``"optimal"``, plays the solver
+        with two players and the heuristic of :mod:`runbuster.rules.bots` with more.
         """
         s = self._state(state)
         if s.over:
             raise IllegalMove(gettext_noop("The game is over."))
         if seat != s.current:
             raise NotAllowed(gettext_noop("It is %(name)s's turn."), params={"name": self._names(state)[s.current]})
-        return rules.bot_action(s, rng, "optimal")
+        policy = strength or "optimal"
+        if policy not in rules.POLICIES:  # strengths come from bot_strengths, never from a player
+            raise ValueError(f"unknown bot strength {policy!r}; expected one of {', '.join(self.bot_strengths)}")
+        return rules.bot_action(s, rng, policy)
+
+    def hint(self, state: Mapping[str, Any], seat: int) -> JSON | None:
+        """Win chances and a suggestion for the player whose turn it is (``None`` for the others)."""
+        s = self._state(state)
+        if s.over or seat != s.current:
+            return None
+        return self._hints(s)
 
     def view(self, state: Mapping[str, Any], seat: int | None) -> JSON:
         s = self._state(state)
@@ -208,8 +225,8 @@ class RunBusterEngine:
         out["hand_options"] = [list(o) for o in s.options()] if out["your_turn"] else []
         out["hints"] = None
         hints_on = bool((state.get("options") or {}).get("hints"))
-        if hints_on and out["your_turn"]:
-            out["hints"] = self._hints(s)
+        if hints_on and out["your_turn"] and seat is not None:
+            out["hints"] = self.hint(state, seat)
         return out
 
     @staticmethod
@@ -226,13 +243,10 @@ class RunBusterEngine:
             hints["suggestion"] = list(rules.suggestion(s) or ())
         return hints
 
-    def describe(self, state_before: Mapping[str, Any], action: Mapping[str, Any], *, names: Sequence[str]) -> str:
-        return render_parts(self.describe_parts(state_before, action, names=names))
-
     def describe_parts(
         self, state_before: Mapping[str, Any], action: Mapping[str, Any], *, names: Sequence[str]
-    ) -> list[JSON]:
-        """:meth:`describe` as structured parts (see :mod:`runbuster.rules.notation`)."""
+    ) -> list[Part]:
+        """The action as structured parts (see :mod:`runbuster.rules.notation`)."""
         s = self._state(state_before)
         names = list(names) or self._names(state_before)
         who = _roller_name(names, s.current)
@@ -297,6 +311,36 @@ class RunBusterEngine:
             places=s.finished + (s.loser,),
             loser=s.loser,
         )
+
+    def is_turn(self, actor: Actor, action: Mapping[str, Any]) -> bool:
+        """A turn is a roll (by the seat, the host typing physical dice in, or the app for a bot)."""
+        return action.get("type") == "roll"
+
+    # -- review pages and rules -------------------------------------------
+    def picture(self, state: Mapping[str, Any]) -> BoardPicture:
+        s = self._state(state)
+        names = self._names(state)
+        hands = []
+        for seat, hand in enumerate(s.hands):
+            mark = f"#{s.finished.index(seat) + 1}" if seat in s.finished else ("\u2717" if s.loser == seat else "")
+            hands.append(HandPicture(loose=tuple(hand), mark=mark))
+        facts: tuple[tuple[str, str], ...] = ()
+        if s.last_roll:
+            roller = "" if s.last_roller is None else f" ({_roller_name(names, s.last_roller)})"
+            facts = (("roll", fmt_roll(s.last_roll) + roller),)
+        return BoardPicture(hands=tuple(hands), facts=facts)
+
+    end_reasons = {"full_straight": gettext_noop("Full straight")}
+
+    def first_player(self, state: Mapping[str, Any]) -> FirstPlayer | None:
+        """Player 1 rolls first: the table draws it for its first round and moves it one seat on each round."""
+        st = self._state(state)
+        return FirstPlayer(st.first, part(gettext_noop(
+            "Player 1, chosen by the table: drawn at random for the first round, then the next seat each round")))
+
+    def first_player_reference(self) -> float:
+        """The solver's exact chance that the player about to roll first wins a two-player round."""
+        return float(rules.win_probability((), ()))
 
 
 ENGINE = register(RunBusterEngine())

@@ -6,64 +6,45 @@ No Django here: the adapter speaks plain JSON dicts (see
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sixdice import rules
-from sixdice.rules.game import State
-from sixdice.tables.engine import (
+from sixdice.gamekit.engine import (
     HOST,
     JSON,
     SYSTEM,
     Actor,
+    BoardPicture,
+    DieFace,
+    FirstPlayer,
+    GameEngine,
     GameError,
+    HandPicture,
     IllegalMove,
     NotAllowed,
     OptionsError,
     Outcome,
     register,
 )
-from sixdice.tables.notation import Part, gettext_noop, part
+from sixdice.gamekit.notation import Part, gettext_noop, part
+from sixdice.gamekit.options import on_off, whole_number
+from sixdice.rules import bots
+from sixdice.rules.game import State
 
 MAX_ROUNDS = 99
 MAX_BANK_PER_PLAYER = 50
 MAX_MINUTES = 24 * 60
 VIEW_GROUPINGS = 60  # at most this many alternatives are sent to a phone
-
-_TRUE = {"1", "true", "on", "yes", "y"}
-_FALSE = {"", "0", "false", "off", "no", "n"}
-
-
-def _opt_int(raw: Mapping[str, Any], key: str, label: Part) -> int | None:
-    v = raw.get(key)
-    if v is None or (isinstance(v, str) and not v.strip()):
-        return None
-    if isinstance(v, bool):
-        raise OptionsError(gettext_noop("%(label)s must be a whole number."), params={"label": label})
-    if isinstance(v, int):
-        return v
-    if isinstance(v, float) and v.is_integer():
-        return int(v)
-    if isinstance(v, str):
-        s = v.strip()
-        if s.lstrip("+-").isdigit():
-            return int(s)
-    raise OptionsError(gettext_noop("%(label)s must be a whole number, not %(value)s."), params={"label": label, "value": repr(v)})
+BANK_PER_PLAYER = 12  # the usual bank: 12 dice per player (the rules' default)
+PARSED_KEPT = 4  # states remembered by identity (see SixDiceEngine._state)
+HINTS_KEY = "hints"  # in the state dict: the table's hints option (see start)
+HINTS_KEPT = 64  # hints remembered (the same position is viewed by every connection)
 
 
-def _opt_bool(raw: Mapping[str, Any], key: str, label: Part) -> bool:
-    v = raw.get(key, False)
-    if v is None or isinstance(v, bool):
-        return bool(v)
-    if isinstance(v, int) and v in (0, 1):
-        return bool(v)
-    if isinstance(v, str) and v.strip().lower() in _TRUE | _FALSE:
-        return v.strip().lower() in _TRUE
-    raise OptionsError(gettext_noop("%(label)s must be on or off, not %(value)s."), params={"label": label, "value": repr(v)})
-
-
-def _state(state: Mapping[str, Any]) -> State:
+def _parse(state: Mapping[str, Any]) -> State:
     try:
         return State.from_dict(state)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
@@ -72,13 +53,44 @@ def _state(state: Mapping[str, Any]) -> State:
         ) from None
 
 
-class SixDiceEngine:
-    """The :class:`~sixdice.tables.engine.GameEngine` of Six-Dice."""
+class SixDiceEngine(GameEngine):
+    """The :class:`~sixdice.gamekit.engine.GameEngine` of Six-Dice.
+
+    A move goes through several hooks (``actors``, ``apply``,
+    ``describe_parts``, ``system_action``, ``outcome``), each given the state
+    as a dict.  The adapter parses a dict into a :class:`State` once: it
+    remembers the last few dicts it parsed or returned, by identity (a state
+    dict is a value: neither the services nor the adapter change one in
+    place once it is made).
+    """
 
     slug = "sixdice"
     label = "Six-Dice"
     min_players = 2
     max_players = 8
+    rules_template = "rules/sixdice"
+    bot_strengths = bots.STRENGTHS  # random, greedy, strong (weakest first)
+
+    def __init__(self) -> None:
+        # (dict, State) pairs, newest first; replaced whole, so readers on other threads see a consistent tuple.
+        self._parsed: tuple[tuple[Mapping[str, Any], State], ...] = ()
+        self._hints: dict[str, JSON] = {}
+
+    def _state(self, state: Mapping[str, Any]) -> State:
+        for known, st in self._parsed:
+            if known is state:
+                return st
+        st = _parse(state)
+        self._remember(state, st)
+        return st
+
+    def _remember(self, state: Mapping[str, Any], st: State) -> None:
+        self._parsed = ((state, st), *self._parsed[: PARSED_KEPT - 1])
+
+    def _dump(self, st: State) -> JSON:
+        d = st.to_dict()
+        self._remember(d, st)
+        return d
 
     # ------------------------------------------------------------ options and start
 
@@ -89,9 +101,9 @@ class SixDiceEngine:
                 params={"low": self.min_players, "high": self.max_players, "players": players},
             )
         raw = raw or {}
-        bank = _opt_int(raw, "bank", part(gettext_noop("The bank")))
+        bank = whole_number(raw, "bank", part(gettext_noop("The bank")))
         if bank is None:
-            bank = 12 * players
+            bank = BANK_PER_PLAYER * players
         low, high = 6 * players, MAX_BANK_PER_PLAYER * players
         if not low <= bank <= high:
             raise OptionsError(
@@ -101,12 +113,12 @@ class SixDiceEngine:
                 ),
                 params={"low": low, "high": high, "players": players},
             )
-        rounds = _opt_int(raw, "rounds", part(gettext_noop("The number of rounds")))
+        rounds = whole_number(raw, "rounds", part(gettext_noop("The number of rounds")))
         if rounds is None:
             rounds = 12
         if not 1 <= rounds <= MAX_ROUNDS:
             raise OptionsError(gettext_noop("The number of rounds must be 1 to %(max)s."), params={"max": MAX_ROUNDS})
-        minutes = _opt_int(raw, "time_limit_minutes", part(gettext_noop("The time limit")))
+        minutes = whole_number(raw, "time_limit_minutes", part(gettext_noop("The time limit")))
         if minutes is not None and not 1 <= minutes <= MAX_MINUTES:
             raise OptionsError(
                 gettext_noop("The time limit must be 1 to %(max)s minutes, or empty for none."), params={"max": MAX_MINUTES}
@@ -124,7 +136,8 @@ class SixDiceEngine:
             "rounds": rounds,
             "time_limit_minutes": minutes,
             "dice": dice.strip().lower(),
-            "auto_balance": _opt_bool(raw, "auto_balance", part(gettext_noop("Automatic balancing"))),
+            "auto_balance": on_off(raw, "auto_balance", part(gettext_noop("Automatic balancing"))),
+            "hints": on_off(raw, "hints", part(gettext_noop("Hints"))),
         }
 
     def start(self, *, players: Sequence[str], options: Mapping[str, Any], first: int = 0) -> JSON:
@@ -136,12 +149,15 @@ class SixDiceEngine:
             dice=opts["dice"],
             auto_balance=opts["auto_balance"],
         )
-        return st.to_dict()
+        d = self._dump(st)
+        if opts["hints"]:
+            d[HINTS_KEY] = True  # the table's hints option travels with the state (the view sees only the state)
+        return d
 
     # ------------------------------------------------------------ who acts
 
     def actors(self, state: Mapping[str, Any]) -> frozenset[int]:
-        st = _state(state)
+        st = self._state(state)
         p = st.pending
         if st.over or p is None:
             return frozenset()
@@ -180,7 +196,7 @@ class SixDiceEngine:
             raise NotAllowed(gettext_noop("The app rolls the dice at this table."))
 
     def apply(self, state: Mapping[str, Any], action: Mapping[str, Any], *, actor: Actor) -> JSON:
-        st = _state(state)
+        st = self._state(state)
         if not isinstance(action, Mapping):
             raise IllegalMove(gettext_noop('An action is a JSON object with a "type".'))
         kind = action.get("type")
@@ -203,12 +219,15 @@ class SixDiceEngine:
             raise
         except (TypeError, KeyError, IndexError, AttributeError, ValueError) as e:
             raise IllegalMove(gettext_noop("This action is not well formed (%(error)s)."), params={"error": str(e)}) from None
-        return new.to_dict()
+        d = self._dump(new)
+        if state.get(HINTS_KEY):
+            d[HINTS_KEY] = True
+        return d
 
     def system_action(
         self, state: Mapping[str, Any], options: Mapping[str, Any], rng: random.Random
     ) -> JSON | None:
-        st = _state(state)
+        st = self._state(state)
         p = st.pending
         if st.over or p is None:
             return None
@@ -219,10 +238,57 @@ class SixDiceEngine:
             return rules.default_action(st) if auto else None
         return None
 
+    # ------------------------------------------------------------ bots and hints
+
+    def bot_action(
+        self, state: Mapping[str, Any], seat: int, rng: random.Random, *, strength: str | None = None
+    ) -> JSON | None:
+        """The decision of the bot in ``seat`` (:mod:`sixdice.rules.bots`), or ``None`` when it has none now.
+
+        A bot decides its flips, groupings and keeps.  It never rolls: at an
+        app-dice table the app rolls for every seat (a system action), and at a
+        physical-dice table the host rolls real dice for a bot seat and types
+        them in, as for any seat (``None`` here, so the driver waits).
+        ``strength``: ``random``, ``greedy`` or ``strong`` (``None``: strong).
+        """
+        st = self._state(state)
+        p = st.pending
+        if st.over or p is None or p.seat != seat or not bots.is_decision(st):
+            return None
+        level = strength or "strong"
+        if level not in bots.STRENGTHS:  # strengths come from bot_strengths, never from a player
+            raise ValueError(f"unknown bot strength {level!r}; expected one of {', '.join(bots.STRENGTHS)}")
+        return bots.bot_action(st, level, rng)
+
+    def hint(self, state: Mapping[str, Any], seat: int) -> JSON | None:
+        """The strong bot's suggestion for ``seat``'s pending flip, grouping or keep, or ``None``.
+
+        ``{"kind": "flip"|"group"|"keep", "action": {...}, "value": float,
+        "win": bool}``: ``value`` is the search's estimate of the seat's lead
+        (its score minus the best opponent's, see ``docs/sixdice-engine.md``);
+        ``win`` when the suggestion wins at once.  The same state always gets
+        the same hint (the search is deterministic); hints are cached.
+        """
+        st = self._state(state)
+        p = st.pending
+        if st.over or p is None or p.seat != seat or not bots.is_decision(st):
+            return None
+        key = json.dumps([st.to_dict(), seat], sort_keys=True)
+        cached = self._hints.get(key)
+        if cached is None:
+            h = bots.hint(st)
+            if h is None:
+                return None
+            cached = {"kind": p.kind, "action": h.action, "value": round(h.value, 1), "win": h.value >= bots.WIN}
+            self._hints[key] = cached
+            while len(self._hints) > HINTS_KEPT:
+                self._hints.pop(next(iter(self._hints)))
+        return dict(cached)
+
     # ------------------------------------------------------------ what phones see
 
     def view(self, state: Mapping[str, Any], seat: int | None) -> JSON:
-        st = _state(state)
+        st = self._state(state)
         d = st.to_dict()
         d.pop("todo", None)
         d["values"] = st.values()
@@ -245,30 +311,76 @@ class SixDiceEngine:
             d["keep_options"] = [a["keep"] for a in rules.legal_actions(st)]
         elif p.kind == "roll":
             d["you_roll"] = st.dice == "physical" and (seat == p.seat or seat is None)
+        d["hints_on"] = bool(state.get(HINTS_KEY))
+        if state.get(HINTS_KEY) and mine and p.kind in ("flip", "group", "keep"):
+            d["hint"] = self.hint(state, p.seat)  # the seat's phone, and the host console for the seat in turn
         return d
-
-    def describe(
-        self, state_before: Mapping[str, Any], action: Mapping[str, Any], *, names: Sequence[str]
-    ) -> str:
-        try:
-            return rules.describe(State.from_dict(state_before), action, names)
-        except Exception as e:  # the log must never break a table
-            return f"({action.get('type', 'action') if isinstance(action, Mapping) else 'action'}: {e})"
 
     def describe_parts(
         self, state_before: Mapping[str, Any], action: Mapping[str, Any], *, names: Sequence[str]
-    ) -> list[JSON]:
-        """:meth:`describe` as structured parts (see :mod:`sixdice.rules.notation`)."""
+    ) -> list[Part]:
+        """The action as structured parts (see :mod:`sixdice.rules.notation`); an illegal one reads "(illegal ...)"."""
+        if not isinstance(action, Mapping):
+            raise IllegalMove(gettext_noop('An action is a JSON object with a "type".'))
         try:
-            return rules.describe_parts(State.from_dict(state_before), action, names)
-        except Exception:  # the log must never break a table: the English text stands alone
-            return []
+            return rules.describe_parts(self._state(state_before), action, names)
+        except (TypeError, KeyError, IndexError, AttributeError, ValueError) as e:
+            raise IllegalMove(gettext_noop("This action is not well formed (%(error)s)."), params={"error": str(e)}) from None
+
+    def is_turn(self, actor: Actor, action: Mapping[str, Any]) -> bool:
+        """A turn is a flip (the roll, balancing and keeping around it belong to it)."""
+        return action.get("type") == "flip"
 
     def outcome(self, state: Mapping[str, Any]) -> Outcome | None:
-        st = _state(state)
+        st = self._state(state)
         if not st.over:
             return None
         return Outcome(winners=tuple(st.winners), end_reason=st.end_reason or "")
+
+    # ------------------------------------------------------------ review pages, statistics and rules
+
+    def die_face(self, value: int) -> DieFace:
+        """Blue +1..+3, red −1..−3."""
+        return DieFace(f"+{value}", "pos") if value > 0 else DieFace(f"\u2212{abs(value)}", "neg")
+
+    def picture(self, state: Mapping[str, Any]) -> BoardPicture:
+        st = self._state(state)
+        hands = tuple(
+            HandPicture(groups=tuple(tuple(g) for g in h.groups), loose=tuple(h.loose), score=h.value) for h in st.hands
+        )
+        facts = (("round", f"{st.round} / {st.rounds}"), ("bank", str(st.bank)))
+        return BoardPicture(hands=hands, facts=facts)
+
+    end_reasons = {
+        "all_threes": gettext_noop("All threes"),
+        "rounds": gettext_noop("All rounds played"),
+        "time": gettext_noop("Time is up"),
+    }
+
+    def default_choice(self, state: Mapping[str, Any]) -> JSON | None:
+        """The grouping or the groups to keep that automatic balancing would apply (R5–R7's default)."""
+        st = self._state(state)
+        if st.over or st.pending is None or st.pending.kind not in ("group", "keep"):
+            return None
+        return rules.default_action(st)
+
+    def first_player(self, state: Mapping[str, Any]) -> FirstPlayer | None:
+        """R1: once every start hand is balanced, the hand nearest to 0 begins (the lowest seat on a tie)."""
+        st = self._state(state)
+        if st.first is None:
+            return None
+        values = [f"{name} {value:+d}".replace("-", "\u2212").replace("+0", "0")
+                  for name, value in zip(st.players, st.values(), strict=False)]
+        return FirstPlayer(st.first, part(gettext_noop("R1: the hand nearest to 0 after the start rolls (%(values)s)"),
+                                          values=", ".join(values)))
+
+    def rules_context(self) -> JSON:
+        # Bank sizes of the usual game, per number of players (shown with plural forms).
+        return {
+            "bank_examples": [
+                {"players": n, "dice": BANK_PER_PLAYER * n} for n in range(self.min_players, self.max_players + 1)
+            ]
+        }
 
 
 ENGINE = register(SixDiceEngine())

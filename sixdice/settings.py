@@ -12,6 +12,7 @@ import secrets
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -62,6 +63,7 @@ INSTALLED_APPS = [
     "channels",
     "sixdice.tables",
     "sixdice.review",
+    "sixdice.players",
     "sixdice",
     "runbuster",
 ]
@@ -205,3 +207,15 @@ SIXDICE_RESYNC_MAX_EVENTS = 200  # further behind than this, a client gets a ful
 SIXDICE_PRESENCE_TIMEOUT = 75  # seconds without a heartbeat before a connection counts as gone
 SIXDICE_EXTRA_ORIGINS = _env_list("SIXDICE_EXTRA_ORIGINS", "")
 SIXDICE_BOT_DELAY = float(os.environ.get("SIXDICE_BOT_DELAY", "1.0"))  # seconds: bots move at a human pace
+
+# TEST ONLY: a fixed seed for every die the app rolls and every bot's choice, so
+# the browser tests replay the same games whatever the order they run in (see
+# _system_rng in sixdice/tables/services.py).  A served table must never have it:
+# its dice would be known in advance.  So it is refused unless SIXDICE_TESTING=1
+# says this process is a test server.
+SIXDICE_DICE_SEED: str | None = os.environ.get("SIXDICE_DICE_SEED") or None
+if SIXDICE_DICE_SEED is not None and not _env_flag("SIXDICE_TESTING"):
+    raise ImproperlyConfigured(
+        "SIXDICE_DICE_SEED fixes the app's dice and is for tests only; "
+        "unset it, or set SIXDICE_TESTING=1 for a test server."
+    )

@@ -6,4 +6,5 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("sixdice.tables.urls")),
     path("", include("sixdice.review.urls")),
+    path("", include("sixdice.players.urls")),
 ]

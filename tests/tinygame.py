@@ -1,8 +1,12 @@
-"""A tiny game for testing the table machinery without either real engine.
+"""A tiny third game: the proof that a game plugs in by its own package and a registration.
 
 Seats take turns adding 1 or 2 to a shared total; after every add the app
 rolls a die (a system action, so the roll is recorded); whoever brings the
 total to 10 or more wins.  The host may end the game at any time.
+
+Nothing outside this file names it: ``tests/conftest.py`` registers it, and
+``tests/gamekit/test_third_game.py`` plays it through every shared part
+(tables, the live connection, replay, export and import, statistics).
 """
 
 from __future__ import annotations
@@ -11,10 +15,22 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sixdice.tables.engine import HOST, SYSTEM, Actor, IllegalMove, NotAllowed, OptionsError, Outcome
+from sixdice.gamekit.engine import (
+    HOST,
+    SYSTEM,
+    Actor,
+    BoardPicture,
+    GameEngine,
+    HandPicture,
+    IllegalMove,
+    NotAllowed,
+    OptionsError,
+    Outcome,
+)
+from sixdice.gamekit.notation import Part, part
 
 
-class TinyGame:
+class TinyGame(GameEngine):
     slug = "tiny"
     label = "Tiny"
     min_players = 2
@@ -77,12 +93,17 @@ class TinyGame:
     def view(self, state: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
         return {**state, "mine": seat is not None and seat in self.actors(state)}
 
-    def describe(self, state_before: Mapping[str, Any], action: Mapping[str, Any], *, names: Sequence[str]) -> str:
+    def describe_parts(self, state_before: Mapping[str, Any], action: Mapping[str, Any], *, names: Sequence[str]) -> list[Part]:
         if action["type"] == "add":
-            return f"{names[state_before['current']]} adds {action['n']}"
+            return [part("%(name)s adds %(n)s", name=names[state_before["current"]], n=action["n"])]
         if action["type"] == "roll":
-            return f"the app rolls {action['value']}"
-        return "the host ends the game"
+            return [part("the app rolls %(value)s", value=action["value"])]
+        return [part("the host ends the game")]
+
+    def picture(self, state: Mapping[str, Any]) -> BoardPicture:
+        """The app's rolls so far as one row of dice; the total as a fact."""
+        rolls = HandPicture(loose=tuple(state["rolls"]), score=state["total"])
+        return BoardPicture(hands=(rolls,), facts=(("total", str(state["total"])),))
 
     def outcome(self, state: Mapping[str, Any]) -> Outcome | None:
         if state["winner"] is not None:

@@ -33,7 +33,7 @@ def heuristic_scores(state: State) -> list[tuple[Straight, float]]:
     """The heuristic score of every option of the current player, best first."""
     me = state.current
     others = [s for s in state.active if s != me]
-    scored = []
+    scored: list[tuple[Straight, float]] = []
     for o in state.options():
         if len(o) == 6:
             scored.append((o, float("inf")))

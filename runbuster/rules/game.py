@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sixdice.tables.notation import Refusal, gettext_noop
+from sixdice.gamekit.notation import Refusal, gettext_noop
 
 from .straights import FULL, Straight, as_hand, busts, hand_options
 
@@ -37,7 +37,7 @@ class IllegalAction(Refusal):
     """The action is not legal in this state.
 
     ``msgid`` and ``params`` give the message for translation (see
-    :class:`sixdice.tables.notation.Refusal`); ``str()`` is the English sentence.
+    :class:`sixdice.gamekit.notation.Refusal`); ``str()`` is the English sentence.
     """
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sixdice.tables.notation import gettext_noop, part
+from sixdice.gamekit.notation import gettext_noop, part
 
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 

@@ -31,17 +31,22 @@ INDEX: dict[Straight, int] = {h: i for i, h in enumerate(HANDS)}
 TOLERANCE = 1e-12
 
 
-def _transitions() -> list[list[tuple]]:
+_Entry = tuple[float, bool, tuple[int, ...]]  # (p, busted, option indices)
+_Transition = tuple[float, float, tuple[_Entry, ...]]  # (p_win, p_stay, entries)
+
+
+def _transitions() -> list[_Transition]:
     """Per state ``i * N + j``: (p_win, p_stay, entries) with entries
     ``(p, busted, option indices)`` for rolls that do not win at once."""
-    table: list = [None] * (N * N)
+    table: list[_Transition] = []
     for i, a in enumerate(HANDS):
         dist = [(m, float(p)) for m, p in roll_masks(6 - len(a))]
-        for j, b in enumerate(HANDS):
+        for b in HANDS:
             need = mask_of(b) ^ 0b111111 if b else None
             win = 0.0
             stay = 0.0
             merged: dict[tuple[bool, tuple[int, ...]], float] = {}
+            key: tuple[bool, tuple[int, ...]]
             for m, p in dist:
                 bust = need is not None and (m & need) == need
                 opts = _options(m, a)
@@ -57,7 +62,7 @@ def _transitions() -> list[list[tuple]]:
                     key = (bust, tuple(INDEX[o] for o in opts))
                 merged[key] = merged.get(key, 0.0) + p
             entries = tuple((p, bust, opts) for (bust, opts), p in merged.items())
-            table[i * N + j] = (win, stay, entries)
+            table.append((win, stay, entries))  # lands at index i * N + j (j: the index of b)
     return table
 
 

@@ -13,21 +13,24 @@ import copy
 import csv
 import io
 import json
-import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils.dateparse import parse_datetime
 
-from sixdice.tables.engine import HOST, SYSTEM, GameError, get_engine
+from sixdice.gamekit.engine import HOST, REGISTRY, SYSTEM, GameError, get_engine
+from sixdice.gamekit.replay import replay
+from sixdice.tables import services
 from sixdice.tables.models import Event, Game, Seat, Table
-from sixdice.tables.services import CODE_ALPHABET, CODE_LENGTH, NAME_MAX
+from sixdice.tables.services import NAME_MAX
 
-from .steps import actor_name, count_turns, parse_actor
+from .models import note_of, save_note
+from .steps import actor_name, count_turns
 
 FORMAT = "sixdice-game"
+CODE_MAX = Table._meta.get_field("code").max_length or 8
 VERSION = 1
 
 Document = dict[str, Any]
@@ -82,7 +85,13 @@ def export_game(game: Game) -> Document:
             for e in events
         ],
         "final_state": game.state,
+        "review": _review(game),
     })
+
+
+def _review(game: Game) -> dict[str, Any]:
+    note = note_of(game)
+    return {"note": note.note if note else "", "disputed": bool(note and note.disputed)}
 
 
 def dumps(document: Document | list[Document]) -> str:
@@ -117,7 +126,7 @@ def games_csv(games: Iterable[Game]) -> str:
             "; ".join(actor_name(str(w), game.players) for w in game.winners),
             game.end_reason,
             len(events),
-            count_turns(game.engine, events),
+            count_turns(REGISTRY[game.engine], events) if game.engine in REGISTRY else "",
         ])
     return out.getvalue()
 
@@ -183,13 +192,16 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
     number = _int(g.get("number"), f'{label}: "game.number"', minimum=1)
     options = _obj(g.get("options"), f'{label}: "game.options"')
     first = _int(g.get("first"), f'{label}: "game.first"')
-    _need(g.get("status") == Game.Status.FINISHED, f'{label}: only finished games can be imported '
-          f'("game.status" is {g.get("status")!r}).')
+    status = g.get("status")
+    _need(status in (Game.Status.FINISHED, Game.Status.ABANDONED), f'{label}: only finished or abandoned games '
+          f'can be imported ("game.status" is {status!r}).')
     started_at = _time(g.get("started_at"), f'{label}: "game.started_at"')
     finished_at = _time(g.get("finished_at"), f'{label}: "game.finished_at"')
     table_options = _obj(t.get("options", {}), f'{label}: "table.options"')
     code = t.get("code")
     _need(code is None or isinstance(code, str), f'{label}: "table.code" must be a string.')
+    if code is not None and not (code.isalnum() and len(code) <= CODE_MAX):
+        code = None  # not a code this app would give: the table gets a new one
 
     # Players.
     raw_players = doc["players"]
@@ -219,16 +231,19 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
         raise ImportRefused(f"{label}: the options are not valid ({exc}).") from None
     _need(_normal(cleaned) == _normal(options), f"{label}: the options are not as the engine would store them.")
     try:
+        engine.clean_options(dict(table_options), players=n)
+    except GameError as exc:
+        raise ImportRefused(f"{label}: the table options are not valid ({exc}).") from None
+    try:
         initial = engine.start(players=names, options=cleaned, first=first)
     except GameError as exc:
         raise ImportRefused(f"{label}: the engine cannot start this game ({exc}).") from None
     _need(_normal(initial) == _normal(doc["initial_state"]),
           f'{label}: "initial_state" is not the state the engine starts this game with.')
 
-    # Events, replayed one by one.
+    # Events: each well formed, then replayed through the one replay.
     raw_events = doc["events"]
     _need(isinstance(raw_events, list), f'{label}: "events" must be a list.')
-    state: dict[str, Any] = initial
     events: list[dict[str, Any]] = []
     for index, e in enumerate(raw_events, start=1):
         where = f"{label}: event {index}"
@@ -241,66 +256,79 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
         _need(isinstance(action.get("type"), str), f'{where}: the action has no "type".')
         text = _str(e.get("text", ""), f'{where}: "text"')
         at = _time(e.get("at"), f'{where}: "at"')
-        try:
-            expected_text = engine.describe(state, dict(action), names=names)[:500]
-            state = engine.apply(state, dict(action), actor=parse_actor(actor))
-        except GameError as exc:
-            raise ImportRefused(f"{where} ({actor_name(actor, names)}) is refused by the rules: {exc}") from None
-        except Exception as exc:  # a malformed action must never become a traceback
-            raise ImportRefused(f"{where} is malformed ({exc.__class__.__name__}: {exc}).") from None
-        _need(text == expected_text, f'{where}: "text" does not match the action (expected {expected_text!r}).')
         events.append({"seq": index, "actor": actor, "action": dict(action), "text": text, "at": at})
+    state: dict[str, Any] = initial
+    done = 0
+    try:
+        for step in replay(engine, initial, ((e["actor"], e["action"]) for e in events)):
+            e = events[done]
+            e["notation"] = engine.describe_parts(step.before, e["action"], names=names)
+            expected_text = engine.describe(step.before, e["action"], names=names)[:500]
+            _need(e["text"] == expected_text,
+                  f'{label}: event {done + 1}: "text" does not match the action (expected {expected_text!r}).')
+            state = step.after
+            done += 1
+    except ImportRefused:
+        raise
+    except GameError as exc:
+        who = actor_name(events[done]["actor"], names)
+        raise ImportRefused(f"{label}: event {done + 1} ({who}) is refused by the rules: {exc}") from None
+    except Exception as exc:  # a malformed action must never become a traceback
+        raise ImportRefused(f"{label}: event {done + 1} is malformed ({exc.__class__.__name__}: {exc}).") from None
     _need(g.get("seq", len(events)) == len(events), f'{label}: "game.seq" is not the number of events.')
 
     # The replay must reach the recorded end.
     _need(_normal(state) == _normal(doc["final_state"]),
           f'{label}: replaying the events does not reach the recorded "final_state".')
     outcome = engine.outcome(state)
-    _need(outcome is not None, f"{label}: the replayed game is not over.")
-    assert outcome is not None
     recorded = (g.get("winners"), g.get("end_reason"), g.get("places", []), g.get("loser"))
-    replayed = (list(outcome.winners), outcome.end_reason, list(outcome.places), outcome.loser)
-    _need(recorded == replayed, f"{label}: the recorded winners, end reason or places are not those of the replay.")
+    if status == Game.Status.ABANDONED:  # stopped mid-game: no outcome to check
+        _need(outcome is None, f'{label}: the replayed game is over, so it was not abandoned.')
+        _need(recorded == ([], "", [], None), f"{label}: an abandoned game has no winners, end reason or places.")
+    else:
+        _need(outcome is not None, f"{label}: the replayed game is not over.")
+        assert outcome is not None
+        replayed = (list(outcome.winners), outcome.end_reason, list(outcome.places), outcome.loser)
+        _need(recorded == replayed,
+              f"{label}: the recorded winners, end reason or places are not those of the replay.")
+    review = _obj(doc.get("review", {}), f'{label}: "review"')
+    note = _str(review.get("note", ""), f'{label}: "review.note"')
+    disputed = review.get("disputed", False)
+    _need(isinstance(disputed, bool), f'{label}: "review.disputed" must be true or false.')
     return {
         "engine": engine.slug, "number": number, "options": cleaned, "first": first, "names": names,
         "bots": bots, "initial": initial, "state": state, "outcome": outcome, "events": events,
         "started_at": started_at, "finished_at": finished_at, "table_options": dict(table_options), "code": code,
+        "status": status, "note": note, "disputed": disputed,
     }
 
 
-def _fresh_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-
-
 def _write(c: dict[str, Any]) -> Game:
-    code = c["code"] if c["code"] and not Table.objects.filter(code=c["code"]).exists() else None
-    for _ in range(20):
-        candidate = code or _fresh_code()
-        try:
-            with transaction.atomic():
-                table = Table.objects.create(
-                    code=candidate, game=c["engine"], options=c["table_options"], host_secret_hash="",
-                    status=Table.Status.FINISHED, capacity=len(c["names"]),
-                )
-            break
-        except IntegrityError:
-            code = None
-    else:  # pragma: no cover
-        raise ImportRefused("Could not find a free table code.")
+    # The table is opened by the same service as a new table (its old code when free), then filled in.
+    table, _host_secret = services.create_table(
+        game=c["engine"], options=c["table_options"], capacity=len(c["names"]), code=c["code"],
+        status=Table.Status.CLOSED if c["status"] == Game.Status.ABANDONED else Table.Status.FINISHED,
+    )
     Seat.objects.bulk_create(
         Seat(table=table, position=i, name=name, is_bot=bot) for i, (name, bot) in enumerate(zip(c["names"], c["bots"], strict=True))
     )
     outcome = c["outcome"]
+    result: dict[str, Any] = (
+        {"winners": list(outcome.winners), "end_reason": outcome.end_reason, "places": list(outcome.places),
+         "loser": outcome.loser}
+        if outcome is not None else {}
+    )
     game = Game.objects.create(
         table=table, number=c["number"], engine=c["engine"], options=c["options"], players=c["names"],
         first=c["first"], initial_state=c["initial"], state=c["state"], seq=len(c["events"]),
-        status=Game.Status.FINISHED, winners=list(outcome.winners), end_reason=outcome.end_reason,
-        places=list(outcome.places), loser=outcome.loser, finished_at=c["finished_at"],
+        status=c["status"], finished_at=c["finished_at"], **result,
     )
+    save_note(game, note=c["note"], disputed=c["disputed"])
     if c["started_at"] is not None:  # auto_now_add set it to now
         Game.objects.filter(pk=game.pk).update(started_at=c["started_at"])
     created = Event.objects.bulk_create(
-        Event(game=game, seq=e["seq"], actor=e["actor"], action=e["action"], text=e["text"]) for e in c["events"]
+        Event(game=game, seq=e["seq"], actor=e["actor"], action=e["action"], text=e["text"],
+              notation=e.get("notation") or []) for e in c["events"]
     )
     stamped = []
     for event, e in zip(created, c["events"], strict=True):

@@ -1,11 +1,17 @@
 """Statistics over finished games, and the small SVG charts that show them.
 
-Every figure counts finished games only.  Players are grouped by name,
-ignoring case (the first spelling met is shown).  A game's length is given
-both in events (log lines) and in turns (see :mod:`sixdice.review.steps`).
-The first player is the seat that played first according to the game state
-(``state["first"]``): Six-Dice decides it with the start rolls, so it can
-differ from ``Game.first``.
+Every figure counts finished games only.  Players are grouped by profile
+across tables; a guest (no profile) counts only at their own table, and bots
+are grouped by strength (:func:`sixdice.players.selectors.who_played`).  A game's length is given
+both in events (log lines) and in turns (each game's adapter says what a turn
+is; see :mod:`sixdice.review.steps`).  What is particular to a game comes from
+its adapter: a game whose outcome names a loser gets a "rounds lost" count
+per player, and a game with a known first-player chance
+(:meth:`~sixdice.gamekit.engine.GameEngine.first_player_reference`) gets
+the two-player rate beside it.
+The first player is the seat that played first: the adapter's
+:meth:`~sixdice.gamekit.engine.GameEngine.first_player` where the game decides
+it (Six-Dice, with the start rolls), else the table's choice, ``Game.first``.
 """
 
 from __future__ import annotations
@@ -18,7 +24,8 @@ from typing import Any
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from sixdice.tables.engine import REGISTRY
+from sixdice.gamekit.engine import REGISTRY, GameEngine, GameError
+from sixdice.players.selectors import who_played
 from sixdice.tables.models import Event, Game
 
 from .steps import is_turn
@@ -29,8 +36,9 @@ class PlayerStats:
     name: str
     games: int = 0
     wins: int = 0
-    rounds_lost: int = 0  # Run Buster games this player lost (one game is one round)
-    runbuster_games: int = 0
+    rounds_lost: int = 0  # games with a loser (a Run Buster round) that this player lost
+    loser_games: int = 0  # games played whose outcome names a loser
+    url: str = ""  # the player page of a profile
 
     @property
     def win_rate(self) -> float:
@@ -53,6 +61,7 @@ class EngineStats:
     first_wins: int = 0
     two_player_games: int = 0
     two_player_first_wins: int = 0
+    reference: float | None = None  # the exact first-player chance, two players (from the adapter)
 
     @property
     def avg_events(self) -> float:
@@ -87,68 +96,73 @@ class EngineStats:
 class Statistics:
     players: list[PlayerStats]
     engines: list[EngineStats]
-    solver_first_win: float  # Run Buster, two players: the exact chance of the player about to roll
 
     @property
     def total_games(self) -> int:
         return sum(e.games for e in self.engines)
 
 
-def first_player(game: Game) -> int | None:
-    first = (game.state or {}).get("first") if isinstance(game.state, dict) else None
-    if isinstance(first, int) and not isinstance(first, bool):
-        return first
+def first_player(game: Game, engine: GameEngine | None) -> int | None:
+    """The seat that played first: the game's own decision if its adapter gives one, else the table's."""
+    if engine is not None and isinstance(game.state, dict):
+        try:
+            found = engine.first_player(game.state)
+        except GameError:  # a damaged snapshot: the page still opens
+            found = None
+        if found is not None:
+            return found.seat
     return game.first if game.players else None
-
-
-def solver_first_win() -> float:
-    from runbuster.rules import win_probability
-
-    return float(win_probability((), ()))
 
 
 def compute(engine: str | None = None) -> Statistics:
     """Every figure of the statistics page, from finished games (of one engine, if given)."""
-    games = Game.objects.filter(status=Game.Status.FINISHED)
+    finished = Game.objects.filter(status=Game.Status.FINISHED)
     if engine:
-        games = games.filter(engine=engine)
-    games = list(games.order_by("started_at", "pk"))
+        finished = finished.filter(engine=engine)
+    games = list(finished.order_by("started_at", "pk"))
     turns: Counter = Counter()
     events: Counter = Counter()
-    slug_of = {g.pk: g.engine for g in games}
+    engine_of: dict[int, GameEngine | None] = {g.pk: REGISTRY.get(g.engine) for g in games}
     for game_id, actor, action in Event.objects.filter(game__in=[g.pk for g in games]).values_list(
         "game_id", "actor", "action"
     ).iterator():
         events[game_id] += 1
-        if is_turn(slug_of[game_id], actor, action):
+        adapter = engine_of[game_id]
+        if adapter is not None and is_turn(adapter, actor, action):
             turns[game_id] += 1
 
-    players: dict[str, PlayerStats] = {}
+    entries = who_played(games)  # profiles across tables, guests per table, bots per strength
+    players: dict[tuple, PlayerStats] = {}
     engines: dict[str, EngineStats] = {}
     for game in games:
-        label = REGISTRY[game.engine].label if game.engine in REGISTRY else game.engine
-        es = engines.setdefault(game.engine, EngineStats(game.engine, label))
+        adapter = engine_of[game.pk]
+        label = adapter.label if adapter is not None else game.engine
+        reference = adapter.first_player_reference() if adapter is not None and game.engine not in engines else None
+        es = engines.setdefault(game.engine, EngineStats(game.engine, label, reference=reference))
         es.games += 1
         es.events += events[game.pk]
         es.turns += turns[game.pk]
         es.end_reasons[game.end_reason or "unknown"] += 1
         winners = set(game.winners or [])
-        first = first_player(game)
+        first = first_player(game, adapter)
         if first is not None and 0 <= first < len(game.players):
             es.first_games += 1
             es.first_wins += first in winners
             if len(game.players) == 2:
                 es.two_player_games += 1
                 es.two_player_first_wins += first in winners
-        for seat, name in enumerate(game.players):
-            ps = players.setdefault(name.casefold(), PlayerStats(name))
+        for seat, entry in enumerate(entries[game.pk]):
+            ps = players.setdefault(entry.key, PlayerStats(entry.label, url=entry.url))
             ps.games += 1
             ps.wins += seat in winners
-            if game.engine == "runbuster":
-                ps.runbuster_games += 1
+            if game.loser is not None:
+                ps.loser_games += 1
                 ps.rounds_lost += game.loser == seat
     ordered = sorted(players.values(), key=lambda p: (-p.wins, -p.win_rate, p.name.casefold()))
-    return Statistics(ordered, sorted(engines.values(), key=lambda e: e.slug != "sixdice"), solver_first_win())
+    order = list(REGISTRY)  # the games in the order they were registered
+    return Statistics(
+        ordered, sorted(engines.values(), key=lambda e: order.index(e.slug) if e.slug in order else len(order))
+    )
 
 
 # ---------------------------------------------------------------- charts
@@ -209,10 +223,10 @@ def charts(stats: Statistics) -> dict[str, Any]:
         if es.first_win_rate is not None:
             rows = [("All games", es.first_win_rate, percent(es.first_win_rate))]
             marker = None
-            if es.slug == "runbuster":
+            if es.reference is not None:
                 if es.two_player_first_win_rate is not None:
                     rows.append(("2 players", es.two_player_first_win_rate, percent(es.two_player_first_win_rate)))
-                marker = (stats.solver_first_win, f"solver {stats.solver_first_win:.4f}")
+                marker = (es.reference, f"solver {es.reference:.4f}")
             first = bar_chart(rows, title=f"{es.label}: first player's win rate", max_value=1.0, marker=marker)
         per_engine.append({"stats": es, "ended": chart, "first": first})
     out["engines"] = per_engine

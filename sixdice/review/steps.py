@@ -2,44 +2,39 @@
 
 Step 0 is the initial state; step ``k`` is the state after event ``k`` (the
 event with ``seq == k``).  Every state is computed here on the server by
-replaying the log through the engine, exactly as
-:func:`sixdice.tables.services.replay` does.
+walking the one replay, :func:`sixdice.gamekit.replay.replay`.
 
-A *turn* is what a player would call one: in Six-Dice a flip (an event
-whose action type is ``"flip"``); in Run Buster a roll (``"roll"``, by the
-seat, the host typing physical dice in, or the app for a bot).  Other
-games count every action sent by a seat.
+A *turn* is what a player would call one; the game's adapter says which
+events are turns (:meth:`~sixdice.gamekit.engine.GameEngine.is_turn`: a flip
+in Six-Dice, a roll in Run Buster, by default any action a seat sends).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from sixdice.tables.engine import Actor, get_engine
+from sixdice.gamekit.engine import GameEngine, get_engine, parse_actor
+from sixdice.gamekit.replay import replay
+from sixdice.tables.i18n import render_notation
 from sixdice.tables.models import Event, Game
 
-TURN_ACTIONS: dict[str, str] = {"sixdice": "flip", "runbuster": "roll"}
+from .decisions import decisions
+from .dice import picture_data
 
 
-def parse_actor(actor: str) -> Actor:
-    return int(actor) if actor.isdigit() else actor
+def is_turn(engine: GameEngine, actor: str, action: Mapping[str, Any]) -> bool:
+    """Whether this stored event (``actor`` as stored text) starts a new turn of the game."""
+    return isinstance(action, Mapping) and engine.is_turn(parse_actor(actor), action)
 
 
-def is_turn(engine_slug: str, actor: str, action: Mapping[str, Any]) -> bool:
-    """Whether this event starts a new turn of the game (see the module docs)."""
-    kind = TURN_ACTIONS.get(engine_slug)
-    if kind is None:
-        return actor.isdigit()
-    return isinstance(action, Mapping) and action.get("type") == kind
-
-
-def count_turns(engine_slug: str, events: Sequence[tuple[str, Mapping[str, Any]]]) -> int:
-    return sum(1 for actor, action in events if is_turn(engine_slug, actor, action))
+def count_turns(engine: GameEngine, events: Sequence[tuple[str, Mapping[str, Any]]]) -> int:
+    return sum(1 for actor, action in events if is_turn(engine, actor, action))
 
 
 def actor_name(actor: str, players: Sequence[str]) -> str:
+    """The English name of a stored actor, for the CSV and the import's messages."""
     if actor.isdigit() and int(actor) < len(players):
         return players[int(actor)]
     return {"host": "Host", "system": "App"}.get(actor, actor)
@@ -51,37 +46,47 @@ class Step:
     state: dict[str, Any]
     seq: int
     actor: str | None
-    text: str
+    text: str  # the English line (Event.text)
     turn: int  # turns played up to and including this step
+    action: Mapping[str, Any] = field(default_factory=dict)
+    notation: Sequence[Mapping[str, Any]] = ()  # the same line as parts (Event.notation)
+
+    def line(self, language: str | None = None) -> str:
+        """The step's log line in ``language`` (``None``: the active one), as the live table shows it."""
+        return render_notation(self.notation, language) or self.text
 
 
 def replay_steps(game: Game, events: Sequence[Event] | None = None) -> list[Step]:
     """The state at every step of ``game``'s log."""
     engine = get_engine(game.engine)
-    events = list(events if events is not None else game.events.order_by("seq"))
-    state: dict[str, Any] = game.initial_state
-    steps = [Step(0, state, 0, None, "", 0)]
+    logged = list(events if events is not None else game.events.order_by("seq"))
+    steps = [Step(0, game.initial_state, 0, None, "", 0)]
     turn = 0
-    for index, event in enumerate(events, start=1):
-        state = engine.apply(state, event.action, actor=parse_actor(event.actor))
-        if is_turn(game.engine, event.actor, event.action):
-            turn += 1
-        steps.append(Step(index, state, event.seq, event.actor, event.text, turn))
+    for step, event in zip(replay(engine, game.initial_state, ((e.actor, e.action) for e in logged)), logged, strict=True):
+        turn += is_turn(engine, event.actor, event.action)
+        steps.append(Step(step.index, step.after, event.seq, event.actor, event.text, turn, event.action,
+                          event.notation or ()))
     return steps
 
 
-def step_payloads(game: Game, steps: Sequence[Step]) -> list[dict[str, Any]]:
-    """What the replay page is sent per step: the spectator's view and the notation."""
+def step_payloads(game: Game, steps: Sequence[Step], bots: Sequence[bool] = ()) -> list[dict[str, Any]]:
+    """What the replay page is sent per step: the spectator's view, the line in the reader's language,
+    who decided (and the engine's default for a choice), and the generic drawing."""
     engine = get_engine(game.engine)
-    return [
-        {
+    made = decisions(engine, steps, bots, game.players)
+    payloads = []
+    for step in steps:
+        payload = {
             "i": step.index,
             "seq": step.seq,
             "actor": step.actor,
-            "who": actor_name(step.actor, game.players) if step.actor else "",
-            "text": step.text,
+            "who": "",
+            "text": step.line(),
             "turn": step.turn,
             "view": engine.view(step.state, None),
+            "picture": picture_data(engine, step.state),
         }
-        for step in steps
-    ]
+        if step.index:
+            payload.update(made[step.index - 1].as_json(game.players))
+        payloads.append(payload)
+    return payloads

@@ -7,12 +7,15 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 
-from sixdice.tables.engine import REGISTRY, GameError, get_engine
+from sixdice.gamekit.engine import REGISTRY, GameError, get_engine
+from sixdice.players.selectors import mask_hidden
 from sixdice.tables.models import Game, Table
 from sixdice.tables.selectors import table_info
 from sixdice.tables.services import normalise_code
 
 from . import exchange, stats
+from .decisions import bots_of, who_began
+from .models import note_of
 from .steps import replay_steps, step_payloads
 
 
@@ -27,43 +30,58 @@ def _game_or_404(code: str, number: int) -> Game:
 
 
 def replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
-    """The public replay of a finished game: anyone with the table code may watch it again."""
+    """The public replay of a finished or abandoned game: anyone with the table code may watch it again.
+
+    An abandoned game (its table was closed mid-game) replays up to where it
+    stopped.  Staff also see the reviewer's note and the "disputed" flag.
+    """
     game = _game_or_404(code, number)
     table = game.table
     try:
         engine = get_engine(game.engine)
     except GameError:
         raise Http404("This game's engine is not installed.") from None
-    if game.status != Game.Status.FINISHED:
+    if game.status == Game.Status.PLAYING:
         return render(request, "review/not_finished.html", {"game": game, "table": table, "engine": engine},
                       status=409)
     steps = replay_steps(game)
+    bots = bots_of(game)
     info = table_info(table)
     info["game"] = game.engine
     info["status"] = table.status
-    bots = {seat["position"]: seat["bot"] for seat in info["seats"]}
-    info["seats"] = [{"position": i, "name": name, "bot": bots.get(i, False), "vacant": False}
+    info["seats"] = [{"position": i, "name": name, "bot": bots[i], "vacant": False}
                      for i, name in enumerate(game.players)]
+    began, why = who_began(engine, steps, game.first)
     payload = {
         "game": {"id": game.pk, "number": game.number, "status": game.status, "players": game.players},
         "table": info,
-        "steps": step_payloads(game, steps),
+        "steps": step_payloads(game, steps, bots),
         "turns": steps[-1].turn,
     }
+    payload = mask_hidden(game, payload)  # a hidden profile is "a player" in public replays
+    staff = request.user.is_active and request.user.is_staff
     return render(request, "review/replay.html", {
         "game": game, "table": table, "engine": engine, "payload": payload, "last": len(steps) - 1,
         "turns": steps[-1].turn, "game_template": [f"{engine.slug}/table.html", "tables/no_board.html"],
         "export_url": reverse("review:export", args=[table.code, game.number]),
+        "abandoned": game.status == Game.Status.ABANDONED,
+        "began": payload["game"]["players"][began] if began < len(game.players) else "", "began_why": why,
+        "note": note_of(game) if staff else None, "staff": staff,
+        "note_url": reverse("admin:tables_game_change", args=[game.pk]) if staff else "",
     })
 
 
 def export(request: HttpRequest, code: str, number: int) -> HttpResponse:
-    """A game as one JSON document: public for a finished game (as its replay is), staff only before."""
+    """A game as one JSON document: public for a finished or abandoned game (as its replay is), staff only
+    while it is being played."""
     game = _game_or_404(code, number)
-    if game.status != Game.Status.FINISHED and not (request.user.is_active and request.user.is_staff):
+    if game.status == Game.Status.PLAYING and not (request.user.is_active and request.user.is_staff):
         return render(request, "review/not_finished.html",
                       {"game": game, "table": game.table, "engine": REGISTRY.get(game.engine)}, status=409)
-    response = HttpResponse(exchange.dumps(exchange.export_game(game)), content_type="application/json")
+    document = exchange.export_game(game)
+    if not (request.user.is_active and request.user.is_staff):
+        document = mask_hidden(game, document)  # a hidden profile is "a player" in public downloads
+    response = HttpResponse(exchange.dumps(document), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="{exchange.export_filename(game)}"'
     return response
 
@@ -97,6 +115,5 @@ def statistics(request: HttpRequest) -> HttpResponse:
     figures = stats.compute(slug)
     return render(request, "review/stats.html", {
         "stats": figures, "charts": stats.charts(figures), "slug": slug,
-        "games": sorted(REGISTRY.values(), key=lambda e: e.slug != "sixdice"),
-        "solver": figures.solver_first_win,
+        "games": list(REGISTRY.values()),
     })

@@ -13,7 +13,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
-from sixdice.tables.notation import Part, Refusal, gettext_noop, part
+from sixdice.gamekit.notation import Part, Refusal, gettext_noop, part
 
 from .dice import (
     FACE_SET,
@@ -32,7 +32,7 @@ class IllegalGrouping(Refusal):
     """A grouping that the rules do not allow; the message says why.
 
     ``msgid`` and ``params`` give the message for translation (see
-    :class:`sixdice.tables.notation.Refusal`); ``str()`` is the English sentence.
+    :class:`sixdice.gamekit.notation.Refusal`); ``str()`` is the English sentence.
     """
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from . import balance
 from .balance import group_hand, groupings, legal_flips
@@ -34,6 +34,11 @@ def _times(fn: Callable[[], object], repeat: int, cold: bool) -> list[float]:
     return out
 
 
+def _each(fn: Callable[[list[int]], object], hands: Iterator[list[int]]) -> Callable[[], object]:
+    """A call of ``fn`` on the next hand each time."""
+    return lambda: fn(next(hands))
+
+
 def _fmt(label: str, times: list[float]) -> str:
     times = sorted(times)
     p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
@@ -54,12 +59,8 @@ def main() -> None:
                 group_hand(h)
             for h in hands20:
                 groupings(h)
-        it60 = iter(hands60 * 5)
-        print(
-            _fmt(f"group_hand, 60 dice ({tag})", _times(lambda it60=it60: group_hand(next(it60)), 1000, cold))
-        )
-        it20 = iter(hands20)
-        print(_fmt(f"groupings, 20 dice ({tag})", _times(lambda it20=it20: groupings(next(it20)), 200, cold)))
+        print(_fmt(f"group_hand, 60 dice ({tag})", _times(_each(group_hand, iter(hands60 * 5)), 1000, cold)))
+        print(_fmt(f"groupings, 20 dice ({tag})", _times(_each(groupings, iter(hands20)), 200, cold)))
     itp = iter(pairs12 * 5)
     print(_fmt("legal_flips, two 12-dice hands", _times(lambda: legal_flips(*next(itp)), 1000, False)))
     game_rng = random.Random(2)

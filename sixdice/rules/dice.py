@@ -39,6 +39,7 @@ def counts_of(dice: Iterable[int]) -> Counts:
 
 
 def dice_of(counts: Counts) -> tuple[int, ...]:
+    """The dice of a count vector, in face order (the inverse of :func:`counts_of`)."""
     out: list[int] = []
     for v, n in zip(FACES, counts, strict=True):
         out.extend([v] * n)
@@ -49,7 +50,6 @@ GROUP_COUNTS: tuple[Counts, ...] = tuple(counts_of(g) for g in ZERO_GROUPS)
 ZERO_GROUP_INDEX: dict[Counts, int] = {c: i for i, c in enumerate(GROUP_COUNTS)}
 
 MINUS = "\u2212"
-ARROW = "\u2192"
 
 
 def fmt_die(v: int) -> str:
@@ -63,7 +63,3 @@ def fmt_dice(dice: Iterable[int]) -> str:
 
 def fmt_group(group: Iterable[int]) -> str:
     return f"({fmt_dice(group)})"
-
-
-def is_face(v: object) -> bool:
-    return type(v) is int and v in FACE_SET

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import Any
 
-from sixdice.tables.notation import Part, Refusal, gettext_noop, part
+from sixdice.gamekit.notation import Part, Refusal, gettext_noop, part
 
 from .balance import (
     _FLIP_TABLE,
@@ -46,7 +46,7 @@ class IllegalAction(Refusal):
     """An action that is not legal now; the message says why.
 
     ``msgid`` and ``params`` give the message for translation (see
-    :class:`sixdice.tables.notation.Refusal`); ``str()`` is the English sentence.
+    :class:`sixdice.gamekit.notation.Refusal`); ``str()`` is the English sentence.
     """
 
 
@@ -337,7 +337,7 @@ def _advance(st: State) -> State:
         elif step == "keep":
             hand = st.hands[seat]
             if len(hand.groups) > 2:
-                g = Grouping((), hand.groups, hand.loose)  # only .groups/.loose matter here
+                g = Grouping(hand.groups, (), hand.loose)  # only .groups/.loose matter here
                 opts = keep_options(g)
                 if len(opts) == 1:
                     st = _keep(st, seat, opts[0])
@@ -657,7 +657,7 @@ def keep_actions(state: State) -> list[dict[str, Any]]:
     if p is None or p.kind != "keep":
         return []
     hand = state.hands[p.seat]
-    return [{"type": "keep", "keep": [i, j]} for i, j in keep_options(Grouping((), hand.groups, hand.loose))]
+    return [{"type": "keep", "keep": [i, j]} for i, j in keep_options(Grouping(hand.groups, (), hand.loose))]
 
 
 def legal_actions(state: State) -> list[dict[str, Any]]:
@@ -747,10 +747,6 @@ def random_flip(state: State, rng: random.Random) -> dict[str, Any] | None:
     i = rng.choice([k for k, x in enumerate(own) if x == v])
     j = rng.choice([k for k, x in enumerate(state.hands[s].dice()) if x == w])
     return {"type": "flip", "victim": s, "own": i, "own_to": nv, "other": j, "other_to": nw}
-
-
-def describe_values(values: Sequence[int]) -> str:
-    return fmt_dice(values)
 
 
 def position(

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sixdice.tables.notation import Part, gettext_noop, part, render_parts
+from sixdice.gamekit.notation import Part, gettext_noop, part, render_parts
 
 from .balance import check_grouping
 from .dice import fmt_dice, fmt_die, fmt_group
@@ -152,10 +152,10 @@ def describe_parts(
         else:
             text = part(gettext_noop("%(name)s groups (nothing)"), name=who)
     elif kind == "keep":
-        groups = state_before.hands[p.seat].groups
+        held = state_before.hands[p.seat].groups
         i, j = sorted(action["keep"])
-        kept = fmt_group(groups[i]) + fmt_group(groups[j])
-        back = "".join(fmt_group(g) for k, g in enumerate(groups) if k not in (i, j))
+        kept = fmt_group(held[i]) + fmt_group(held[j])
+        back = "".join(fmt_group(g) for k, g in enumerate(held) if k not in (i, j))
         text = part(gettext_noop("%(name)s keeps %(kept)s, returns %(back)s to the bank"), name=who, kept=kept, back=back)
     else:
         text = part(gettext_noop("(%(kind)s)"), kind=kind)

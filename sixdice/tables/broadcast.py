@@ -1,8 +1,8 @@
 """Messages to everyone at a table, sent only after the transaction commits.
 
 The channel layer is at-most-once: a message may be lost.  Every game
-message carries ``seq`` so a client notices a gap and asks for what it missed
-(see ``docs/protocol.md``).
+message carries ``seq`` and every table frame the table's ``version``, so a
+client notices a gap and asks for what it missed (see ``docs/protocol.md``).
 """
 
 from __future__ import annotations
@@ -14,8 +14,11 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
+from channels.db import DatabaseSyncToAsync
 from channels.layers import get_channel_layer
-from django.db import transaction
+from django.db import connection, transaction
+
+from . import selectors
 
 if TYPE_CHECKING:
     from .models import Event, Game
@@ -25,17 +28,6 @@ log = logging.getLogger(__name__)
 
 def group_name(code: str) -> str:
     return f"table.{code}"
-
-
-def event_payload(event: Event) -> dict[str, Any]:
-    return {
-        "seq": event.seq,
-        "actor": event.actor,
-        "action": event.action,
-        "text": event.text,
-        "notation": event.notation,  # each connection renders the line in its own language
-        "at": event.created_at.isoformat() if event.created_at else None,
-    }
 
 
 _outbox: ContextVar[list[tuple[str, dict[str, Any]]] | None] = ContextVar("broadcast_outbox", default=None)
@@ -55,6 +47,30 @@ def collect() -> Iterator[list[tuple[str, dict[str, Any]]]]:
         yield box
     finally:
         _outbox.reset(token)
+
+
+# SQLite lets one writer in at a time and makes the others sleep and retry (its
+# busy handler backs off in steps of up to 100 ms), so its calls queue in one
+# thread.  PostgreSQL takes them side by side in the thread pool: in one shared
+# thread every table would wait behind every other's network round trips.
+_ONE_WRITER = connection.vendor == "sqlite"
+
+
+def database_sync_to_async(func: Any) -> Any:
+    """Run database work off the event loop: in one thread on SQLite, in the pool otherwise."""
+    return DatabaseSyncToAsync(func, thread_sensitive=_ONE_WRITER)
+
+
+async def write(func: Any, *args: Any, **kwargs: Any) -> Any:
+    """Run a service off the event loop, then send what it broadcast after its commit."""
+
+    def run() -> tuple[Any, list[tuple[str, dict[str, Any]]]]:
+        with collect() as box:
+            return func(*args, **kwargs), box
+
+    result, box = await database_sync_to_async(run)()
+    await deliver(box)
+    return result
 
 
 async def deliver(box: Sequence[tuple[str, dict[str, Any]]]) -> None:
@@ -84,25 +100,34 @@ def _after_commit(code: str, message: dict[str, Any]) -> None:
     transaction.on_commit(lambda: send_now(code, message))
 
 
-def game_events(code: str, game: Game, events: Sequence[Event]) -> None:
+def game_events(code: str, game: Game, events: Sequence[Event], *, version: int) -> None:
+    """The new events of ``game``; ``version`` is the table's version they were applied at."""
     _after_commit(
         code,
         {
             "type": "table.events",
+            "version": version,
             "engine": game.engine,
             "game": game.pk,
             "number": game.number,
             "seq": game.seq,
             "status": game.status,
-            "events": [event_payload(event) for event in events],
+            "events": [selectors.event_payload(event) for event in events],
             "state": game.state,
         },
     )
 
 
-def table_changed(code: str) -> None:
-    _after_commit(code, {"type": "table.changed"})
+def table_changed(code: str, table_id: int, *, revoked: Sequence[int] = ()) -> None:
+    """After the commit, compute the table frame once and send it to everyone at the table.
 
+    ``revoked``: seats whose phone lost the seat in this change (handed over,
+    or given to the app); those connections are told so.
+    """
 
-def seat_revoked(code: str, position: int) -> None:
-    _after_commit(code, {"type": "seat.revoked", "position": position})
+    def send() -> None:
+        frame = selectors.table_frame(table_id)
+        send_now(code, {"type": "table.frame", "frame": frame, "revoked": list(revoked)})
+
+    # robust: the change is committed; a failure here loses one frame, which clients recover by its version
+    transaction.on_commit(send, robust=True)

@@ -1,7 +1,7 @@
 """Languages at a table: each connection reads the game in its own language.
 
 * :func:`render_notation` turns an event's structured notation (see
-  ``describe_parts`` in :mod:`sixdice.tables.engine`) into one line in a
+  ``describe_parts`` in :mod:`sixdice.gamekit.engine`) into one line in a
   language; names and die values are arguments and stay as they are.
 * :func:`connection_language` picks a WebSocket's language at connect: the
   ``django_language`` cookie that the language switcher sets, else the
@@ -21,8 +21,8 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext, trans_real
 
-from . import notation
-from .engine import GameError
+from sixdice.gamekit import notation
+from sixdice.gamekit.engine import GameError
 
 log = logging.getLogger(__name__)
 

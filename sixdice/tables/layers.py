@@ -23,6 +23,7 @@ class InMemoryChannelLayer(StockInMemoryChannelLayer):
         super().__init__(*args, **kwargs)
         self._next_sweep = 0.0
 
+    # Overrides a private method: the stock layer has no setting for how often it sweeps (docs/performance.md #5).
     def _clean_expired(self) -> None:
         now = time.monotonic()
         if now < self._next_sweep:

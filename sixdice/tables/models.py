@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import models
 from django.db.models.functions import Lower
 
@@ -22,6 +24,9 @@ class Table(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY)
     capacity = models.PositiveSmallIntegerField(default=8, help_text="How many seats the host opened.")
     paused = models.BooleanField(default=False)
+    version = models.PositiveIntegerField(
+        default=0, help_text="Bumped in the same transaction as every change to the table (see TableChange)."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -30,6 +35,49 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"{self.code} ({self.game})"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Save, never writing ``version`` back from a copy that may be old: only the services bump it."""
+        if not self._state.adding and kwargs.get("update_fields") is None:
+            kwargs["update_fields"] = [
+                f.name for f in self._meta.concrete_fields if not f.primary_key and f.name != "version"
+            ]
+        super().save(*args, **kwargs)
+
+
+class TableChange(models.Model):
+    """One change to a table (a seat joined, a pause, a game started...): the append-only table log.
+
+    ``version`` is the table's version after the change; clients use it to
+    notice a table frame they missed (``docs/protocol.md``).
+    """
+
+    class Kind(models.TextChoices):
+        JOIN = "join", "A seat joined"
+        CLAIM = "claim", "A hand-over link was used"
+        HANDOVER = "handover", "The host handed a seat over"
+        BOT_ON = "bot_on", "The app plays a seat"
+        BOT_OFF = "bot_off", "The app stopped playing a seat"
+        PAUSE = "pause", "Paused"
+        RESUME = "resume", "Resumed"
+        START = "start", "A game started"
+        REMATCH = "rematch", "A rematch started"
+        GAME_END = "game_end", "A game ended"
+        CLOSE = "close", "The host closed the table"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="changes")
+    version = models.PositiveIntegerField()
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    actor = models.CharField(max_length=10, help_text="A seat number, 'host' or 'system'.")
+    payload = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "version"]
+        constraints = [models.UniqueConstraint(fields=["table", "version"], name="tablechange_unique_version")]
+
+    def __str__(self) -> str:
+        return f"{self.table.code} v{self.version} {self.kind}"
 
 
 class Seat(models.Model):
@@ -41,6 +89,9 @@ class Seat(models.Model):
     secret_hash = models.CharField(max_length=64, blank=True)
     claim_token_hash = models.CharField(max_length=64, blank=True, help_text="A pending hand-over link.")
     is_bot = models.BooleanField(default=False)
+    bot_strength = models.CharField(
+        max_length=16, blank=True, default="", help_text="How the app plays this seat (one of the game's bot strengths; empty: the game's default)."
+    )
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -1,9 +1,11 @@
 """The rules of each game, for players, in the reader's language.
 
-One template per game and language (``templates/rules/<game>.<lang>.html``):
-the texts are written for each language rather than assembled from
-sentence-sized strings.  The active language (the switcher's cookie, else
-``Accept-Language``) picks the template; English is the fallback.
+One template per game and language (``<rules_template>.<lang>.html``, the
+base name given by the game's adapter, e.g. ``rules/sixdice``): the texts are
+written for each language rather than assembled from sentence-sized strings.
+The active language (the switcher's cookie, else ``Accept-Language``) picks
+the template; English is the fallback.  A game whose adapter names no
+template has no rules page.
 """
 
 from __future__ import annotations
@@ -14,34 +16,33 @@ from django.shortcuts import render
 from django.template.loader import select_template
 from django.utils.translation import get_language
 
-from .engine import REGISTRY
-
-GAMES = ("sixdice", "runbuster")
-BANK_PER_PLAYER = 12  # the usual bank: 12 dice per player (the rules' default)
+from sixdice.gamekit.engine import REGISTRY
 
 
-def template_names(game: str, language: str | None) -> list[str]:
+def template_names(base: str, language: str | None) -> list[str]:
     names = []
     if language:
-        names.append(f"rules/{game}.{language}.html")
+        names.append(f"{base}.{language}.html")
         if "-" in language:
-            names.append(f"rules/{game}.{language.split('-')[0]}.html")
-    names.append(f"rules/{game}.{settings.LANGUAGE_CODE}.html")
+            names.append(f"{base}.{language.split('-')[0]}.html")
+    names.append(f"{base}.{settings.LANGUAGE_CODE}.html")
     return names
 
 
+def games_with_rules() -> list[str]:
+    """The slugs of the registered games that have a rules page, in the order they were registered."""
+    return [slug for slug, engine in REGISTRY.items() if engine.rules_template]
+
+
 def rules_page(request: HttpRequest, game: str) -> HttpResponse:
-    if game not in GAMES or game not in REGISTRY:
+    engine = REGISTRY.get(game)
+    if engine is None or not engine.rules_template:
         raise Http404("There is no such game.")
-    engine = REGISTRY[game]
-    template = select_template(template_names(game, get_language()))
+    template = select_template(template_names(engine.rules_template, get_language()))
     context = {
         "engine": engine,
         "game": game,
-        # Bank sizes of the usual game, per number of players (shown with plural forms).
-        "bank_examples": [
-            {"players": n, "dice": BANK_PER_PLAYER * n} for n in range(engine.min_players, engine.max_players + 1)
-        ],
-        "other_game": next((g for g in GAMES if g != game), None),
+        "other_game": next((g for g in games_with_rules() if g != game), None),
+        **engine.rules_context(),
     }
     return render(request, template.template.name, context)

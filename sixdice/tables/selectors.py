@@ -1,53 +1,54 @@
-"""Reads for pages and the live connection: what each role at a table is shown."""
+"""Reads for pages and the live connection: what each role at a table is shown.
+
+A table frame (:func:`table_frame`) is what everyone at a table shares; it is
+computed once per table change and each connection turns it into its own
+``snapshot`` with :func:`for_connection` (its role and its seat's view), with
+no further query.
+"""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from collections.abc import Sequence
 from typing import Any
 
 from django.conf import settings
 from django.urls import reverse
-from django.utils import timezone
 
-from .engine import get_engine
-from .models import Connection, Event, Game, Table
+from sixdice.gamekit.engine import get_engine
 
-
-def connected_positions(table: Table) -> list[int]:
-    since = timezone.now() - timedelta(seconds=settings.SIXDICE_PRESENCE_TIMEOUT)
-    rows = (
-        Connection.objects.filter(table=table, last_seen__gte=since, seat_position__isnull=False)
-        .values_list("seat_position", flat=True)
-        .distinct()
-    )
-    return sorted(set(rows))
+from . import presence
+from .models import Event, Game, Seat, Table
 
 
-def presence(table: Table) -> dict[str, Any]:
-    since = timezone.now() - timedelta(seconds=settings.SIXDICE_PRESENCE_TIMEOUT)
-    live = Connection.objects.filter(table=table, last_seen__gte=since)
+def event_payload(event: Event) -> dict[str, Any]:
     return {
-        "connected": connected_positions(table),
-        "host": live.filter(is_host=True).exists(),
-        "watching": live.filter(seat_position__isnull=True, is_host=False).count(),
+        "seq": event.seq,
+        "actor": event.actor,
+        "action": event.action,
+        "text": event.text,
+        "notation": event.notation,  # each connection renders the line in its own language
+        "at": event.created_at.isoformat() if event.created_at else None,
     }
 
 
-def table_info(table: Table) -> dict[str, Any]:
+def table_info(table: Table, seats: Sequence[Seat] | None = None) -> dict[str, Any]:
     engine = get_engine(table.game)
+    if seats is None:
+        seats = list(table.seats.order_by("position"))
     return {
         "code": table.code,
         "game": table.game,
         "label": engine.label,
         "status": table.status,
         "paused": table.paused,
+        "version": table.version,
         "capacity": table.capacity,
         "min_players": engine.min_players,
         "options": table.options,
         "join_url": reverse("tables:table", args=[table.code]),
         "seats": [
-            {"position": seat.position, "name": seat.name, "bot": seat.is_bot, "vacant": not (seat.secret_hash or seat.is_bot)}
-            for seat in table.seats.order_by("position")
+            {"position": seat.position, "name": seat.name, "bot": seat.is_bot, "strength": seat.bot_strength, "vacant": not (seat.secret_hash or seat.is_bot)}
+            for seat in seats
         ],
     }
 
@@ -69,14 +70,15 @@ def events_since(game: Game, since: int) -> list[Event] | None:
     return list(game.events.filter(seq__gt=since).order_by("seq"))
 
 
-def standings(table: Table) -> list[dict[str, Any]]:
+def standings(table: Table, seats: Sequence[Seat] | None = None) -> list[dict[str, Any]]:
     """Per seat over every finished game at the table: wins, times last, and places."""
-    seats = list(table.seats.order_by("position"))
-    rows = {
+    if seats is None:
+        seats = list(table.seats.order_by("position"))
+    rows: dict[int, dict[str, Any]] = {
         s.position: {"position": s.position, "name": s.name, "wins": 0, "lost": 0, "places": [0] * len(seats)}
         for s in seats
     }
-    finished = table.games.filter(status=Game.Status.FINISHED)
+    finished = Game.objects.filter(table_id=table.pk, status=Game.Status.FINISHED)
     for winners, places, loser in finished.values_list("winners", "places", "loser"):
         for seat in winners or []:
             if seat in rows:
@@ -87,3 +89,85 @@ def standings(table: Table) -> list[dict[str, Any]]:
         if loser in rows:
             rows[loser]["lost"] += 1
     return [rows[s.position] for s in seats]
+
+
+# ------------------------------------------------------------------ frames for the live connection
+
+
+def table_frame(table_id: int, *, log_size: int = 40) -> dict[str, Any]:
+    """What everyone at the table shares, in six queries: computed once per table change.
+
+    ``game`` carries the engine and the full ``state``: each connection
+    derives its own seat's ``view`` from it (:func:`for_connection`).
+    """
+    table = Table.objects.get(pk=table_id)
+    seats = list(Seat.objects.filter(table_id=table_id).order_by("position"))
+    game = current_game(table)
+    shared: dict[str, Any] | None = None if game is None else {
+        "id": game.pk,
+        "number": game.number,
+        "seq": game.seq,
+        "status": game.status,
+        "players": game.players,
+        "started_at": game.started_at.isoformat(),
+        "log": [event_payload(e) for e in recent_events(game, log_size)],
+        "engine": game.engine,
+        "state": game.state,
+    }
+    return {
+        "table": table_info(table, seats),
+        "presence": presence.current(table_id),
+        "standings": standings(table, seats),
+        "game": shared,
+    }
+
+
+def role(seat: int | None, host: bool) -> str:
+    return "seat" if seat is not None else "host" if host else "spectator"
+
+
+def for_connection(frame: dict[str, Any], *, seat: int | None, host: bool) -> dict[str, Any]:
+    """The snapshot fields for one connection, from a table frame: its role and its seat's view."""
+    game = frame["game"]
+    if game is not None:
+        shown = {key: value for key, value in game.items() if key not in {"engine", "state"}}
+        shown["view"] = get_engine(game["engine"]).view(game["state"], seat)
+        game = shown
+    return {"role": role(seat, host), "seat": seat, "host": host, **frame, "game": game}
+
+
+def snapshot(table_id: int, *, seat: int | None, host: bool) -> dict[str, Any]:
+    return for_connection(table_frame(table_id), seat=seat, host=host)
+
+
+def welcome(table_id: int, *, seat: int | None, host: bool, game_id: int | None, since: int | None) -> dict[str, Any]:
+    """A full snapshot; a reconnecting client that says where it was also gets the events it missed."""
+    frame: dict[str, Any] = {"type": "welcome", **snapshot(table_id, seat=seat, host=host)}
+    game = frame["game"]
+    if game_id is not None and since is not None and game and game["id"] == game_id and since <= game["seq"]:
+        missed = Event.objects.filter(game_id=game_id, seq__gt=since).order_by("seq")
+        frame["missed"] = [event_payload(e) for e in missed[: settings.SIXDICE_RESYNC_MAX_EVENTS]]
+    return frame
+
+
+def update_frame(
+    engine: str, game: int, number: int, seq: int, status: str, events: list[dict[str, Any]],
+    state: dict[str, Any], seat: int | None, version: int,
+) -> dict[str, Any]:
+    """An ``update`` frame: new events, this seat's view of the state after them, the table's version."""
+    return {
+        "type": "update", "game": game, "number": number, "seq": seq, "status": status,
+        "events": events, "view": get_engine(engine).view(state, seat), "version": version,
+    }
+
+
+def resync(table_id: int, *, seat: int | None, host: bool, game_id: int | None, since: int) -> dict[str, Any]:
+    """The events after ``since`` as an ``update`` when that is possible, else a full ``snapshot``."""
+    game = Game.objects.filter(table_id=table_id).order_by("-number").select_related("table").first()
+    selected = events_since(game, since) if game is not None and game_id == game.pk else None
+    if game is None or selected is None:
+        return {"type": "snapshot", **snapshot(table_id, seat=seat, host=host)}
+    events = [event_payload(e) for e in selected]
+    return update_frame(
+        game.engine, game.pk, game.number, game.seq, game.status, events, game.state, seat, game.table.version
+    )

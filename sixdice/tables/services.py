@@ -13,15 +13,25 @@ import random
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
+from sixdice.gamekit.engine import HOST, SYSTEM, Actor, GameEngine, GameError, OptionsError, get_engine
+from sixdice.gamekit.notation import render_parts
+from sixdice.gamekit.replay import final_state
+
 from . import broadcast, i18n
-from .engine import HOST, SYSTEM, Actor, GameEngine, GameError, OptionsError, get_engine
-from .models import Event, Game, Seat, Table
+from .models import Event, Game, Seat, Table, TableChange
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read aloud and type
 CODE_LENGTH = 5
@@ -33,10 +43,10 @@ STALE_MESSAGE = gettext_lazy("Someone else moved first; here is the table as it 
 class ServiceError(Exception):
     """A refusal with a code for the client and a message for a person."""
 
-    def __init__(self, code: str, message: str, **extra: Any) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, message: str | Promise, **extra: Any) -> None:
+        super().__init__(str(message))
         self.code = code
-        self.message = message
+        self.message = str(message)  # a lazy message is worded in the language active now
         self.extra = extra
 
 
@@ -54,6 +64,7 @@ class Applied:
 
     game: Game
     events: list[Event] = field(default_factory=list)
+    bots: bool = False  # the table has seats the app plays (its bots may have a move to make)
 
 
 def hash_secret(secret: str) -> str:
@@ -76,16 +87,59 @@ def normalise_code(code: str) -> str:
     return "".join(ch for ch in code.upper() if ch.isalnum())
 
 
-def _system_rng() -> random.Random:
-    """Dice the app rolls come from the OS; every value is recorded in the event."""
-    return random.SystemRandom()
+_SEEDED_STREAMS: dict[str, random.Random] = {}
+
+
+def _system_rng(*key: object) -> random.Random:
+    """Dice the app rolls come from the OS; every value is recorded in the event.
+
+    Under the test-only setting ``SIXDICE_DICE_SEED`` they come from a
+    ``random.Random`` seeded with that seed and ``key`` (say the game's number
+    and ``seq``), so the same point of a game always gets the same dice,
+    whichever tables were played before it.  Without a key, one stream per seed.
+    """
+    seed = settings.SIXDICE_DICE_SEED
+    if seed is None:
+        return random.SystemRandom()
+    if not key:
+        return _SEEDED_STREAMS.setdefault(seed, random.Random(seed))
+    return random.Random(":".join(map(str, (seed, *key))))
 
 
 # ---------------------------------------------------------------- tables and seats
 
 
-def create_table(*, game: str, options: Mapping[str, Any], capacity: int) -> tuple[Table, str]:
-    """Open a table for ``game``; returns it with the host secret (kept only in the host's session)."""
+def _changed(
+    table: Table, kind: str, *, actor: str = HOST, payload: Mapping[str, Any] | None = None,
+    revoked: Sequence[int] = (),
+) -> int:
+    """Record a change to the table: bump its version and log it, in the caller's transaction.
+
+    After the commit, everyone at the table gets one table frame computed
+    once (``broadcast.table_changed``).  Returns the new version.
+    """
+    Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
+    version: int = Table.objects.filter(pk=table.pk).values_list("version", flat=True).get()
+    TableChange.objects.create(table_id=table.pk, version=version, kind=kind, actor=actor, payload=dict(payload or {}))
+    table.version = version
+    broadcast.table_changed(table.code, table.pk, revoked=revoked)
+    return version
+
+
+def create_table(
+    *,
+    game: str,
+    options: Mapping[str, Any],
+    capacity: int,
+    code: str | None = None,
+    status: Table.Status = Table.Status.LOBBY,
+) -> tuple[Table, str]:
+    """Open a table for ``game``; returns it with the host secret (kept only in the host's session).
+
+    An imported game's table (:mod:`sixdice.review.exchange`) asks for its
+    old ``code`` (used when free, else a new one is drawn) and another
+    ``status``; its host secret is thrown away.
+    """
     engine = get_engine(game)
     if not engine.min_players <= capacity <= engine.max_players:
         raise OptionsError(
@@ -94,14 +148,15 @@ def create_table(*, game: str, options: Mapping[str, Any], capacity: int) -> tup
         )
     cleaned = engine.clean_options(options, players=capacity)
     host_secret = new_secret()
-    for _ in range(20):
+    for attempt in range(20):
         try:
             with transaction.atomic():
                 table = Table.objects.create(
-                    code=_new_code(),
+                    code=code if code and attempt == 0 else _new_code(),
                     game=engine.slug,
                     options=cleaned,
                     capacity=capacity,
+                    status=status,
                     host_secret_hash=hash_secret(host_secret),
                 )
             return table, host_secret
@@ -133,7 +188,7 @@ def clean_name(name: str) -> str:
 
 
 @transaction.atomic
-def join_table(*, table: Table, name: str, is_bot: bool = False) -> tuple[Seat, str]:
+def join_table(*, table: Table, name: str, is_bot: bool = False, strength: str = "") -> tuple[Seat, str]:
     """Give a new player a seat; returns the seat and the secret that binds it to the browser."""
     table = Table.objects.get(pk=table.pk)
     if table.status != Table.Status.LOBBY:
@@ -151,8 +206,9 @@ def join_table(*, table: Table, name: str, is_bot: bool = False) -> tuple[Seat, 
         name=cleaned,
         secret_hash="" if is_bot else hash_secret(secret),
         is_bot=is_bot,
+        bot_strength=_strength(table, strength) if is_bot else "",
     )
-    broadcast.table_changed(table.code)
+    _changed(table, TableChange.Kind.JOIN, actor=str(seat.position), payload={"position": seat.position, "bot": is_bot})
     return seat, secret
 
 
@@ -169,7 +225,7 @@ def hand_over_seat(*, table: Table, position: int) -> str:
     seat.claim_token_hash = hash_secret(token)
     seat.is_bot = False
     seat.save(update_fields=["secret_hash", "claim_token_hash", "is_bot"])
-    broadcast.seat_revoked(table.code, position)
+    _changed(table, TableChange.Kind.HANDOVER, payload={"position": position}, revoked=[position])
     return token
 
 
@@ -184,7 +240,7 @@ def claim_seat(*, table: Table, token: str) -> tuple[Seat, str]:
     seat.secret_hash = hash_secret(secret)
     seat.claim_token_hash = ""
     seat.save(update_fields=["secret_hash", "claim_token_hash"])
-    broadcast.table_changed(table.code)
+    _changed(table, TableChange.Kind.CLAIM, actor=str(seat.position), payload={"position": seat.position})
     return seat, secret
 
 
@@ -195,17 +251,31 @@ def _seat_at(table: Table, position: int) -> Seat:
     return seat
 
 
+def _strength(table: Table, strength: Any) -> str:
+    """A bot strength the table's game offers ("" for the game's default); else a clear refusal."""
+    if strength in (None, ""):
+        return ""
+    offered = get_engine(table.game).bot_strengths
+    if not isinstance(strength, str) or strength not in offered:
+        raise ServiceError(
+            "bad_field",
+            gettext("Unknown bot strength %(strength)s; this game offers %(offered)s.")
+            % {"strength": repr(strength), "offered": ", ".join(offered) or "-"},
+        )
+    return strength
+
+
 @transaction.atomic
-def set_bot(*, table: Table, position: int, is_bot: bool = True) -> Seat:
+def set_bot(*, table: Table, position: int, is_bot: bool = True, strength: str = "") -> Seat:
     """Let the app play a seat (a player left), or take it back from the app."""
     seat = _seat_at(table, position)
     seat.is_bot = is_bot
+    seat.bot_strength = _strength(table, strength) if is_bot else ""
     if is_bot:
         seat.secret_hash = ""
-    seat.save(update_fields=["is_bot", "secret_hash"])
-    if is_bot:
-        broadcast.seat_revoked(table.code, position)
-    broadcast.table_changed(table.code)
+    seat.save(update_fields=["is_bot", "secret_hash", "bot_strength"])
+    kind = TableChange.Kind.BOT_ON if is_bot else TableChange.Kind.BOT_OFF
+    _changed(table, kind, payload={"position": position}, revoked=[position] if is_bot else [])
     return seat
 
 
@@ -219,17 +289,58 @@ def close_table(*, table: Table) -> Table:
         status=Game.Status.ABANDONED, end_reason="closed", finished_at=timezone.now()
     )
     Table.objects.filter(pk=table.pk).update(status=Table.Status.CLOSED, paused=False)
+    _changed(table, TableChange.Kind.CLOSE)
     table.refresh_from_db()
-    broadcast.table_changed(table.code)
     return table
 
 
 @transaction.atomic
 def set_paused(*, table: Table, paused: bool) -> Table:
     Table.objects.filter(pk=table.pk).update(paused=paused)
+    _changed(table, TableChange.Kind.PAUSE if paused else TableChange.Kind.RESUME)
     table.refresh_from_db()
-    broadcast.table_changed(table.code)
     return table
+
+
+# ---------------------------------------------------------------- host commands
+
+HOST_COMMANDS = frozenset({"start", "rematch", "pause", "resume", "handover", "bot", "add_bot", "close"})
+
+
+def _int_field(fields: Mapping[str, Any], name: str) -> int:
+    value = fields.get(name)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ServiceError("bad_field", gettext("Field %(name)s must be a whole number.") % {"name": repr(name)})
+    return value
+
+
+def host_command(*, table_code: str, credentials: Credentials, command: Any, fields: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Run one host command (``docs/protocol.md``); returns a reply frame for the host, if it has one."""
+    if command not in HOST_COMMANDS:
+        raise ServiceError("bad_field", gettext("Unknown host command %(command)s.") % {"command": repr(command)})
+    table = load_table(table_code)
+    if not is_host(table, credentials):
+        raise ServiceError("not_host", gettext("Only the host can do that."))
+    if command in {"start", "rematch"}:
+        start_game(table=table)
+    elif command in {"pause", "resume"}:
+        set_paused(table=table, paused=command == "pause")
+    elif command == "handover":
+        position = _int_field(fields, "position")
+        token = hand_over_seat(table=table, position=position)
+        return {"type": "handover", "position": position, "url": reverse("tables:claim", args=[table.code, token])}
+    elif command == "close":
+        close_table(table=table)
+    elif command == "add_bot":
+        taken = {name.casefold() for name in table.seats.values_list("name", flat=True)}
+        number = next(n for n in range(1, 100) if f"bot {n}" not in taken)
+        join_table(table=table, name=f"Bot {number}", is_bot=True, strength=fields.get("strength", ""))
+    elif command == "bot":
+        on = fields.get("on", True)
+        if not isinstance(on, bool):
+            raise ServiceError("bad_field", gettext("Field %(name)s must be true or false.") % {"name": "'on'"})
+        set_bot(table=table, position=_int_field(fields, "position"), is_bot=on, strength=fields.get("strength", ""))
+    return None
 
 
 # ---------------------------------------------------------------- games
@@ -256,7 +367,7 @@ def start_game(*, table: Table, rng: random.Random | None = None) -> Applied:
             gettext("%(game)s needs at least %(low)s players; %(n)s joined so far.")
             % {"game": engine.label, "low": engine.min_players, "n": len(seats)},
         )
-    rng = rng or _system_rng()
+    rng = rng or _system_rng("start", 1 if previous is None else previous.number + 1)
     names = [seat.name for seat in seats]
     options = engine.clean_options(table.options, players=len(seats))
     first = rng.randrange(len(seats)) if previous is None else (previous.first + 1) % len(seats)
@@ -272,10 +383,12 @@ def start_game(*, table: Table, rng: random.Random | None = None) -> Applied:
         state=state,
     )
     Table.objects.filter(pk=table.pk).update(status=Table.Status.PLAYING, paused=False)
-    applied = Applied(game=game)
+    # The table frame goes out first: it carries the new game, so the update after it is no surprise.
+    kind = TableChange.Kind.START if previous is None else TableChange.Kind.REMATCH
+    _changed(table, kind, payload={"game": game.number})
+    applied = Applied(game=game, bots=any(seat.is_bot for seat in seats))
     _run_system_actions(engine, game, state, applied, rng)
-    _save(game, applied, expected_seq=0, code=table.code)
-    broadcast.table_changed(table.code)
+    _save(game, applied, expected_seq=0, table=table)
     return applied
 
 
@@ -303,32 +416,48 @@ def load_table(code: str, *, allow_closed: bool = False) -> Table:
 
 
 _ACTION_SQL = """
-SELECT g.*, t.code AS t_code, t.status AS t_status, t.paused AS t_paused, t.host_secret_hash AS t_host_hash,
-       (SELECT s.position FROM {seat} s WHERE s.table_id = t.id AND s.secret_hash = %s) AS t_seat
+SELECT g.*, t.code AS t_code, t.status AS t_status, t.paused AS t_paused, t.version AS t_version,
+       t.host_secret_hash AS t_host_hash,
+       (SELECT s.position FROM {seat} s WHERE s.table_id = t.id AND s.secret_hash = %s AND s.secret_hash <> '')
+         AS t_seat,
+       EXISTS (SELECT 1 FROM {seat} b WHERE b.table_id = t.id AND b.is_bot) AS t_bots
 FROM {table} t JOIN {game} g ON g.table_id = t.id
 WHERE t.code = %s ORDER BY g.number DESC LIMIT 1
 """
 
 
-def _load_for_action(code: str, credentials: Credentials) -> tuple[Table, Game | None, int | None]:
-    """The table, its current game and the sender's seat, in one query.
+class _ActionRow(TypedDict):
+    """The table columns that :data:`_ACTION_SQL` adds to the game row."""
+
+    t_code: str
+    t_status: str
+    t_paused: bool
+    t_version: int
+    t_host_hash: str
+    t_seat: int | None
+    t_bots: bool
+
+
+def _load_for_action(code: str, credentials: Credentials) -> tuple[Table, Game | None, int | None, bool]:
+    """The table, its current game, the sender's seat and whether it has bots, in one query.
 
     This runs for every move, so it is one plain statement rather than three
     ORM queries (table and game, then the seat).
     """
     sql = _ACTION_SQL.format(seat=Seat._meta.db_table, table=Table._meta.db_table, game=Game._meta.db_table)
     digest = hash_secret(credentials.seat_secret) if credentials.seat_secret else ""
-    game = next(iter(Game.objects.raw(sql, [digest, normalise_code(code)])), None)
+    rows = Game.objects.raw(sql, [digest, normalise_code(code)])
+    game = cast("WithAnnotations[Game, _ActionRow] | None", next(iter(rows), None))
     if game is None:
-        return load_table(code), None, None
+        return load_table(code), None, None, False
     table = Table(
         id=game.table_id, code=game.t_code, status=game.t_status, paused=bool(game.t_paused),
-        host_secret_hash=game.t_host_hash,
+        version=game.t_version, host_secret_hash=game.t_host_hash,
     )
     if table.status == Table.Status.CLOSED:
         raise ServiceError("table_closed", gettext("This table is closed."))
     game.table = table
-    return table, game, game.t_seat
+    return table, game, game.t_seat, bool(game.t_bots)
 
 
 @transaction.atomic
@@ -353,7 +482,7 @@ def apply_action(
     ``bot_seat`` plays for a bot seat: only the server's bot driver passes
     it, and the dice of the bot's move are the server's own.
     """
-    table, game, seat = _load_for_action(table_code, credentials)
+    table, game, seat, bots = _load_for_action(table_code, credentials)
     actor: Actor = (
         bot_seat if bot_seat is not None else _resolve_actor(table, credentials, as_host=as_host, seat=seat)
     )
@@ -364,16 +493,16 @@ def apply_action(
     if table.paused:
         raise ServiceError("paused", gettext("The host has paused the game."))
     engine = get_engine(game.engine)
-    rng = rng or _system_rng()
+    rng = rng or _system_rng("move", game.number, game.seq)
     state = game.state
     try:
         if isinstance(actor, int) and actor not in engine.actors(state):
             # Let the engine word the refusal ("It is Ana's turn."), else a plain one.
             engine.apply(state, dict(action), actor=actor)
             raise GameError(gettext_noop("It is not your turn."), code="not_allowed")
-        complete = getattr(engine, "complete_action", None)
-        if complete is not None:
-            action = complete(state, dict(action), game.options, rng, actor=SYSTEM if bot_seat is not None else actor)
+        action = engine.complete_action(
+            state, dict(action), game.options, rng, actor=SYSTEM if bot_seat is not None else actor
+        )
         new_state = engine.apply(state, dict(action), actor=actor)
     except GameError as exc:
         if expected_seq != game.seq:  # the sender acted on an old state: that is the real reason
@@ -381,10 +510,10 @@ def apply_action(
         raise ServiceError(exc.code, i18n.game_error_message(exc)) from None
     if expected_seq != game.seq:
         raise ServiceError("stale", STALE_MESSAGE)
-    applied = Applied(game=game)
+    applied = Applied(game=game, bots=bots)
     _add_event(engine, game, applied, actor, dict(action), state)
     _run_system_actions(engine, game, new_state, applied, rng)
-    _save(game, applied, expected_seq=expected_seq, code=table.code)
+    _save(game, applied, expected_seq=expected_seq, table=table)
     return applied
 
 
@@ -392,12 +521,9 @@ def _add_event(
     engine: GameEngine, game: Game, applied: Applied, actor: Actor, action: dict[str, Any], before: Mapping[str, Any]
 ) -> None:
     seq = game.seq + len(applied.events) + 1
-    text = engine.describe(before, action, names=game.players)
-    describe_parts = getattr(engine, "describe_parts", None)
-    notation = describe_parts(before, action, names=game.players) if describe_parts is not None else []
-    applied.events.append(
-        Event(game=game, seq=seq, actor=str(actor), action=action, text=text[:500], notation=notation or [])
-    )
+    parts = engine.describe_parts(before, action, names=game.players)
+    text = render_parts(parts)
+    applied.events.append(Event(game=game, seq=seq, actor=str(actor), action=action, text=text[:500], notation=parts))
 
 
 def _run_system_actions(
@@ -415,7 +541,7 @@ def _run_system_actions(
     game.state = state
 
 
-def _save(game: Game, applied: Applied, *, expected_seq: int, code: str) -> None:
+def _save(game: Game, applied: Applied, *, expected_seq: int, table: Table) -> None:
     """Conditional update of the snapshot plus the unique (game, seq) events: one writer wins."""
     engine = get_engine(game.engine)
     outcome = engine.outcome(game.state)
@@ -439,20 +565,20 @@ def _save(game: Game, applied: Applied, *, expected_seq: int, code: str) -> None
     for name, value in fields.items():
         setattr(game, name, value)
     if outcome is not None:
+        from sixdice.players.services import record_result  # profiles' results and ratings, same transaction
+
+        record_result(game)
         # A table that plays one game only (the host turned the series off) closes with it.
-        series = getattr(engine, "plays_series", lambda options: True)(game.options)
+        series = engine.plays_series(game.options)
         status = Table.Status.FINISHED if series else Table.Status.CLOSED
         Table.objects.filter(pk=game.table_id).update(status=status)
-        broadcast.table_changed(code)  # standings and the host's Rematch button
     if applied.events:
-        broadcast.game_events(code, game, applied.events)
+        broadcast.game_events(table.code, game, applied.events, version=table.version)
+    if outcome is not None:  # after the events: the table frame brings standings and the host's Rematch button
+        _changed(table, TableChange.Kind.GAME_END, actor=SYSTEM, payload={"game": game.number, "winners": list(outcome.winners)})
 
 
 def replay(game: Game, events: Sequence[Event] | None = None) -> dict[str, Any]:
-    """The state reached by applying the game's event log to its initial state."""
-    engine = get_engine(game.engine)
-    state = game.initial_state
-    for event in events if events is not None else game.events.order_by("seq"):
-        actor: Actor = int(event.actor) if event.actor.isdigit() else event.actor
-        state = engine.apply(state, event.action, actor=actor)
-    return state
+    """The state reached by applying the game's event log to its initial state (see :mod:`sixdice.gamekit.replay`)."""
+    logged = events if events is not None else game.events.order_by("seq")
+    return final_state(get_engine(game.engine), game.initial_state, ((e.actor, e.action) for e in logged))

@@ -12,8 +12,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
+from sixdice.gamekit.engine import REGISTRY, GameError, get_engine
+
 from . import i18n, services
-from .engine import REGISTRY, GameError, get_engine
 from .models import Table
 from .services import Credentials, ServiceError
 

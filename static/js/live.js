@@ -1,6 +1,7 @@
 /* The live connection of a table page, shared by both games.
  * Keeps the table's state in step with the server (see docs/protocol.md):
- * seq tracking, resync on a gap, reconnect with backoff and jitter, presence,
+ * seq tracking, resync on a gap, table versions (a missed table change is
+ * asked for again), reconnect with backoff and jitter, presence,
  * the host's controls and the move log.  A game draws its board by
  * registering window.GameRenderers[slug] = {render(live, boardEl)}.
  */
@@ -52,6 +53,8 @@
     receive(msg) {
       switch (msg.type) {
         case "welcome": case "snapshot": case "revoked": {
+          // A table frame older than the one we have was overtaken by a newer one: drop it.
+          if (msg.type === "snapshot" && this.table && msg.table.version < this.table.version) return;
           const before = this.log;
           this.applySnapshot(msg);
           if (msg.missed) {  // a reconnect: keep our log and add what we missed
@@ -65,6 +68,7 @@
         case "update": this.applyUpdate(msg); break;
         case "presence": this.presence = msg; break;
         case "pong":  // the table moved on without us (lost broadcasts): catch up
+          if (this.checkVersion(msg.version)) return;
           if (msg.game !== (this.game ? this.game.id : null) || (this.game && msg.seq > this.game.seq)) {
             this.send({type: "resync", game: this.game ? this.game.id : null, since: this.game ? this.game.seq : 0});
           }
@@ -81,12 +85,22 @@
     applySnapshot(s) {
       this.role = s.role; this.seat = s.seat; this.host = s.host;
       this.table = s.table; this.presence = s.presence; this.standings = s.standings || [];
+      // A table frame (or an error's snapshot) can be overtaken by updates: take its table part,
+      // but never step back to an older state of the same game.
+      if (s.game && this.game && s.game.id === this.game.id && s.game.seq < this.game.seq) return;
       this.game = s.game ? {id: s.game.id, number: s.game.number, seq: s.game.seq, status: s.game.status,
                             players: s.game.players, started_at: s.game.started_at, view: s.game.view} : null;
       this.log = s.game ? s.game.log.slice() : [];
       this.lastEvents = [];
     },
+    checkVersion(version) {  // a table change we missed: ask for the table (the answer is a snapshot)
+      if (!this.table || !(version > this.table.version) || version <= (this.askedVersion || -1)) return false;
+      this.askedVersion = version;
+      this.send({type: "resync_table"});
+      return true;
+    },
     applyUpdate(u) {
+      this.checkVersion(u.version);
       if (!this.game || this.game.id !== u.game) {
         this.send({type: "resync", game: this.game ? this.game.id : null, since: 0});
         return;

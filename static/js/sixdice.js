@@ -302,7 +302,7 @@
     }
     const own = flat(v.hands[live.seat])[ui.own];
     panel.append(el("div", {class: "sd-change"},
-      el("span", {class: "sr"}, tr("yourDie") + ": "), die(live, own), " \u2192 ", ui.to != null ? die(live, ui.to) : "?",
+      el("span", {class: "sr"}, tr("yourDie") + " "), die(live, own), " \u2192 ", ui.to != null ? die(live, ui.to) : "?",
       ui.to != null ? el("small", {}, " (" + signed(ui.to - own) + ")") : null,
       el("button", {type: "button", class: "secondary sd-cancel", "data-act": "cancel", onclick: () => { ui = {key: ui.key, broken: ui.broken}; live.draw(); }}, tr("cancel"))));
     if (ui.to == null) {
@@ -313,7 +313,7 @@
       const before = flat(v.hands[ui.victim])[ui.other];
       const to = before - (ui.to - own);
       panel.append(el("div", {class: "sd-change"},
-        el("span", {}, tr("theirDie", {name: who(v, ui.victim)}) + ": "), die(live, before), " \u2192 ", die(live, to),
+        el("span", {}, tr("theirDie", {name: who(v, ui.victim)}) + " "), die(live, before), " \u2192 ", die(live, to),
         el("small", {}, " (" + signed(to - before) + ")")));
       const action = {type: "flip", victim: ui.victim, own: ui.own, own_to: ui.to, other: ui.other, other_to: to};
       panel.append(el("div", {class: "sd-buttons"},

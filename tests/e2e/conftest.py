@@ -1,11 +1,19 @@
 """A real server (daphne on a free loopback port) and Chromium through Playwright.
 
+One server and one Chromium per test module: the database is migrated and the
+static files collected once per session, and each module's server starts from
+a copy of that database.  Tests in a module share the server, so each makes
+its own tables and asserts only about them.  The server's dice are seeded
+(``SIXDICE_DICE_SEED``, test-only): a game played by the same taps gets the
+same dice every run, in any order of tests.
+
 Outside CI these skip, saying why, when Chromium is missing; in CI they must run.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -21,29 +29,67 @@ ARTIFACTS = Path(os.environ.get("TEST_ARTIFACTS", ROOT / "test-artifacts"))
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 860}
 CHROMIUM = "/usr/bin/chromium"
+DICE_SEED = "e2e-1"  # the browser tests' servers roll seeded dice (test-only setting)
+DB_NAME = "db.sqlite3"
+
+
+def site_env(workdir: Path, site: Path, **extra: str) -> dict[str, str]:
+    """A server's environment: its own directory and database, the session's static files, seeded dice."""
+    return base_env(
+        workdir,
+        SECRET_KEY="e2e-" + os.urandom(8).hex(),
+        SQLITE_PATH=str(workdir / DB_NAME),
+        STATIC_ROOT=str(site / "static"),
+        SIXDICE_STATIC_MANIFEST="1",
+        SIXDICE_TESTING="1",
+        SIXDICE_DICE_SEED=DICE_SEED,
+        **extra,
+    )
+
+
+def prepare_site(site: Path) -> None:
+    """Migrate a database and collect the static files once (``make run`` does the same)."""
+    env = site_env(site, site)
+    migrate(env)
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env,
+                   check=True)
 
 
 class Server(Daphne):
-    """The app in its own daphne process, SQLite file and collected static files, as `make run` serves it."""
+    """The app in its own daphne process and SQLite file, as `make run` serves it.
 
-    def __init__(self, workdir: Path, env: dict[str, str] | None = None) -> None:
-        super().__init__(
-            workdir,
-            base_env(workdir, SECRET_KEY="e2e-" + os.urandom(8).hex(), SIXDICE_STATIC_MANIFEST="1", **(env or {})),
-            name="server",
-        )
-        migrate(self.env)
-        subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=self.env,
-                       check=True)
+    ``site`` holds a migrated database (copied, so each server starts empty)
+    and the collected static files (shared, read-only).
+    """
+
+    def __init__(self, workdir: Path, site: Path, env: dict[str, str] | None = None) -> None:
+        super().__init__(workdir, site_env(workdir, site, **(env or {})), name="server")
+        for suffix in ("", "-wal", "-shm"):
+            if (site / (DB_NAME + suffix)).exists():
+                shutil.copyfile(site / (DB_NAME + suffix), workdir / (DB_NAME + suffix))
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    srv = Server(tmp_path).start()
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("site")
+    prepare_site(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def server_env() -> dict[str, str]:
+    """Extra environment for this module's server; a module overrides it to change a setting."""
+    return {}
+
+
+@pytest.fixture(scope="module")
+def server(site: Path, server_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for all the tests of a module."""
+    srv = Server(tmp_path_factory.mktemp("server"), site, server_env).start()
     yield srv
     srv.stop()
 

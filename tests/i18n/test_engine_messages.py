@@ -11,8 +11,8 @@ from django.utils import translation
 from runbuster.engine import ENGINE as RUNBUSTER
 from sixdice import rules
 from sixdice.engine import ENGINE as SIXDICE
+from sixdice.gamekit.engine import IllegalMove, OptionsError
 from sixdice.tables import services
-from sixdice.tables.engine import IllegalMove, OptionsError
 from sixdice.tables.i18n import game_error_message
 from sixdice.tables.services import Credentials
 from tests.live_client import connect, receive_until
@@ -45,7 +45,7 @@ def test_the_adapter_passes_the_rules_message_on_for_translation():
         SIXDICE.apply(state, {"type": "flip"}, actor=0)
     exc = info.value
     assert str(exc) == "The game waits for Ana's roll (the 6 starting dice), not a flip."
-    assert _in("uk", exc) == "Гра чекає на кидок гравця Ana (6 стартових кубиків), а не переворот."
+    assert _in("uk", exc) == "Гра чекає на кидок гравця Ana (6 стартових кубиків), а не перегортання."
     assert _in("fr", exc) == "La partie attend le lancer de Ana (les 6 dés de départ), pas un retournement."
     assert _in("en", exc) == str(exc)
 
@@ -54,8 +54,8 @@ def test_the_adapter_passes_the_rules_message_on_for_translation():
     ("raw", "players", "french"),
     [
         ({"bank": "3"}, 2, "La banque doit contenir de 12 à 100 dés pour 2 joueurs"),
-        ({"rounds": "0"}, 3, "Le nombre de tours doit être de 1 à 99."),
-        ({"rounds": "many"}, 3, "Le nombre de tours doit être un nombre entier, pas 'many'."),
+        ({"rounds": "0"}, 3, "Le nombre de manches doit être de 1 à 99."),
+        ({"rounds": "many"}, 3, "Le nombre de manches doit être un nombre entier, pas 'many'."),
         ({"time_limit_minutes": "9999"}, 3, "La limite de temps doit être de 1 à 1440 minutes"),
         ({"dice": "cards"}, 3, "Les dés doivent être \"app\" (l'application lance) ou \"physical\""),
         ({"auto_balance": "maybe"}, 3, "Équilibre automatique doit être activé ou désactivé, pas 'maybe'."),
@@ -76,7 +76,7 @@ def test_run_buster_options_and_moves_are_translated():
     with pytest.raises(IllegalMove) as info:
         RUNBUSTER.apply(state, {"type": "roll", "values": [1, 2]}, actor=0)
     assert str(info.value) == "Roll exactly 6 dice (the dice in the cup), not 2."
-    assert _in("pt", info.value) == "Lance exatamente 6 dados (os dados do copo), não 2."
+    assert _in("pt", info.value) == "Role exatamente 6 dados (os dados do copo), não 2."
 
 
 # ---------------------------------------------------------------- the create-table form

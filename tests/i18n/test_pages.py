@@ -71,8 +71,8 @@ def test_every_page_renders_in_every_language(game, lang, how):
         ("en", "Run Buster: the rules", "straight"),
         ("uk", "Run Buster: правила", "стріт"),
         ("pt", "Run Buster: as regras", "sequência"),
-        ("fr", "Run Buster : les règles", "suite"),
-        ("nl", "Run Buster: de regels", "straat"),
+        ("fr", "Run Buster\u00a0: les règles", "suite"),
+        ("nl", "Run Buster: de regels", "reeks"),
     ],
 )
 def test_rules_pages_are_written_in_each_language(lang, title, word):

@@ -99,6 +99,8 @@ class SeatClient:
         self.ws: Any = None
         self.game: dict[str, Any] | None = None  # id, number, seq, status, view
         self.host = False
+        self.version = -1  # the table's version, from the last table frame
+        self.table_resyncs = 0
         self.logs: dict[int, GameLog] = {}
         self.duplicates = 0
         self.gaps = 0
@@ -230,8 +232,12 @@ class SeatClient:
 
     def _snapshot(self, s: dict[str, Any], missed: list[dict[str, Any]] | None = None) -> None:
         self.host = bool(s.get("host"))
+        if "table" in s:
+            self.version = max(self.version, s["table"]["version"])
         g = s.get("game")
         before = self.game
+        if g and before and before["id"] == g["id"] and g["seq"] < before["seq"]:
+            return  # an older picture (a table frame or an error's snapshot overtaken by updates): keep ours, as live.js
         if not g:
             self.game = None
             return
@@ -255,6 +261,11 @@ class SeatClient:
         self._next_id += 1
         await self.ws.send(json.dumps(msg))
 
+    async def _resync_table(self) -> None:
+        """A table change we missed: ask for the table, as live.js."""
+        self.table_resyncs += 1
+        await self.ws.send(json.dumps({"type": "resync_table"}))
+
     async def _update(self, u: dict[str, Any], *, pushed: bool) -> None:
         if not self.game or self.game["id"] != u["game"]:
             await self._resync(0)
@@ -276,12 +287,18 @@ class SeatClient:
         if kind == "update" and self.drop is not None and self.drop(msg):
             self.dropped += 1
             return
-        if kind in {"welcome", "snapshot", "revoked"}:
+        if kind == "snapshot" and msg["table"]["version"] < self.version:
+            pass  # an older table frame overtaken by a newer one
+        elif kind in {"welcome", "snapshot", "revoked"}:
             self._snapshot(msg, msg.get("missed"))
             if kind == "welcome":
                 self.welcomed.set()
         elif kind == "update":
+            if msg.get("version", -1) > self.version:
+                await self._resync_table()
             await self._update(msg, pushed=msg.get("ref") is None)
+        elif kind == "pong" and msg.get("version", -1) > self.version:
+            await self._resync_table()
         elif kind == "pong" and self.game is not None:
             if msg.get("game") != self.game["id"] or msg.get("seq", 0) > self.game["seq"]:
                 await self._resync(self.game["seq"])  # broadcasts were lost: catch up, as live.js

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 
 import pytest
 
+from sixdice.gamekit.engine import get_engine
 from sixdice.rules.game import State, default_action, random_flip
 from sixdice.tables import services
-from sixdice.tables.engine import get_engine
 from sixdice.tables.models import Game, Table
 from sixdice.tables.services import Credentials
 

@@ -88,7 +88,7 @@ TAMPERS = {
     "missing events": (lambda d: d.pop("events"), '"events" is missing'),
     "events not a list": (lambda d: d.update(events={}), '"events" must be a list'),
     "unknown engine": (lambda d: d["game"].update(engine="chess"), "unknown game engine"),
-    "unfinished": (lambda d: d["game"].update(status="playing"), "only finished games"),
+    "unfinished": (lambda d: d["game"].update(status="playing"), "only finished or abandoned games"),
     "rolled value": (_tamper_roll, "event"),
     "initial state": (lambda d: d["initial_state"].update(first=1 - d["initial_state"].get("first", 0) if
                                                          isinstance(d["initial_state"].get("first"), int) else 5),

@@ -7,9 +7,9 @@ import json
 import pytest
 from django.urls import reverse
 
+from sixdice.gamekit.engine import get_engine
 from sixdice.review.steps import count_turns, replay_steps, step_payloads
 from sixdice.tables import services
-from sixdice.tables.engine import get_engine
 from sixdice.tables.models import Game
 
 from .conftest import play
@@ -37,11 +37,11 @@ def test_every_step_equals_a_fresh_replay(request, fixture):
 
 def test_turns_are_flips_in_sixdice_and_rolls_in_runbuster(runbuster_game, sixdice_game):
     rb = list(runbuster_game.events.values_list("actor", "action"))
-    assert count_turns("runbuster", rb) == sum(1 for _a, action in rb if action["type"] == "roll")
-    assert count_turns("runbuster", rb) == runbuster_game.state["turns"]
+    assert count_turns(get_engine("runbuster"), rb) == sum(1 for _a, action in rb if action["type"] == "roll")
+    assert count_turns(get_engine("runbuster"), rb) == runbuster_game.state["turns"]
     sd = list(sixdice_game.events.values_list("actor", "action"))
     flips = sum(1 for _a, action in sd if action["type"] == "flip")
-    assert flips > 0 and count_turns("sixdice", sd) == flips
+    assert flips > 0 and count_turns(get_engine("sixdice"), sd) == flips
     assert replay_steps(sixdice_game)[-1].turn == flips
 
 

@@ -4,7 +4,7 @@ import random
 import pytest
 
 from runbuster.engine import ENGINE
-from sixdice.tables.engine import HOST, REGISTRY, SYSTEM, GameEngine, IllegalMove, NotAllowed, OptionsError
+from sixdice.gamekit.engine import HOST, REGISTRY, SYSTEM, GameEngine, IllegalMove, NotAllowed, OptionsError
 
 NAMES = ["Ana", "Bo", "Cy"]
 
@@ -135,3 +135,29 @@ def test_full_game_json_round_trip_and_outcome():
 def test_series_option_says_whether_the_table_plays_on():
     assert ENGINE.plays_series(ENGINE.clean_options({}, players=2)) is True
     assert ENGINE.plays_series(ENGINE.clean_options({"series": "off"}, players=2)) is False
+
+
+def test_bot_strengths_and_hint_hooks():
+    state, options = start(first=0)
+    assert ENGINE.bot_strengths[0] == "random" and ENGINE.bot_strengths[-1] == "optimal"
+    for strength in ENGINE.bot_strengths:
+        action = ENGINE.bot_action(state, 0, random.Random(1), strength=strength)
+        assert action["type"] == "roll" and len(action["values"]) == 6
+    with pytest.raises(ValueError, match="unknown bot strength"):
+        ENGINE.bot_action(state, 0, random.Random(1), strength="godlike")
+    assert ENGINE.hint(state, 1) is None  # not Bo's turn
+    assert ENGINE.hint(state, 0)["win"] == pytest.approx(ENGINE.first_player_reference())
+    assert round(ENGINE.first_player_reference(), 4) == 0.5085
+
+
+def test_turns_and_picture_for_the_review_pages():
+    assert ENGINE.is_turn(0, {"type": "roll", "values": [1] * 6})
+    assert ENGINE.is_turn(SYSTEM, {"type": "roll", "values": [1] * 6})
+    assert not ENGINE.is_turn(0, {"type": "end_turn"})
+    state, _options = start(players=3)
+    state = ENGINE.apply(state, {"type": "roll", "values": [1, 2, 3, 4, 5, 5]}, actor=0)
+    state = ENGINE.apply(state, {"type": "choose", "straight": [1, 2, 3, 4, 5]}, actor=0)
+    picture = ENGINE.picture(state)
+    assert [h.loose for h in picture.hands] == [(1, 2, 3, 4, 5), (), ()]
+    assert dict(picture.facts)["roll"] == "1 2 3 4 5 5 (Ana)"
+    assert ENGINE.die_face(4).text == "4" and ENGINE.die_face(4).tone == "pip"

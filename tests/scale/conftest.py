@@ -71,6 +71,16 @@ class Cluster:
             ).fetchall()
         return [(g, s) for g, s in rows]
 
+    def game_status(self, code: str) -> tuple[str, int] | None:
+        """(status, seq) of the table's current game."""
+        with psycopg.connect(self.postgres.url.replace("postgres://", "postgresql://")) as conn:
+            row = conn.execute(
+                "SELECT g.status, g.seq FROM tables_game g JOIN tables_table t ON t.id = g.table_id "
+                "WHERE t.code = %s ORDER BY g.number DESC LIMIT 1",
+                (code,),
+            ).fetchone()
+        return (row[0], row[1]) if row else None
+
 
 @pytest.fixture
 def cluster(postgres: Postgres, tmp_path: Path) -> Iterator[Cluster]:
@@ -79,7 +89,8 @@ def cluster(postgres: Postgres, tmp_path: Path) -> Iterator[Cluster]:
     c = Cluster(tmp_path, redis, postgres, {})
     try:
         redis.start()
-        c.env = base_env(tmp_path, DATABASE_URL=postgres.url, REDIS_URL=redis.url, SECRET_KEY="scale-tests")
+        c.env = base_env(tmp_path, DATABASE_URL=postgres.url, REDIS_URL=redis.url, SECRET_KEY="scale-tests",
+                         SIXDICE_BOT_DELAY="0.05")  # bots move quickly here
         migrate(c.env)
         c.servers = [Daphne(tmp_path, c.env, name=f"app{k}").start() for k in range(2)]
         yield c

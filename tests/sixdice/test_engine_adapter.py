@@ -8,8 +8,7 @@ import random
 import pytest
 
 from sixdice.engine import ENGINE
-from sixdice.rules import Hand, position
-from sixdice.tables.engine import (
+from sixdice.gamekit.engine import (
     HOST,
     REGISTRY,
     SYSTEM,
@@ -19,6 +18,7 @@ from sixdice.tables.engine import (
     OptionsError,
     Outcome,
 )
+from sixdice.rules import Hand, position
 
 NAMES = ["Ana", "Bo", "Cy"]
 
@@ -334,3 +334,78 @@ def test_a_whole_game_through_the_adapter_replays_exactly(auto):
     for action, actor in log:
         replay = ENGINE.apply(replay, action, actor=actor)
     assert replay == state
+
+
+def test_describe_parts_of_a_malformed_action_is_refused_not_swallowed():
+    state = turn_state()
+    with pytest.raises(IllegalMove):
+        ENGINE.describe_parts(state, ["not", "a", "mapping"], names=NAMES)  # type: ignore[arg-type]
+
+
+def test_turns_are_flips():
+    assert ENGINE.is_turn(0, FLIP)
+    assert not ENGINE.is_turn(SYSTEM, {"type": "roll", "values": [1]})
+    assert not ENGINE.is_turn(0, {"type": "group", "zero_groups": [], "pairs": []})
+
+
+def test_picture_and_faces_for_the_review_pages():
+    state = turn_state()
+    picture = ENGINE.picture(state)
+    assert [h.groups for h in picture.hands] == [((3, -3),), ((2, -2),), ((1, -1),)]
+    assert [h.loose for h in picture.hands] == [(1,), (1,), ()]
+    assert [h.score for h in picture.hands] == [1, 1, 0]
+    assert dict(picture.facts)["bank"] == "10"
+    assert (ENGINE.die_face(2).text, ENGINE.die_face(2).tone) == ("+2", "pos")
+    assert (ENGINE.die_face(-3).text, ENGINE.die_face(-3).tone) == ("\u22123", "neg")
+
+
+def test_the_state_is_parsed_once_per_move(monkeypatch):
+    """A move through every hook the services call parses the stored dict once, not once per hook."""
+    from sixdice.engine import SixDiceEngine
+    from sixdice.rules.game import State
+
+    engine = SixDiceEngine()  # a fresh adapter: nothing remembered yet
+    rng = random.Random(3)
+    opts = engine.clean_options({"auto_balance": True}, players=3)
+    stored = json.loads(json.dumps(engine.start(players=NAMES, options=opts)))
+    while (system := engine.system_action(stored, opts, rng)) is not None:  # the start rolls
+        stored = json.loads(json.dumps(engine.apply(stored, system, actor=SYSTEM)))
+    parsed = []
+    real = State.from_dict.__func__  # type: ignore[attr-defined]
+    monkeypatch.setattr(State, "from_dict", classmethod(lambda cls, d: parsed.append(1) or real(cls, d)))
+
+    # What services.apply_action does with one flip, on a state loaded from the database:
+    state = json.loads(json.dumps(stored))
+    seat = min(engine.actors(state))
+    flip = dict(zip(("victim", "own", "own_to", "other", "other_to"), engine.view(state, seat)["legal_flips"][0],
+                    strict=True), type="flip")
+    action = engine.complete_action(state, flip, opts, rng, actor=seat)
+    new = engine.apply(state, action, actor=seat)
+    engine.describe_parts(state, action, names=NAMES)
+    steps = 0
+    while (system := engine.system_action(new, opts, rng)) is not None:
+        after = engine.apply(new, system, actor=SYSTEM)
+        engine.describe_parts(new, system, names=NAMES)
+        new, steps = after, steps + 1
+    engine.outcome(new)
+    assert steps >= 1  # the draw after the flip, at least
+    assert len(parsed) == 1
+
+
+def test_a_changed_dict_is_a_new_state_for_the_adapter():
+    """Remembering by identity never hands back a stale state for a different dict."""
+    state = turn_state()
+    assert ENGINE.actors(state) == frozenset({0})
+    other = json.loads(json.dumps(state))
+    other["pending"] = {**other["pending"], "seat": 1}
+    other["current"] = 1
+    assert ENGINE.actors(other) == frozenset({1})
+
+
+def test_first_player_is_decided_by_the_start_rolls():
+    state, opts = start(auto_balance=True)
+    assert ENGINE.first_player(state) is None  # not decided before the start rolls
+    rng = random.Random(8)
+    while state["first"] is None:
+        state = ENGINE.apply(state, ENGINE.system_action(state, opts, rng), actor=SYSTEM)
+    assert ENGINE.first_player(state).seat == state["first"] in range(len(NAMES))

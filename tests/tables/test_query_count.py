@@ -1,4 +1,4 @@
-"""Database queries per applied action stay bounded (at most 6), whatever the game."""
+"""Database queries stay bounded: at most 6 per applied action, whatever the game; a few per table change."""
 
 from __future__ import annotations
 
@@ -76,3 +76,33 @@ def test_run_buster_actions_take_at_most_six_queries(db):
         assert applied.game.seq == game.seq + 1
         kinds.add(action["type"])
     assert {"roll", "end_turn"} <= kinds
+
+
+# ---------------------------------------------------------------- table changes
+
+# BEGIN, the change itself, the version bump, reading it back, the log row, re-reading the table, COMMIT
+MAX_CHANGE_QUERIES = 7
+MAX_FRAME_QUERIES = 6  # table, seats, presence, finished games, current game, its last events
+
+
+def test_a_table_change_costs_a_few_statements_and_one_frame_for_everyone(tiny_table, monkeypatch):
+    """The frame is computed once per change, after the commit; connections add no query to it.
+
+    (Before table versions every connection re-read a snapshot, about 9 queries each.)
+    """
+    from sixdice.tables import broadcast, selectors
+
+    table, _host, _secrets = tiny_table
+    services.start_game(table=table, rng=random.Random(3))
+    sent = []
+    monkeypatch.setattr(broadcast, "send_now", lambda code, message: sent.append(message))
+    with CaptureQueriesContext(connection) as ctx:
+        services.set_paused(table=table, paused=True)
+    frame_queries = [q["sql"] for q in ctx.captured_queries]
+    with CaptureQueriesContext(connection) as only_frame:
+        selectors.table_frame(table.pk)
+    assert len(only_frame.captured_queries) <= MAX_FRAME_QUERIES, "\n".join(q["sql"] for q in only_frame)
+    change = len(frame_queries) - len(only_frame.captured_queries)
+    assert change <= MAX_CHANGE_QUERIES, "\n".join(frame_queries)
+    assert [m["type"] for m in sent] == ["table.frame"]  # one message for the whole table
+    assert sent[0]["frame"]["table"]["paused"] is True

@@ -42,7 +42,7 @@
       this.game = {id: data.game.id, number: data.game.number, seq: s.seq,
                    status: i === last ? data.game.status : "playing",
                    players: data.game.players, view: s.view};
-      this.log = steps.slice(1, i + 1).map((x) => ({seq: x.seq, actor: x.actor, text: x.text}));
+      this.log = steps.slice(1, i + 1).map((x) => ({seq: x.seq, actor: x.actor, text: x.text, step: x}));
       this.lastEvents = i > 0 ? [{seq: s.seq, actor: s.actor, text: s.text}] : [];
       this.draw();
     },
@@ -52,7 +52,9 @@
       $("step-slider").setAttribute("aria-valuetext", `${T.step} ${this.step} / ${last}`);
       $("step-label").textContent = `${T.step} ${this.step} / ${last}`;
       $("turn-label").textContent = `${T.turn} ${s.turn} / ${data.turns}`;
-      $("step-text").textContent = this.step === 0 ? T.start : s.text;
+      $("step-text").replaceChildren(...(this.step === 0 ? [T.start] : stepLine(s)));
+      const hash = `#step-${this.step}`;
+      if (location.hash !== hash) history.replaceState(null, "", hash);
       $("go-start").disabled = $("go-prev").disabled = this.step === 0;
       $("go-end").disabled = $("go-next").disabled = this.step === last;
       this.drawSeats();
@@ -64,7 +66,7 @@
         try { renderer.render(this, board); drawn = true; board.dataset.drawn = "renderer"; }
         catch (err) { console.error("replay: the game's renderer failed", err); }
       }
-      if (!drawn) { board.replaceChildren(fallback(s.view)); board.dataset.drawn = "fallback"; }
+      if (!drawn) { board.replaceChildren(fallback(s.view, s.picture)); board.dataset.drawn = "fallback"; }
       for (const fn of this.listeners) fn(this);
     },
     drawSeats() {
@@ -75,10 +77,26 @@
     },
     drawLog() {
       const items = this.log.slice().reverse().map((e) => el("li", {value: e.seq},
-        el("a", {href: `#step-${e.seq}`, "data-step": e.seq}, e.text)));
+        el("a", {href: `#step-${e.seq}`, "data-step": e.seq}, stepLine(e.step))));
       $("log").replaceChildren(...items);
     },
   };
+
+  // One step's line: who decided (a player, a bot, the host, the app) and the move, in the reader's
+  // language; for a choice the engine has a default for, the default beside it, marked when it differs.
+  function stepLine(s) {
+    const parts = [];
+    if (s.who) parts.push(el("span", {class: "who who-" + (s.kind || "seat")}, s.who), " \u00b7 ");
+    parts.push(el("span", {class: "move"}, s.text));
+    if (s.default) {
+      parts.push(" ", el("small", {class: "default" + (s.differs ? " differs" : "")},
+        "(" + (s.differs ? `${T.differs}; ${format(T.defaultWas, {text: s.default})}` : T.sameAsDefault) + ")"));
+    }
+    return parts;
+  }
+  function format(template, args) {
+    return template.replace(/\{(\w+)\}/g, (m, key) => (key in args ? String(args[key]) : m));
+  }
 
   function currentSeat(view) {
     if (!view || view.over) return null;
@@ -86,33 +104,29 @@
     return typeof view.current === "number" ? view.current : null;
   }
 
-  // ---- a plain drawing, used when the game's renderer is missing or fails
-  function die(v, kind) {
-    if (kind === "sixdice") return el("span", {class: "die " + (v < 0 ? "neg" : "pos"), "aria-label": String(v)}, (v > 0 ? "+" : "−") + Math.abs(v));
-    return el("span", {class: "die pip", "aria-label": String(v)}, String(v));
+  // ---- a plain drawing, used when the game's renderer is missing or fails.
+  // It knows no game: the server sends each step's "picture", made by the
+  // game's adapter (hands as groups and loose dice, each die with its face
+  // text and tone, a score and a mark per hand, and a few labelled facts).
+  function die(d) {
+    return el("span", {class: "die " + (d.tone || "pip"), "aria-label": String(d.v)}, d.text);
   }
-  function fallback(view) {
+  function fallback(view, picture) {
     if (!view) return el("p", {class: "muted"}, "—");
     const names = view.names || (Array.isArray(view.players) ? view.players : data.game.players);
     const box = el("div", {class: "card replay-board"});
-    if (slug === "sixdice" && Array.isArray(view.hands)) {
-      box.append(el("p", {}, `${T.round} ${view.round} / ${view.rounds} · ${T.bank}: ${view.bank}`));
-      view.hands.forEach((hand, seat) => {
-        const groups = (hand.groups || []).map((g) => el("span", {class: "group"}, g.map((v) => die(v, "sixdice"))));
-        const loose = (hand.loose || []).map((v) => die(v, "sixdice"));
-        const value = Array.isArray(view.values) ? view.values[seat] : "";
+    const hands = picture && Array.isArray(picture.hands) ? picture.hands : [];
+    if (hands.length) {
+      const facts = (picture.facts || []).map(([key, value]) => `${T[key] || key}: ${value}`);
+      if (facts.length) box.append(el("p", {}, facts.join(" · ")));
+      hands.forEach((hand, seat) => {
+        const groups = (hand.groups || []).map((g) => el("span", {class: "group"}, g.map(die)));
+        const loose = (hand.loose || []).map(die);
+        let label = String(names[seat] || "");
+        if (hand.score !== null && hand.score !== undefined) label += ` (${hand.score})`;
+        if (hand.mark) label += ` · ${hand.mark}`;
         box.append(el("div", {class: "hand", "data-seat": seat},
-          el("strong", {}, `${names[seat]} (${value})`), el("div", {class: "dice"}, groups, loose)));
-      });
-    } else if (slug === "runbuster" && Array.isArray(view.hands)) {
-      if (Array.isArray(view.last_roll) && view.last_roll.length) {
-        box.append(el("p", {}, `${T.roll} (${names[view.last_roller] || ""}): `, view.last_roll.map((v) => die(v, "pip"))));
-      }
-      view.hands.forEach((hand, seat) => {
-        const out = (view.finished || []).indexOf(seat);
-        const mark = out >= 0 ? ` · #${out + 1}` : (view.loser === seat ? " · ✗" : "");
-        box.append(el("div", {class: "hand", "data-seat": seat},
-          el("strong", {}, names[seat] + mark), el("div", {class: "dice"}, hand.map((v) => die(v, "pip")))));
+          el("strong", {}, label), el("div", {class: "dice"}, groups, loose)));
       });
     } else {
       box.append(el("pre", {class: "raw"}, JSON.stringify(view, null, 1)));
@@ -153,7 +167,16 @@
     live.go(to);
   });
 
+  // Shareable step links: the URL hash follows the step (#step-12), and opening one lands there.
+  function fromHash() {
+    const hash = /^#step-(\d+)$/.exec(location.hash);
+    return hash ? Number(hash[1]) : null;
+  }
+  window.addEventListener("hashchange", () => {
+    const to = fromHash();
+    if (to !== null && to !== live.step) live.go(to);
+  });
+
   window.live = live;
-  const hash = /^#step-(\d+)$/.exec(location.hash);
-  live.go(hash ? Number(hash[1]) : 0);
+  live.go(fromHash() ?? 0);
 })();

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+from typing import TYPE_CHECKING, TypedDict
 
 from django.contrib import admin
 from django.db.models import Count, QuerySet
@@ -18,11 +19,21 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from sixdice.review import exchange
-from sixdice.review.dice import hands_html
-from sixdice.review.steps import actor_name
+from sixdice.tables.models import Event, Game, Seat, Table
 
-from .models import Event, Game, Seat, Table
+from . import exchange
+from .dice import hands_html
+from .steps import actor_name
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+
+class _TableCounts(TypedDict):
+    """What :meth:`TableAdmin.get_queryset` adds to each table row."""
+
+    _seats: int
+    _games: int
 
 
 class ReadOnlyMixin:
@@ -100,11 +111,11 @@ class TableAdmin(admin.ModelAdmin):
         return False  # tables are opened by hosts (or by import_game)
 
     @admin.display(description="seats", ordering="_seats")
-    def seat_count(self, table: Table) -> int:
+    def seat_count(self, table: WithAnnotations[Table, _TableCounts]) -> int:
         return table._seats
 
     @admin.display(description="games", ordering="_games")
-    def game_count(self, table: Table) -> int:
+    def game_count(self, table: WithAnnotations[Table, _TableCounts]) -> int:
         return table._games
 
 

@@ -1,0 +1,39 @@
+"""The game kit: what a game needs to plug into the tables, with no Django and no app imports.
+
+* :mod:`.engine`   -- the :class:`GameEngine` base class (every hook, with its
+  default), the errors, :data:`HOST`/:data:`SYSTEM`, :class:`Outcome` and the
+  registry (:func:`register`, :func:`get_engine`);
+* :mod:`.notation` -- log lines as translatable parts, and :class:`Refusal`;
+* :mod:`.options`  -- small parsers for table options;
+* :mod:`.replay`   -- the one replay of an event log.
+"""
+
+from .engine import (
+    HOST,
+    JSON,
+    REGISTRY,
+    SYSTEM,
+    Actor,
+    BoardPicture,
+    DieFace,
+    FirstPlayer,
+    GameEngine,
+    GameError,
+    HandPicture,
+    IllegalMove,
+    NotAllowed,
+    OptionsError,
+    Outcome,
+    get_engine,
+    parse_actor,
+    register,
+)
+from .notation import SEPARATOR, Part, Refusal, english, gettext_noop, part, render_parts
+from .replay import Replayed, final_state, replay
+
+__all__ = [
+    "HOST", "JSON", "REGISTRY", "SEPARATOR", "SYSTEM", "Actor", "BoardPicture", "DieFace", "FirstPlayer", "GameEngine",
+    "GameError", "HandPicture", "IllegalMove", "NotAllowed", "OptionsError", "Outcome", "Part", "Refusal",
+    "Replayed", "english", "final_state", "get_engine", "gettext_noop", "parse_actor", "part", "register",
+    "render_parts", "replay",
+]

@@ -1,0 +1,336 @@
+"""The one interface through which a game plugs into the shared machinery.
+
+A game's pure rules package (``sixdice.rules``, ``runbuster.rules``) knows
+nothing of Django.  Each game provides one adapter, a subclass of
+:class:`GameEngine`, and registers it with :func:`register`.  The live
+tables, the replay viewer, the exchange format, the statistics and the rules
+pages only ever talk to that adapter, with plain JSON-able data:
+
+* ``state``  -- the JSON dict of the game state (what the snapshot stores);
+* ``action`` -- a JSON dict with at least ``"type"``; every rolled die value
+  is part of the action, so the event log replays exactly;
+* ``actor``  -- who sends the action: a seat number (0-based), :data:`HOST`
+  or :data:`SYSTEM` (the server itself: app-rolled dice, automatic defaults,
+  bots).
+
+Randomness never enters :meth:`GameEngine.apply`.  When the game waits for
+dice that the app rolls, :meth:`GameEngine.system_action` returns a complete
+action (with the values drawn from the ``rng`` it is given) and the service
+applies it like any other action and records it as an event.
+
+Every hook is declared on :class:`GameEngine`.  Five have no default and
+must be written (:meth:`~GameEngine.clean_options`, :meth:`~GameEngine.start`,
+:meth:`~GameEngine.actors`, :meth:`~GameEngine.apply`,
+:meth:`~GameEngine.outcome`); every other one has a default that suits a
+game without that feature (no system actions, no bots, no hints, no dice to
+draw, every seat's action is a turn, a series of rematches).
+
+Refusals: a :class:`GameError` may be raised with an English format string
+and ``params`` (``NotAllowed("It is %(name)s's turn.", params={"name": "Ana"})``);
+``str(error)`` is the English text, and the tables translate ``error.msgid``
+(marked with :func:`~sixdice.gamekit.notation.gettext_noop` like the
+notation) in each reader's language.  An argument in ``params`` may itself be
+a notation part (translated too).  The rules packages raise
+:class:`~sixdice.gamekit.notation.Refusal`, which has the same ``msgid`` and
+``params``; the adapters pass them on.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from . import notation
+from .notation import Part, part
+
+HOST = "host"
+SYSTEM = "system"
+
+Actor = int | str
+"""A seat number (0-based), :data:`HOST` or :data:`SYSTEM`."""
+
+JSON = dict[str, Any]
+
+
+def parse_actor(actor: str) -> Actor:
+    """An event's stored actor (``"0"``, ``"host"``, ``"system"``) as an :data:`Actor`."""
+    return int(actor) if actor.isdigit() else actor
+
+
+class GameError(ValueError):
+    """Base of every refusal an engine gives; ``code`` goes to the client."""
+
+    code = "illegal"
+
+    def __init__(self, message: str, *, code: str | None = None, params: Mapping[str, Any] | None = None) -> None:
+        # ``message`` is English; with ``params`` it is a format string (``"It is %(name)s's turn."``),
+        # kept as ``msgid`` so that the tables can show it in each reader's language.
+        self.msgid = message
+        self.params = dict(params or {})
+        super().__init__(notation.english(message, self.params))
+        if code is not None:
+            self.code = code
+
+
+class OptionsError(GameError):
+    """The options a host chose for a new table are not acceptable."""
+
+    code = "bad_options"
+
+
+class NotAllowed(GameError):
+    """The sender may not act now (not their turn, not their choice, not the host)."""
+
+    code = "not_allowed"
+
+
+class IllegalMove(GameError):
+    """The action is not legal in the current state of the game."""
+
+    code = "illegal"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended, for standings, the admin and statistics."""
+
+    winners: tuple[int, ...]
+    end_reason: str
+    places: tuple[int, ...] = field(default=())  # drop-out order, where the game has one
+    loser: int | None = None
+
+
+@dataclass(frozen=True)
+class DieFace:
+    """How one die is drawn: its text and its tone (``"pos"``, ``"neg"`` or ``"pip"``)."""
+
+    text: str
+    tone: str = "pip"
+
+
+@dataclass(frozen=True)
+class FirstPlayer:
+    """Who began a game (a seat) and why (a notation part, shown in the reader's language)."""
+
+    seat: int
+    reason: Part
+
+
+@dataclass(frozen=True)
+class HandPicture:
+    """One seat's hand as the review pages draw it when the game has no drawing of its own.
+
+    ``groups`` are drawn boxed, ``loose`` dice after them; ``score`` (the
+    hand's value, where the game has one) and ``mark`` (e.g. ``"#1"`` for a
+    place) follow the player's name.
+    """
+
+    groups: tuple[tuple[int, ...], ...] = ()
+    loose: tuple[int, ...] = ()
+    score: int | None = None
+    mark: str = ""
+
+
+@dataclass(frozen=True)
+class BoardPicture:
+    """A state as plain data for the review pages' generic drawing.
+
+    ``facts`` are ``(key, value)`` pairs shown above the hands; ``key`` names
+    a label the page translates (``"round"``, ``"bank"``, ``"roll"``).
+    """
+
+    hands: tuple[HandPicture, ...] = ()
+    facts: tuple[tuple[str, str], ...] = ()
+
+
+class GameEngine:
+    """What a game provides to the shared machinery; subclass it and :func:`register` an instance."""
+
+    slug: ClassVar[str] = ""  # "sixdice", "runbuster": stored on every table and game
+    label: ClassVar[str] = ""  # shown to players
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    bot_strengths: ClassVar[tuple[str, ...]] = ()
+    """The strengths :meth:`bot_action` offers, weakest first (empty: no bots)."""
+    rules_template: ClassVar[str | None] = None
+    """Base name of the rules page templates (``"rules/sixdice"`` gives
+    ``rules/sixdice.<language>.html``); ``None``: the game has no rules page."""
+
+    # ------------------------------------------------------------ required hooks
+
+    def clean_options(self, raw: Mapping[str, Any], *, players: int) -> JSON:
+        """Validate and complete a table's options; raise :class:`OptionsError`.
+
+        Must be idempotent: cleaning cleaned options gives them back.
+        """
+        raise NotImplementedError
+
+    def start(self, *, players: Sequence[str], options: Mapping[str, Any], first: int = 0) -> JSON:
+        """The initial state (no dice rolled yet: rolls come as actions).
+
+        ``first`` is the seat that begins where the game lets the table choose
+        (Run Buster's Player 1); a game that decides by itself ignores it.
+        """
+        raise NotImplementedError
+
+    def actors(self, state: Mapping[str, Any]) -> frozenset[int]:
+        """The seats that may send an action now (whose turn, whose choice)."""
+        raise NotImplementedError
+
+    def apply(self, state: Mapping[str, Any], action: Mapping[str, Any], *, actor: Actor) -> JSON:
+        """Apply ``action`` sent by ``actor``; return the new state.
+
+        Pure and deterministic; never mutates ``state``.  Raises
+        :class:`NotAllowed` when the actor may not send this action and
+        :class:`IllegalMove` (or another :class:`GameError`) when the action
+        is not legal.
+        """
+        raise NotImplementedError
+
+    def outcome(self, state: Mapping[str, Any]) -> Outcome | None:
+        """``None`` while the game goes on; how it ended once it is over."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------ hooks with defaults: playing
+
+    def complete_action(
+        self,
+        state: Mapping[str, Any],
+        action: Mapping[str, Any],
+        options: Mapping[str, Any] | None,
+        rng: random.Random,
+        *,
+        actor: Actor | None = None,
+    ) -> JSON:
+        """Fill in what a sender's action leaves to the app, before it is applied and recorded.
+
+        For example the values of app-rolled dice when a player taps the cup
+        (Run Buster).  ``actor`` is :data:`SYSTEM` for a bot's move.  Raise a
+        :class:`GameError` to refuse.  Default: the action unchanged (a copy).
+        """
+        return dict(action)
+
+    def system_action(self, state: Mapping[str, Any], options: Mapping[str, Any], rng: random.Random) -> JSON | None:
+        """The action the server takes by itself now, or ``None`` (the default).
+
+        App-rolled dice (with their values drawn from ``rng``) and automatic
+        defaults (e.g. automatic balancing) are system actions.
+        """
+        return None
+
+    def bot_action(
+        self, state: Mapping[str, Any], seat: int, rng: random.Random, *, strength: str | None = None
+    ) -> JSON | None:
+        """The complete action the bot in ``seat`` takes now, or ``None`` when the game has no bot (default).
+
+        ``strength`` is one of :attr:`bot_strengths` (``None``: the adapter's
+        own choice).  Dice the move needs are drawn from ``rng`` and are part
+        of the returned action; the service applies it for the seat.
+        """
+        return None
+
+    def hint(self, state: Mapping[str, Any], seat: int) -> JSON | None:
+        """Advice for the player in ``seat`` (JSON-able), or ``None``: no hint (default)."""
+        return None
+
+    def plays_series(self, options: Mapping[str, Any]) -> bool:
+        """Whether the table offers rematches after a game (default) or closes when it ends."""
+        return True
+
+    def view(self, state: Mapping[str, Any], seat: int | None) -> JSON:
+        """What a seat's phone (``seat=None``: host, spectator or replay) is sent.
+
+        The state plus whatever the phone needs to draw itself, such as the
+        legal actions of that seat.  Default: the state as it is.
+        """
+        return dict(state)
+
+    # ------------------------------------------------------------ hooks with defaults: notation
+
+    def describe_parts(self, state_before: Mapping[str, Any], action: Mapping[str, Any], *, names: Sequence[str]) -> list[Part]:
+        """The action in the game's notation as structured parts (see :mod:`sixdice.gamekit.notation`).
+
+        Each part is ``{"msg": <English format string>, "args": {...}}``; the
+        messages are marked with ``gettext_noop``; names and die values are
+        arguments and are never translated; an argument may itself be a part.
+        The services store them on the event (``Event.notation``) so that each
+        phone reads the log in its own language.  Default: the action's type.
+        """
+        return [part("%(type)s", type=str(action.get("type", "?")))]
+
+    def describe(self, state_before: Mapping[str, Any], action: Mapping[str, Any], *, names: Sequence[str]) -> str:
+        """The English log line: :meth:`describe_parts` rendered untranslated (not a hook)."""
+        return notation.render_parts(self.describe_parts(state_before, action, names=names))
+
+    def is_turn(self, actor: Actor, action: Mapping[str, Any]) -> bool:
+        """Whether this event is what a player calls a turn (replay steps, game length in statistics).
+
+        Default: every action a seat sends.
+        """
+        return isinstance(actor, int)
+
+    # ------------------------------------------------------------ hooks with defaults: review pages
+
+    def die_face(self, value: int) -> DieFace:
+        """How one die value is drawn on server-rendered pages and the replay's generic drawing."""
+        return DieFace(str(value), "pip")
+
+    def picture(self, state: Mapping[str, Any]) -> BoardPicture:
+        """The state as plain data for the admin and the replay page's generic drawing.
+
+        Default: nothing to draw (the replay page then shows the raw view).
+        """
+        return BoardPicture()
+
+    def first_player_reference(self) -> float | None:
+        """The exact chance that the first player wins a two-player game, when it is known.
+
+        The statistics page then shows the two-player rate beside it.  Default: ``None``.
+        """
+        return None
+
+    def rules_context(self) -> JSON:
+        """Extra context for this game's rules page templates (see :attr:`rules_template`)."""
+        return {}
+
+    # ------------------------------------------------------------ hooks with defaults: reviewing a game
+
+    end_reasons: ClassVar[Mapping[str, str]] = {}
+    """A label per :attr:`Outcome.end_reason` code (English, marked with ``gettext_noop``), for the
+    statistics page and the admin; a code without a label is shown as it is."""
+
+    def default_choice(self, state: Mapping[str, Any]) -> JSON | None:
+        """The action the engine would choose for the decision the game waits for, or ``None`` (default).
+
+        Reviewers see it beside the choice that was made (a Six-Dice grouping,
+        the groups a hand keeps) and whether the two differ.
+        """
+        return None
+
+    def first_player(self, state: Mapping[str, Any]) -> FirstPlayer | None:
+        """Who begins the game in ``state`` and why, once it is decided; ``None`` before (default: never known).
+
+        The review pages call it on the states of the replay in turn; the
+        first answer is the game's first player (1-based in the admin).  The
+        statistics call it on the final state; with ``None`` the table's
+        choice (``Game.first``, the ``first`` given to :meth:`start`) counts.
+        """
+        return None
+
+
+REGISTRY: dict[str, GameEngine] = {}
+
+
+def register(engine: GameEngine) -> GameEngine:
+    """Make a game available to tables; registering a slug again replaces it."""
+    REGISTRY[engine.slug] = engine
+    return engine
+
+
+def get_engine(slug: str) -> GameEngine:
+    try:
+        return REGISTRY[slug]
+    except KeyError:
+        raise OptionsError(f"Unknown game {slug!r}.", code="unknown_game") from None

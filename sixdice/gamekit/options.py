@@ -1,0 +1,46 @@
+"""Small parsers for table options, as a form or a JSON client sends them.
+
+Each raises :class:`~sixdice.gamekit.engine.OptionsError` with a message
+that names the option (``label``, a notation part, so it is translated).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .engine import OptionsError
+from .notation import Part, gettext_noop
+
+TRUE_WORDS = frozenset({"1", "true", "on", "yes", "y", "t"})
+FALSE_WORDS = frozenset({"", "0", "false", "off", "no", "n", "f"})
+
+
+def whole_number(raw: Mapping[str, Any], key: str, label: Part) -> int | None:
+    """``raw[key]`` as an int; ``None`` when it is missing or blank."""
+    v = raw.get(key)
+    if v is None or (isinstance(v, str) and not v.strip()):
+        return None
+    if isinstance(v, bool):
+        raise OptionsError(gettext_noop("%(label)s must be a whole number."), params={"label": label})
+    if isinstance(v, int):
+        return v
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    if isinstance(v, str):
+        s = v.strip()
+        if s.lstrip("+-").isdigit():
+            return int(s)
+    raise OptionsError(gettext_noop("%(label)s must be a whole number, not %(value)s."), params={"label": label, "value": repr(v)})
+
+
+def on_off(raw: Mapping[str, Any], key: str, label: Part, *, default: bool = False) -> bool:
+    """``raw[key]`` as a bool (``on``/``off``, ``true``/``false``, 1/0 ...); ``default`` when missing."""
+    v = raw.get(key, default)
+    if v is None or isinstance(v, bool):
+        return default if v is None else v
+    if isinstance(v, int) and v in (0, 1):
+        return bool(v)
+    if isinstance(v, str) and v.strip().lower() in TRUE_WORDS | FALSE_WORDS:
+        return v.strip().lower() in TRUE_WORDS
+    raise OptionsError(gettext_noop("%(label)s must be on or off, not %(value)s."), params={"label": label, "value": repr(v)})

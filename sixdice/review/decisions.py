@@ -1,0 +1,142 @@
+"""Who decided each move of a game, and what the engine would have chosen.
+
+Every event of a log was sent by someone: a player's phone (a seat), the
+app playing a seat (a bot), the host, or the app itself.  The app acts for
+three reasons: it rolls the dice at an "app rolls" table, it applies the
+engine's default when balancing is automatic, and it ends a game whose time
+is up.  :func:`decisions` tells them apart, for the admin and the replay.
+
+For a choice the engine has a default for (Six-Dice's grouping and the two
+groups a hand keeps: the engine's hook ``default_choice``), the default is
+shown beside the choice, and a choice that differs from it is marked.  Two
+choices are the same when they lead to the same state, so a grouping listed
+in another order is not a different choice.
+
+Bots: the log stores the seat, not whether the app played it; a seat counts
+as a bot when the table's seat is a bot (``Seat.is_bot``, or ``bot`` in an
+exported document's players), which is true for every move of a seat the
+app played from the start.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from django.utils.translation import gettext, gettext_noop
+
+from sixdice.tables.i18n import render_notation
+
+if TYPE_CHECKING:
+    from .steps import Step
+
+SEAT, BOT, HOST_KIND, APP_ROLL, APP_DEFAULT, TIMEOUT, APP = "seat", "bot", "host", "roll", "default", "timeout", "app"
+
+#: What each kind of actor is called (the admin filter and the replay legend use the same words).
+KIND_LABELS = {
+    SEAT: gettext_noop("Player"),
+    BOT: gettext_noop("Bot"),
+    HOST_KIND: gettext_noop("Host"),
+    APP_ROLL: gettext_noop("App (dice roll)"),
+    APP_DEFAULT: gettext_noop("App (the engine's default)"),
+    TIMEOUT: gettext_noop("Time limit"),
+    APP: gettext_noop("App"),
+}
+
+
+@dataclass(frozen=True)
+class Decision:
+    seq: int
+    kind: str  # one of the KIND_LABELS keys
+    seat: int | None  # the seat that acted, when a seat (or a bot) did
+    default: dict[str, Any] | None  # the engine's default for a choice, else None
+    default_text: str  # the default in the notation of the active language ("" when none)
+    differs: bool  # the choice was not the engine's default
+
+    def label(self, players: Sequence[str]) -> str:
+        """Who decided, in the active language: "Ana", "Ana (bot)", "Host", "App (dice roll)", …"""
+        name = players[self.seat] if self.seat is not None and self.seat < len(players) else ""
+        if self.kind == SEAT:
+            return name
+        if self.kind == BOT:
+            return gettext("%(name)s (bot)") % {"name": name}
+        return gettext(KIND_LABELS[self.kind])
+
+    def as_json(self, players: Sequence[str]) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat, "who": self.label(players),
+                "default": self.default_text or None, "differs": self.differs}
+
+
+def actor_kind(actor: str, action: Mapping[str, Any], bots: Sequence[bool]) -> tuple[str, int | None]:
+    """The kind of ``actor`` (as stored: a seat number, "host" or "system") for this action, and its seat."""
+    if actor.isdigit():
+        seat = int(actor)
+        return (BOT if seat < len(bots) and bots[seat] else SEAT), seat
+    if actor == "host":
+        return HOST_KIND, None
+    kind = action.get("type") if isinstance(action, Mapping) else None
+    if kind == "end_on_time":
+        return TIMEOUT, None
+    if kind == "roll":
+        return APP_ROLL, None
+    return APP_DEFAULT, None
+
+
+def _default(engine: Any, before: Mapping[str, Any]) -> dict[str, Any] | None:
+    hook = getattr(engine, "default_choice", None)
+    if hook is None:
+        return None
+    try:
+        action = hook(before)
+    except Exception:  # a review page must never break on an odd state
+        return None
+    return dict(action) if isinstance(action, Mapping) else None
+
+
+def _same(engine: Any, before: Mapping[str, Any], after: Mapping[str, Any], action: Mapping[str, Any],
+          actor: Any) -> bool:
+    try:
+        return engine.apply(before, dict(action), actor=actor) == after
+    except Exception:
+        return False
+
+
+def decisions(engine: Any, steps: Sequence[Step], bots: Sequence[bool], players: Sequence[str],
+              language: str | None = None) -> list[Decision]:
+    """One :class:`Decision` per event, that is per step after the first (``steps[1:]``)."""
+    out = []
+    for before, step in zip(steps, steps[1:], strict=False):
+        action = step.action
+        actor = step.actor or ""
+        kind, seat = actor_kind(actor, action, bots)
+        default = _default(engine, before.state)
+        default_text, differs = "", False
+        if default is not None:
+            who: Any = int(actor) if actor.isdigit() else actor
+            differs = not _same(engine, before.state, step.state, default, who)
+            parts = engine.describe_parts(before.state, default, names=list(players))
+            default_text = render_notation(parts, language) or engine.describe(before.state, default,
+                                                                               names=list(players))
+        out.append(Decision(step.seq, kind, seat, default, default_text, differs))
+    return out
+
+
+def bots_of(game: Any) -> list[bool]:
+    """Per seat of ``game``: whether the table's seat is a bot (the app plays it)."""
+    bots = {seat.position: seat.is_bot for seat in game.table.seats.all()}
+    return [bool(bots.get(position, False)) for position in range(len(game.players))]
+
+
+def who_began(engine: Any, steps: Sequence[Step], table_first: int,
+              language: str | None = None) -> tuple[int, str]:
+    """The seat that began and why (in ``language``), from the states of the replay.
+
+    The engine's ``first_player`` hook decides; a game without it began with
+    the table's pick (``Game.first``).
+    """
+    for step in steps:
+        found = engine.first_player(step.state)
+        if found is not None:
+            return found.seat, render_notation([found.reason], language)
+    return table_first, gettext("The table's pick")

@@ -1,0 +1,47 @@
+"""What reviewers add to a game: a staff note and a "disputed" flag.
+
+Kept beside the game, never inside it: the game and its log stay exactly what
+was played.  One note per game at most; a game without one has no row.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+from sixdice.tables.models import Game
+
+
+class ReviewNote(models.Model):
+    """A staff note on a game and whether its result is disputed (shown to staff, kept in exports)."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="review_note")
+    note = models.TextField(blank=True, help_text="Seen by staff only: on the admin page, the replay and in exports.")
+    disputed = models.BooleanField(default=False, help_text="Someone contests how this game went or ended.")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = "reviewer note"
+
+    def __str__(self) -> str:
+        return f"Note on {self.game}" + (" (disputed)" if self.disputed else "")
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.note.strip() and not self.disputed
+
+
+def note_of(game: Game) -> ReviewNote | None:
+    """The game's note, or ``None`` (no query when it was prefetched or select_related)."""
+    try:
+        return game.review_note
+    except ReviewNote.DoesNotExist:
+        return None
+
+
+def save_note(game: Game, *, note: str, disputed: bool) -> ReviewNote | None:
+    """Set a game's note and flag; an empty note that is not disputed removes the row."""
+    if not note.strip() and not disputed:
+        ReviewNote.objects.filter(game=game).delete()
+        return None
+    obj, _ = ReviewNote.objects.update_or_create(game=game, defaults={"note": note, "disputed": disputed})
+    return obj

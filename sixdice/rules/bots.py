@@ -1,0 +1,746 @@
+"""Six-Dice bots of three strengths: ``random``, ``greedy`` and ``strong``.
+
+Pure Python: no Django, no I/O, no global randomness.  Every bot owns a
+``random.Random`` (seeded by its caller), so a bot plays the same moves for
+the same seed and the same game.  A bot makes every decision a seat makes:
+
+* the flip (its own die and new face, the victim, the victim's die and new face);
+* the balancing grouping, where :func:`~sixdice.rules.groupings` offers a choice;
+* the two groups to keep, where there is a choice.
+
+Rolls are not decisions: the table (or the arena) rolls them.
+
+Strengths
+---------
+
+``random``
+    Uniform over the legal actions: :func:`~sixdice.rules.random_flip` (uniform
+    over every legal flip, die by die), a uniform grouping, a uniform keep.
+
+``greedy``
+    One ply.  Every distinct flip (same victim, same faces before and after:
+    which of two equal dice turns does not matter, balancing regroups the
+    hands from scratch, R4) is scored by the *expected* evaluation after it:
+    the flip, the draw (the six faces, 1/6 each), the mover's balancing (the
+    grouping and keep that score best for the mover), the no-groups pair (its
+    three magnitudes, 1/3 each) and the victim's balancing (the defaults).
+    A grouping or keep choice takes the option that scores best.
+
+``strong``
+    Expectimax over the bank draws, two plies deep, under a fixed budget.  The
+    greedy scores rank the options; the best :data:`STRONG_BUDGET` of them are
+    searched: for a flip, my draw (six faces), my best balancing, the no-groups
+    pair (three magnitudes), the victim's default balancing, then the next
+    seat's reply -- its flip as modelled by :func:`_reply_flip` (best for it
+    after default balancing), its draw (six faces), default balancing -- and
+    the evaluation, from my side.  The last turn of the game is scored
+    exactly (who holds the largest absolute value).  A grouping or keep choice
+    is searched the same way from the balanced hand on.  The option with the
+    best expected value is played (ties: the greedy's order).  The budget is a
+    number of options, not a time, so the bot plays the same move for the same
+    position; a wall-clock cap (:data:`STRONG_TIME_CAP`) only guards a very
+    slow machine.
+
+The evaluation
+--------------
+
+For seat ``s`` with hand value ``v`` (``a = |v|``, sign ``σ = +1`` when
+``v >= 0``), ``t`` the share of the game's turns already played (0 at the
+start, 1 at the round limit)::
+
+    f(s) = a + (1 - t) * (W_THREES * t3 + W_SIZE * size) + W_NEAR * near
+
+``t3`` counts the dice equal to ``3σ`` (progress towards all threes, in the
+hand's own sign), ``size`` the dice in the hand, ``near`` is 1 when the hand
+is one die short of all threes (6+ dice, all ``3σ`` but one).  The
+evaluation of a position for seat ``me`` is ``f(me) - max(f(o) for the
+others)``: my progress against the best opponent.  As the round limit nears
+the absolute value, which decides the game, dominates.  A finished game
+scores ``WIN`` for a win alone, ``WIN / k`` for a win shared by ``k``,
+``-WIN`` for a loss.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from .balance import _FLIP_TABLE, Grouping, default_keep, groupings, keep_options
+from .dice import FACE_INDEX, FACES, Counts, counts_of, dice_of
+from .game import State, apply, random_flip
+
+STRENGTHS: tuple[str, ...] = ("random", "greedy", "strong")
+
+W_THREES = 1.0
+W_SIZE = 0.5
+W_NEAR = 4.0
+WIN = 1000.0
+
+STRONG_BUDGET = 8
+"""How many of the greedy's best options the strong bot searches (a fixed count, not a time)."""
+STRONG_TIME_CAP = 2.0
+REPLY_EVAL = True
+"""Seconds: a safety net on a very slow machine only; the iteration budget decides."""
+
+Action = dict[str, Any]
+I3 = FACE_INDEX[3]
+IM3 = FACE_INDEX[-3]
+ZERO: Counts = (0, 0, 0, 0, 0, 0)
+
+
+def _unit(face: int) -> Counts:
+    c = [0, 0, 0, 0, 0, 0]
+    c[FACE_INDEX[face]] = 1
+    return (c[0], c[1], c[2], c[3], c[4], c[5])
+
+
+UNIT = {f: _unit(f) for f in FACES}
+
+
+def _add(a: Counts, b: Counts) -> Counts:
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4], a[5] + b[5])
+
+
+def _sub(a: Counts, b: Counts) -> Counts:
+    return (a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3], a[4] - b[4], a[5] - b[5])
+
+
+def _value(c: Counts) -> int:
+    return -3 * c[0] - 2 * c[1] - c[2] + c[3] + 2 * c[4] + 3 * c[5]
+
+
+def _threes(c: Counts) -> bool:
+    n = c[0] + c[1] + c[2] + c[3] + c[4] + c[5]
+    return n >= 6 and (c[0] == n or c[5] == n)
+
+
+# ---------------------------------------------------------------- balancing on counts
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One way to balance a hand: what stays, how many dice go back, whether the pair is due."""
+
+    kept: Counts
+    returned: int
+    needs_pair: bool
+    grouping: int  # index into groupings(dice)
+    keep: tuple[int, int] | None  # keep choice, None when there is nothing to choose
+
+
+def _outcome(g: Grouping, gi: int, keep: tuple[int, int] | None) -> Outcome:
+    groups = g.groups
+    if keep is None:
+        kept = counts_of(g.dice())
+    else:
+        i, j = keep
+        kept = counts_of(groups[i] + groups[j] + g.loose)
+    n = sum(len(x) for x in groups) + len(g.loose)
+    return Outcome(kept, n - sum(kept), not groups, gi, keep)
+
+
+@lru_cache(maxsize=50_000)
+def balance_outcomes(c: Counts) -> tuple[Outcome, ...]:
+    """Every distinct result of balancing a hand (grouping x keep), the default first."""
+    out: list[Outcome] = []
+    seen: set[Counts] = set()
+    for gi, g in enumerate(groupings(dice_of(c))):
+        opts: list[tuple[int, int] | None] = list(keep_options(g)) or [None]
+        if gi == 0 and len(opts) > 1:  # the default keep first
+            dk = default_keep(g)
+            opts.remove(dk)
+            opts.insert(0, dk)
+        for k in opts:
+            o = _outcome(g, gi, k)
+            if o.kept not in seen:
+                seen.add(o.kept)
+                out.append(o)
+    return tuple(out)
+
+
+@lru_cache(maxsize=50_000)
+def default_outcome(c: Counts) -> Outcome:
+    """The result of the default balancing (R5 greedy grouping, R6 pairing, R7 keep)."""
+    return balance_outcomes(c)[0]
+
+
+# ---------------------------------------------------------------- the evaluation
+
+
+@lru_cache(maxsize=200_000)
+def hand_score(c: Counts, t: float) -> float:
+    """``f(s)`` of the module docstring, for a hand of counts ``c`` at game share ``t``."""
+    v = _value(c)
+    size = c[0] + c[1] + c[2] + c[3] + c[4] + c[5]
+    t3 = c[I3] if v >= 0 else c[IM3]
+    score = abs(v) + (1.0 - t) * (W_THREES * t3 + W_SIZE * size)
+    if size >= 6 and size - t3 == 1:
+        score += W_NEAR
+    return score
+
+
+def evaluate(hands: Sequence[Counts], me: int, t: float) -> float:
+    """The evaluation of the hands for seat ``me``: my score against the best opponent's."""
+    mine = hand_score(hands[me], t)
+    best = max(hand_score(h, t) for s, h in enumerate(hands) if s != me)
+    return mine - best
+
+
+def final_score(hands: Sequence[Counts], me: int) -> float:
+    """The result at the round limit: ``WIN`` alone, ``WIN / k`` shared, ``-WIN`` lost."""
+    vals = [abs(_value(h)) for h in hands]
+    top = max(vals)
+    if vals[me] != top:
+        return -WIN
+    return WIN / vals.count(top)
+
+
+def _threes_score(hands: Sequence[Counts], seats: Sequence[int], me: int) -> float | None:
+    won = [s for s in seats if _threes(hands[s])]
+    if not won:
+        return None
+    return WIN / len(won) if me in won else -WIN
+
+
+# ---------------------------------------------------------------- a position on counts
+
+
+@dataclass
+class Pos:
+    """The game reduced to what decides it: dice counts per seat, the bank, the turn count."""
+
+    hands: list[Counts]
+    bank: int
+    turns: int  # turns made
+    total: int  # turns in the game (rounds x players)
+
+    @classmethod
+    def of(cls, st: State) -> Pos:
+        done = (st.round - 1) * st.n + st.moved if st.round >= 1 else 0  # turns made, from round and moved
+        return cls([counts_of(h.dice()) for h in st.hands], st.bank, done, st.rounds * st.n)
+
+    def t(self) -> float:
+        return min(1.0, self.turns / self.total) if self.total else 1.0
+
+
+FlipKind = tuple[int, int, int, int, int]  # victim, own face, own new face, victim face, victim new face
+
+
+def flip_kinds(hands: Sequence[Counts], m: int) -> list[FlipKind]:
+    """Every distinct flip of seat ``m`` (dice of equal faces are one choice)."""
+    own = hands[m]
+    out: list[FlipKind] = []
+    for s, h in enumerate(hands):
+        if s == m:
+            continue
+        for i, v in enumerate(FACES):
+            if not own[i]:
+                continue
+            for j, w in enumerate(FACES):
+                if not h[j]:
+                    continue
+                for nv, nw in _FLIP_TABLE[v, w]:
+                    out.append((s, v, nv, w, nw))
+    return out
+
+
+def _flipped(hands: Sequence[Counts], m: int, k: FlipKind) -> list[Counts]:
+    s, v, nv, w, nw = k
+    out = list(hands)
+    out[m] = _add(_sub(out[m], UNIT[v]), UNIT[nv])
+    out[s] = _add(_sub(out[s], UNIT[w]), UNIT[nw])
+    return out
+
+
+@lru_cache(maxsize=200_000)
+def own_best(c: Counts, t: float) -> Outcome:
+    """The balancing of a hand that scores best for its owner (the default first on a tie).
+
+    The others' hands do not change while a hand balances, so the best for the
+    evaluation is the best :func:`hand_score`.
+    """
+    opts = balance_outcomes(c)
+    best = opts[0]
+    if len(opts) == 1:
+        return best
+    best_e = hand_score(best.kept, t)
+    for o in opts[1:]:
+        e = hand_score(o.kept, t)
+        if e > best_e:
+            best, best_e = o, e
+    return best
+
+
+def _pair_score(kept: Counts, t: float) -> float:
+    """The owner's expected score after the no-groups pair (three magnitudes, 1/3 each)."""
+    return sum(hand_score(_add(kept, _add(UNIT[m], UNIT[-m])), t) for m in (1, 2, 3)) / 3
+
+
+def mover_expectation(mine: Counts, bank: int, t: float) -> tuple[float, float, float]:
+    """After the flip, for the mover's hand ``mine``: the draw (six faces; none on an empty bank),
+    the mover's best balancing, the no-groups pair when due.
+
+    Returns (chance of all threes on the draw, expected score times the chance
+    of no such win, the chance of no such win).
+    """
+    draws: Sequence[int | None] = FACES if bank >= 1 else (None,)
+    wins = 0
+    acc = 0.0
+    for f in draws:
+        c = mine if f is None else _add(mine, UNIT[f])
+        b = bank if f is None else bank - 1
+        if _threes(c):
+            wins += 1
+            continue
+        o = own_best(c, t)
+        if o.needs_pair and b + o.returned >= 2:
+            acc += _pair_score(o.kept, t)
+        else:
+            acc += hand_score(o.kept, t)
+    k = len(draws)
+    return wins / k, acc / k, (k - wins) / k
+
+
+def _best_others(scores: Sequence[float], skip: tuple[int, int]) -> float:
+    return max((x for i, x in enumerate(scores) if i not in skip), default=-math.inf)
+
+
+def greedy_flip_scores(pos: Pos, m: int, kinds: Sequence[FlipKind]) -> list[float]:
+    """The greedy score of every flip ``kinds`` of the mover ``m``: the expected evaluation after
+    the flip, the draw, the mover's best balancing (and pair) and the victim's default balancing.
+
+    ``evaluate`` is my score minus the best other score, so the expectation
+    splits into the mover's part (which depends only on the mover's own die and
+    new face) and the victim's part (which depends only on the victim's die and
+    new face).
+    """
+    t = (pos.turns + 1) / pos.total if pos.total else 1.0
+    hands = pos.hands
+    scores = [hand_score(h, t) for h in hands]
+    mover: dict[tuple[int, int], tuple[float, float, float]] = {}
+    victim: dict[tuple[int, int, int], tuple[bool, float]] = {}
+    out: list[float] = []
+    for k in kinds:
+        s, v, nv, w, nw = k
+        me = mover.get((v, nv))
+        mine = _add(_sub(hands[m], UNIT[v]), UNIT[nv])
+        if me is None:
+            me = mover[v, nv] = (-1.0, 0.0, 0.0) if _threes(mine) else mover_expectation(mine, pos.bank, t)
+        vi = victim.get((s, w, nw))
+        if vi is None:
+            theirs = _add(_sub(hands[s], UNIT[w]), UNIT[nw])
+            vi = victim[s, w, nw] = (_threes(theirs), hand_score(default_outcome(theirs).kept, t))
+        mine_won = me[0] < 0
+        if mine_won or vi[0]:
+            out.append(WIN / 2 if (mine_won and vi[0]) else (WIN if mine_won else -WIN))
+            continue
+        p_win, acc, p_rest = me
+        worst = max(_best_others(scores, (m, s)), vi[1])
+        out.append(p_win * WIN + acc - p_rest * worst)
+    return out
+
+
+def greedy_flip_value(pos: Pos, m: int, k: FlipKind) -> float:
+    """The greedy score of one flip (see :func:`greedy_flip_scores`)."""
+    return greedy_flip_scores(pos, m, [k])[0]
+
+
+# ---------------------------------------------------------------- mapping choices to actions
+
+
+def _flip_action(st: State, m: int, k: FlipKind) -> Action:
+    s, v, nv, w, nw = k
+    own = st.hands[m].dice()
+    other = st.hands[s].dice()
+    return {"type": "flip", "victim": s, "own": own.index(v), "own_to": nv, "other": other.index(w), "other_to": nw}
+
+
+def _group_action(g: Grouping) -> Action:
+    return {"type": "group", "zero_groups": [list(x) for x in g.zero_groups], "pairs": [list(x) for x in g.pairs]}
+
+
+def _hand_groups(st: State, seat: int) -> Grouping:
+    hand = st.hands[seat]
+    return Grouping((), hand.groups, hand.loose)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- options and their greedy scores
+
+
+@dataclass(frozen=True)
+class Option:
+    """One decision open to the bot, with its greedy score (expected evaluation, higher is better)."""
+
+    action: Action
+    score: float
+    kind: FlipKind | None = None  # for a flip
+    kept: Counts | None = None  # for a grouping or keep: the dice the hand keeps (best keep after a grouping)
+
+
+def scored_options(st: State) -> list[Option]:
+    """Every distinct decision open now, scored by the greedy evaluation, best first (stable)."""
+    p = st.pending
+    if p is None or st.over or p.kind not in ("flip", "group", "keep"):
+        return []
+    pos = Pos.of(st)
+    seat = p.seat
+    if p.kind == "flip":
+        kinds = flip_kinds(pos.hands, seat)
+        scores = greedy_flip_scores(pos, seat, kinds)
+        opts = [Option(_flip_action(st, seat, k), sc, kind=k) for k, sc in zip(kinds, scores, strict=True)]
+    else:
+        opts = _balance_options(st, pos, seat)
+    order = sorted(range(len(opts)), key=lambda i: -opts[i].score)
+    return [opts[i] for i in order]
+
+
+def _balance_options(st: State, pos: Pos, seat: int) -> list[Option]:
+    """Grouping or keep choices of ``seat``, scored by the evaluation of the balanced hand.
+
+    The rest of the turn (the victim's balancing when ``seat`` is the mover)
+    uses the defaults; the no-groups pair is taken on average.
+    """
+    p = st.pending
+    assert p is not None
+    t = (pos.turns + 1) / pos.total if pos.total else 1.0
+    hands = list(pos.hands)
+    out: list[Option] = []
+    if p.kind == "group":
+        dice = st.hands[seat].dice()
+        for g in groupings(dice):
+            kopts: list[tuple[int, int] | None] = list(keep_options(g)) or [None]
+            best_e, best_kept = -math.inf, hands[seat]
+            for kk in kopts:
+                o = _outcome(g, 0, kk)
+                e = _score_kept(hands, pos.bank, seat, o, t)
+                if e > best_e:
+                    best_e, best_kept = e, o.kept
+            out.append(Option(_group_action(g), best_e, kept=best_kept))
+    else:
+        g = _hand_groups(st, seat)
+        for kk in keep_options(g):
+            o = _outcome(g, 0, kk)
+            out.append(Option({"type": "keep", "keep": [kk[0], kk[1]]}, _score_kept(hands, pos.bank, seat, o, t), kept=o.kept))
+    return out
+
+
+def _score_kept(hands: list[Counts], bank: int, seat: int, o: Outcome, t: float) -> float:
+    h = list(hands)
+    h[seat] = o.kept
+    bank += o.returned
+    if o.needs_pair and bank >= 2:
+        tot = 0.0
+        for mag in (1, 2, 3):
+            h2 = list(h)
+            h2[seat] = _add(o.kept, _add(UNIT[mag], UNIT[-mag]))
+            tot += evaluate(h2, seat, t)
+        return tot / 3
+    return evaluate(h, seat, t)
+
+
+# ---------------------------------------------------------------- the strong search
+
+
+def _reply_flip(hands: list[Counts], r: int, t: float) -> FlipKind | None:
+    """The model of seat ``r``'s flip: the one that scores best for ``r`` after the default
+    balancing of both hands (the draw left out).
+
+    A flip is legal when the mover's change ``d`` equals minus the victim's,
+    so the best flip is, for each change ``d``, the mover's best own die for
+    ``d`` against the victim's die that leaves the best opponent weakest.
+    """
+    own = hands[r]
+    scores = [hand_score(h, t) for h in hands]
+    best_own: dict[int, tuple[float, int, int]] = {}  # d -> (score, v, nv)
+    for i, v in enumerate(FACES):
+        if not own[i]:
+            continue
+        less = _sub(own, UNIT[v])
+        for nv in FACES:
+            if nv == v:
+                continue
+            c = _add(less, UNIT[nv])
+            sc = math.inf if _threes(c) else hand_score(default_outcome(c).kept, t)
+            d = nv - v
+            if d not in best_own or sc > best_own[d][0]:
+                best_own[d] = (sc, v, nv)
+    best: FlipKind | None = None
+    best_e = -math.inf
+    for s, h in enumerate(hands):
+        if s == r:
+            continue
+        rest = _best_others(scores, (r, s))
+        for j, w in enumerate(FACES):
+            if not h[j]:
+                continue
+            less = _sub(h, UNIT[w])
+            for d, (sc, v, nv) in best_own.items():
+                nw = w - d
+                if nw not in FACE_INDEX:
+                    continue
+                theirs = _add(less, UNIT[nw])
+                if _threes(theirs):
+                    continue
+                e = sc - max(rest, hand_score(default_outcome(theirs).kept, t))
+                if e > best_e:
+                    best, best_e = (s, v, nv, w, nw), e
+    return best
+
+
+def _reply_value(hands: list[Counts], bank: int, r: int, me: int, t: float) -> float:
+    """Seat ``r``'s turn (its modelled flip, its draw averaged, default balancing): the value for ``me``."""
+    k = _reply_flip(hands, r, t)
+    h = list(hands)
+    victim = None
+    if k is not None:
+        h = _flipped(h, r, k)
+        victim = k[0]
+        won = _threes_score(h, (r, victim), me)
+        if won is not None:
+            return won
+    draws: Sequence[int | None] = FACES if bank >= 1 else (None,)
+    total = 0.0
+    for f in draws:
+        h2 = list(h)
+        if f is not None:
+            h2[r] = _add(h2[r], UNIT[f])
+            if _threes(h2[r]):
+                total += WIN if r == me else -WIN
+                continue
+        h2[r] = default_outcome(h2[r]).kept
+        if victim is not None:
+            h2[victim] = default_outcome(h2[victim]).kept
+        total += evaluate(h2, me, t)
+    return total / len(draws)
+
+
+def strong_flip_value(pos: Pos, m: int, k: FlipKind) -> float:
+    """Expectimax for the mover ``m``'s flip ``k``: my draw (6 faces), my best balancing, the
+    victim's defaults, then the next seat's reply with its draw (6 faces); the round limit is
+    scored exactly."""
+    hands = _flipped(pos.hands, m, k)
+    victim = k[0]
+    won = _threes_score(hands, (m, victim), m)
+    if won is not None:
+        return won
+    t1 = (pos.turns + 1) / pos.total
+    t2 = min(1.0, (pos.turns + 2) / pos.total)
+    last = pos.turns + 1 >= pos.total
+    draws: Sequence[int | None] = FACES if pos.bank >= 1 else (None,)
+    total = 0.0
+    nxt = (m + 1) % len(hands)
+    for f in draws:
+        h = list(hands)
+        bank = pos.bank
+        if f is not None:
+            h[m] = _add(h[m], UNIT[f])
+            bank -= 1
+            if _threes(h[m]):
+                total += WIN
+                continue
+        o = own_best(h[m], t1)
+        h[m] = o.kept
+        bank += o.returned
+        pairs: Sequence[int | None] = (1, 2, 3) if (o.needs_pair and bank >= 2) else (None,)
+        sub = 0.0
+        for mag in pairs:
+            h2 = list(h)
+            b = bank
+            if mag is not None:
+                h2[m] = _add(o.kept, _add(UNIT[mag], UNIT[-mag]))
+                b -= 2
+            ov = default_outcome(h2[victim])
+            h2[victim] = ov.kept
+            b += ov.returned
+            sub += final_score(h2, m) if last else _reply_value(h2, b, nxt, m, t2)
+        total += sub / len(pairs)
+    return total / len(draws)
+
+
+def strong_kept_value(st: State, pos: Pos, seat: int, kept: Counts) -> float:
+    """Expectimax after ``seat`` balances to ``kept``: the no-groups pair (3 magnitudes), the
+    victim's defaults when ``seat`` is the mover, then the next seat's reply (its draw averaged)."""
+    hands = list(pos.hands)
+    bank = pos.bank + sum(hands[seat]) - sum(kept)
+    hands[seat] = kept
+    m = st.current if st.current is not None else seat
+    victims = [st.victim] if (seat == m and st.victim is not None and st.victim != seat) else []
+    turns = pos.turns + 1
+    t2 = min(1.0, (turns + 1) / pos.total)
+    pairs: Sequence[int | None] = (1, 2, 3) if (not _has_group_after(kept) and bank >= 2) else (None,)
+    total = 0.0
+    nxt = (m + 1) % len(hands)
+    for mag in pairs:
+        h = list(hands)
+        b = bank
+        if mag is not None:
+            h[seat] = _add(kept, _add(UNIT[mag], UNIT[-mag]))
+            b -= 2
+        for v in victims:
+            ov = default_outcome(h[v])
+            h[v] = ov.kept
+            b += ov.returned
+        if turns >= pos.total:
+            total += final_score(h, seat)
+        elif nxt == seat:
+            total += evaluate(h, seat, turns / pos.total)
+        else:
+            total += _reply_value(h, b, nxt, seat, t2)
+    return total / len(pairs)
+
+
+def _has_group_after(kept: Counts) -> bool:
+    """A balanced hand holding both colours holds a group; one of one colour holds none."""
+    return bool(kept[0] + kept[1] + kept[2]) and bool(kept[3] + kept[4] + kept[5])
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A strong bot's suggestion: the action and its estimated value, and the options searched."""
+
+    action: Action
+    value: float  # expected evaluation for the seat (WIN for a certain win, -WIN for a certain loss)
+    greedy_value: float  # the one-ply (greedy) score of the same action
+    candidates: tuple[tuple[Action, float], ...]  # every option searched, with its value
+
+
+def strong_search(
+    st: State,
+    *,
+    budget: int = STRONG_BUDGET,
+    time_cap: float | None = STRONG_TIME_CAP,
+) -> Hint | None:
+    """Expectimax over the bank draws for the greedy's ``budget`` best options.
+
+    The options are searched in the greedy's order; the best expectimax value
+    wins (ties: the greedy's order).  During the start (round 0), with one
+    option, or when an option wins at once, the greedy's choice stands.
+    ``time_cap`` (seconds) stops the search early on a very slow machine,
+    after at least two options; the tests never rely on it.
+    """
+    opts = scored_options(st)
+    if not opts:
+        return None
+    p = st.pending
+    assert p is not None
+    first = opts[0]
+    if len(opts) == 1 or first.score >= WIN or st.round == 0 or budget <= 1:
+        return Hint(first.action, first.score, first.score, ((first.action, first.score),))
+    pos = Pos.of(st)
+    deadline = time.perf_counter() + time_cap if time_cap else None
+    searched: list[tuple[Option, float]] = []
+    for o in opts[:budget]:
+        if o.kind is not None:
+            v = strong_flip_value(pos, p.seat, o.kind)
+        else:
+            assert o.kept is not None
+            v = strong_kept_value(st, pos, p.seat, o.kept)
+        searched.append((o, v))
+        if deadline is not None and len(searched) >= 2 and time.perf_counter() > deadline:
+            break
+    best_o, best_v = searched[0]
+    for o, v in searched[1:]:
+        if v > best_v:
+            best_o, best_v = o, v
+    return Hint(best_o.action, best_v, best_o.score, tuple((o.action, v) for o, v in searched))
+
+
+# ---------------------------------------------------------------- the bots
+
+
+def random_action(st: State, rng: random.Random) -> Action:
+    """Uniform over the legal actions of the pending decision."""
+    p = st.pending
+    assert p is not None
+    if p.kind == "flip":
+        a = random_flip(st, rng)
+        assert a is not None
+        return a
+    if p.kind == "group":
+        return _group_action(rng.choice(groupings(st.hands[p.seat].dice())))
+    g = _hand_groups(st, p.seat)
+    i, j = rng.choice(keep_options(g))
+    return {"type": "keep", "keep": [i, j]}
+
+
+def is_decision(st: State) -> bool:
+    """Whether the game waits for a seat's decision (a flip, a grouping, a keep), not a roll."""
+    return not st.over and st.pending is not None and st.pending.kind in ("flip", "group", "keep")
+
+
+def bot_action(
+    st: State,
+    strength: str,
+    rng: random.Random,
+    *,
+    budget: int = STRONG_BUDGET,
+    time_cap: float | None = STRONG_TIME_CAP,
+) -> Action:
+    """The decision a bot of ``strength`` takes for the pending flip, grouping or keep."""
+    if strength not in STRENGTHS:
+        raise ValueError(f"Unknown bot strength {strength!r}; expected one of {', '.join(STRENGTHS)}.")
+    if not is_decision(st):
+        raise ValueError("The game waits for no decision (a roll, or the game is over).")
+    if strength == "random":
+        return random_action(st, rng)
+    if strength == "greedy":
+        return scored_options(st)[0].action
+    hint = strong_search(st, budget=budget, time_cap=time_cap)
+    assert hint is not None
+    return hint.action
+
+
+class Bot:
+    """A bot with its own ``random.Random``: ``Bot("strong", seed=7).act(state)``."""
+
+    def __init__(
+        self,
+        strength: str = "greedy",
+        seed: int | str | None = 0,
+        *,
+        budget: int = STRONG_BUDGET,
+        time_cap: float | None = STRONG_TIME_CAP,
+    ) -> None:
+        if strength not in STRENGTHS:
+            raise ValueError(f"Unknown bot strength {strength!r}; expected one of {', '.join(STRENGTHS)}.")
+        self.strength = strength
+        self.rng = random.Random(seed)
+        self.budget = budget
+        self.time_cap = time_cap
+
+    def act(self, st: State) -> Action:
+        return bot_action(st, self.strength, self.rng, budget=self.budget, time_cap=self.time_cap)
+
+
+def hint(st: State, *, budget: int = STRONG_BUDGET) -> Hint | None:
+    """The strong bot's suggestion for the pending decision (the same hint for the same state)."""
+    if not is_decision(st):
+        return None
+    return strong_search(st, budget=budget, time_cap=STRONG_TIME_CAP)
+
+
+def play(
+    st: State,
+    choosers: Mapping[int, Callable[[State], Action]],
+    dice: random.Random,
+    on_state: Callable[[State], None] | None = None,
+) -> State:
+    """Play ``st`` to the end: ``choosers[seat](state)`` decides, ``dice`` rolls every roll."""
+    while not st.over:
+        p = st.pending
+        assert p is not None
+        if p.kind == "roll":
+            action: Action = {"type": "roll", "values": [dice.choice(FACES) for _ in range(p.count)]}
+        else:
+            action = choosers[p.seat](st)
+        st = apply(st, action)
+        if on_state is not None:
+            on_state(st)
+    return st
+
+

@@ -1,0 +1,452 @@
+"""A balance study of Six-Dice: ``python -m sixdice.rules.study``.
+
+    python -m sixdice.rules.study [--jobs 2] [--scale 1.0] [--out docs]
+
+Plays seeded games with every seat of one strength (random, greedy, strong)
+for 2, 3, 4, 6 and 8 players under the default rules, and games under rules
+options (a smaller bank, more rounds) with greedy play, then writes
+``docs/sixdice-balance.md`` and its SVG charts (``docs/sixdice-balance-*.svg``).
+``--scale`` multiplies every sample size (0.1 for a quick look).
+
+The "5 or more dice" threshold is measured without changing the rules: the
+games are played under the default rules and the study notes the first
+moment a hand holds 5 or more dice all +3 or all −3 -- the moment a game
+under that threshold would have ended (the bots do not aim for it, so the
+figure is a lower bound).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .arena import GameResult, run_games, wilson
+from .bots import STRONG_BUDGET
+
+PLAYERS = (2, 3, 4, 6, 8)
+POLICIES = ("random", "greedy", "strong")
+# games per (policy, players) at scale 1: strong play is slow, so it gets fewer games
+SAMPLES: dict[str, dict[int, int]] = {
+    "random": {2: 1000, 3: 1000, 4: 1000, 6: 600, 8: 400},
+    "greedy": {2: 400, 3: 300, 4: 200, 6: 100, 8: 60},
+    "strong": {2: 100, 3: 60, 4: 40, 6: 20, 8: 12},
+}
+OPTION_PLAYERS = 4
+OPTION_GAMES = 100
+OPTIONS: tuple[tuple[str, int | None, int], ...] = (  # label, bank (None: 12 per player), rounds
+    ("default: bank 12 per player, 12 rounds", None, 12),
+    ("smaller bank: 8 per player", 8 * OPTION_PLAYERS, 12),
+    ("smallest bank: 6 per player", 6 * OPTION_PLAYERS, 12),
+    ("more rounds: 24", None, 24),
+    ("smallest bank and 24 rounds", 6 * OPTION_PLAYERS, 24),
+)
+SEED = 2026
+
+
+@dataclass
+class Cell:
+    policy: str
+    players: int
+    games: list[GameResult]
+
+
+def _games(policy: str, players: int, games: int, seed: int, bank: int | None, rounds: int, jobs: int) -> list[GameResult]:
+    todo = [((policy,) * players, seed * 10**6 + g, rounds, bank, STRONG_BUDGET) for g in range(games)]
+    return run_games(todo, jobs)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _ci(k: float, n: int) -> str:
+    lo, hi = wilson(k, n)
+    return f"{100 * k / n:.1f}% [{100 * lo:.1f}–{100 * hi:.1f}]"
+
+
+def order_shares(games: Sequence[GameResult]) -> list[float]:
+    """Win share by turn order (0 = the first player), a shared win split."""
+    n = len(games[0].seats)
+    out = [0.0] * n
+    for g in games:
+        assert g.first is not None
+        for w in g.winners:
+            out[(w - g.first) % n] += 1 / len(g.winners)
+    return [x / len(games) for x in out]
+
+
+def seat_shares(games: Sequence[GameResult]) -> list[float]:
+    n = len(games[0].seats)
+    out = [0.0] * n
+    for g in games:
+        for w in g.winners:
+            out[w] += 1 / len(g.winners)
+    return [x / len(games) for x in out]
+
+
+def bank_by_round(games: Sequence[GameResult]) -> list[float]:
+    """The average bank at the start of each round, as a share of the bank size."""
+    n = len(games[0].seats)
+    sums: dict[int, list[float]] = {}
+    for g in games:
+        total = 12 * n  # the study's default bank
+        for i, b in enumerate(g.bank_by_turn):
+            if i % n == 0:
+                sums.setdefault(i // n, []).append(b / total)
+    return [statistics.mean(sums[r]) for r in sorted(sums)]
+
+
+# ---------------------------------------------------------------- SVG
+
+
+_COLOURS = {"random": "#9e9e9e", "greedy": "#1f77b4", "strong": "#d62728", "6+ dice": "#1f77b4", "5+ dice": "#ff7f0e"}
+
+
+def _svg(width: int, height: int, body: list[str], title: str) -> str:
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+        f'font-family="sans-serif" font-size="12" role="img" aria-label="{title}">\n'
+        f"<title>{title}</title>\n"
+        f'<rect width="{width}" height="{height}" fill="white"/>\n' + "\n".join(body) + "\n</svg>\n"
+    )
+
+
+def line_chart(
+    series: dict[str, list[float]], title: str, xlabel: str, ylabel: str, ymax: float = 1.0, colours: dict[str, str] | None = None
+) -> str:
+    """A small line chart; x is the index (1-based)."""
+    w, h, left, right, top, bottom = 560, 300, 56, 130, 30, 44
+    pw, ph = w - left - right, h - top - bottom
+    xmax = max((len(v) for v in series.values()), default=1)
+    body = [f'<text x="{left}" y="18" font-weight="bold">{title}</text>']
+    for k in range(6):
+        y = top + ph - ph * k / 5
+        body.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + pw}" y2="{y:.1f}" stroke="#ddd"/>')
+        body.append(f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">{ymax * k / 5:.2g}</text>')
+    for i in range(1, xmax + 1):
+        if xmax <= 12 or i % max(1, xmax // 12) == 0 or i == 1:
+            x = left + pw * (i - 1) / max(1, xmax - 1)
+            body.append(f'<text x="{x:.1f}" y="{top + ph + 16}" text-anchor="middle">{i}</text>')
+    body.append(f'<text x="{left + pw / 2}" y="{h - 8}" text-anchor="middle">{xlabel}</text>')
+    body.append(f'<text x="14" y="{top + ph / 2}" transform="rotate(-90 14 {top + ph / 2})" text-anchor="middle">{ylabel}</text>')
+    palette = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf"]
+    for n, (name, ys) in enumerate(series.items()):
+        colour = (colours or {}).get(name, palette[n % len(palette)])
+        pts = " ".join(
+            f"{left + pw * i / max(1, xmax - 1):.1f},{top + ph - ph * min(y, ymax) / ymax:.1f}" for i, y in enumerate(ys)
+        )
+        body.append(f'<polyline points="{pts}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        ly = top + 10 + 18 * n
+        body.append(f'<line x1="{w - right + 10}" y1="{ly}" x2="{w - right + 30}" y2="{ly}" stroke="{colour}" stroke-width="2"/>')
+        body.append(f'<text x="{w - right + 36}" y="{ly + 4}">{name}</text>')
+    return _svg(w, h, body, title)
+
+
+def bar_chart(
+    groups: dict[str, dict[str, float]], title: str, ylabel: str, ymax: float, reference: dict[str, float] | None = None
+) -> str:
+    """Grouped bars: ``groups[x_label][series] = value``; an optional reference mark per group."""
+    w, h, left, right, top, bottom = 560, 300, 56, 120, 30, 44
+    pw, ph = w - left - right, h - top - bottom
+    names = list(dict.fromkeys(s for g in groups.values() for s in g))
+    body = [f'<text x="{left}" y="18" font-weight="bold">{title}</text>']
+    for k in range(6):
+        y = top + ph - ph * k / 5
+        body.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + pw}" y2="{y:.1f}" stroke="#ddd"/>')
+        body.append(f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">{ymax * k / 5:.2g}</text>')
+    gw = pw / max(1, len(groups))
+    bw = gw * 0.8 / max(1, len(names))
+    for gi, (label, vals) in enumerate(groups.items()):
+        x0 = left + gi * gw + gw * 0.1
+        for si, name in enumerate(names):
+            if name not in vals:
+                continue
+            v = min(vals[name], ymax)
+            bh = ph * v / ymax
+            body.append(
+                f'<rect x="{x0 + si * bw:.1f}" y="{top + ph - bh:.1f}" width="{bw - 1:.1f}" height="{bh:.1f}" '
+                f'fill="{_COLOURS.get(name, "#555")}"/>'
+            )
+        if reference and label in reference:
+            y = top + ph - ph * reference[label] / ymax
+            body.append(f'<line x1="{x0 - 2:.1f}" y1="{y:.1f}" x2="{x0 + gw * 0.8 + 2:.1f}" y2="{y:.1f}" stroke="black" stroke-dasharray="4 2"/>')
+        body.append(f'<text x="{x0 + gw * 0.4:.1f}" y="{top + ph + 16}" text-anchor="middle">{label}</text>')
+    body.append(f'<text x="14" y="{top + ph / 2}" transform="rotate(-90 14 {top + ph / 2})" text-anchor="middle">{ylabel}</text>')
+    for si, name in enumerate(names):
+        ly = top + 10 + 18 * si
+        body.append(f'<rect x="{w - right + 10}" y="{ly - 8}" width="14" height="10" fill="{_COLOURS.get(name, "#555")}"/>')
+        body.append(f'<text x="{w - right + 30}" y="{ly + 1}">{name}</text>')
+    if reference:
+        ly = top + 10 + 18 * len(names)
+        body.append(f'<line x1="{w - right + 10}" y1="{ly - 3}" x2="{w - right + 24}" y2="{ly - 3}" stroke="black" stroke-dasharray="4 2"/>')
+        body.append(f'<text x="{w - right + 30}" y="{ly + 1}">fair share</text>')
+    return _svg(w, h, body, title)
+
+
+# ---------------------------------------------------------------- the report
+
+
+def _ends(games: Sequence[GameResult], reason: str) -> int:
+    return sum(1 for g in games if g.end_reason == reason)
+
+
+def write_report(cells: list[Cell], options: list[tuple[str, list[GameResult]]], out: Path, seconds: float) -> str:
+    by = {(c.policy, c.players): c.games for c in cells}
+    lines: list[str] = []
+    add = lines.append
+    add("# Six-Dice balance study")
+    add("")
+    add(
+        "Generated by `python -m sixdice.rules.study` (seeded; "
+        f"{sum(len(c.games) for c in cells) + sum(len(g) for _, g in options)} games, {seconds / 60:.0f} minutes "
+        "on this machine). Every seat of a game plays the same strength (see `docs/sixdice-engine.md`, *Bots*); "
+        "the dice are rolled by a seeded generator; the rules are the defaults (bank 12 per player, 12 rounds) "
+        "unless a section says otherwise. Percentages in brackets are 95% Wilson intervals."
+    )
+    add("")
+    add("## Sample sizes")
+    add("")
+    add("| players | " + " | ".join(POLICIES) + " |")
+    add("|---|" + "---|" * len(POLICIES))
+    for n in PLAYERS:
+        add(f"| {n} | " + " | ".join(str(len(by.get((p, n), []))) for p in POLICIES) + " |")
+    add("")
+    add("## How games end")
+    add("")
+    add(
+        "Length in turns (the round limit is 12 × players turns), how games end "
+        "(*all threes*, *rounds*; *time* never happens here, no table clock runs), "
+        "and the share of games won by more than one player."
+    )
+    add("")
+    add("| players | play | turns (mean) | all threes | round limit | shared wins |")
+    add("|---|---|---|---|---|---|")
+    for n in PLAYERS:
+        for p in POLICIES:
+            gs = by.get((p, n))
+            if not gs:
+                continue
+            k = len(gs)
+            shared = sum(1 for g in gs if len(g.winners) > 1)
+            add(
+                f"| {n} | {p} | {statistics.mean(g.turns for g in gs):.1f} | {_ci(_ends(gs, 'all_threes'), k)} "
+                f"| {_pct(_ends(gs, 'rounds') / k)} | {_ci(shared, k)} |"
+            )
+    add("")
+    add("## First player and seats")
+    add("")
+    add(
+        "Win share by turn order (the first player is the one R1 picks: the hand closest to 0), "
+        "a shared win split between its winners; the fair share is 1/players. "
+        "The chart shows the first player's share."
+    )
+    add("")
+    add("![first player's win share](sixdice-balance-first.svg)")
+    add("")
+    add("| players | play | 1st | 2nd | 3rd | 4th | 5th | 6th | 7th | 8th | fair |")
+    add("|---|---|" + "---|" * 9)
+    for n in PLAYERS:
+        for p in POLICIES:
+            gs = by.get((p, n))
+            if not gs:
+                continue
+            sh = order_shares(gs)
+            cells_txt = [_pct(x) for x in sh] + [""] * (8 - n)
+            add(f"| {n} | {p} | " + " | ".join(cells_txt) + f" | {_pct(1 / n)} |")
+    add("")
+    add("By seat number (seat 1 breaks R1 ties, so it starts more often):")
+    add("")
+    add("| players | play | " + " | ".join(f"seat {i}" for i in range(1, 9)) + " |")
+    add("|---|---|" + "---|" * 8)
+    for n in PLAYERS:
+        for p in POLICIES:
+            gs = by.get((p, n))
+            if not gs:
+                continue
+            sh = seat_shares(gs)
+            add(f"| {n} | {p} | " + " | ".join([_pct(x) for x in sh] + [""] * (8 - n)) + " |")
+    add("")
+    add("## The bank over the game")
+    add("")
+    add("The average bank at the start of each round, as a share of the bank size.")
+    add("")
+    add("![bank level by round, 4 players](sixdice-balance-bank.svg)")
+    add("")
+    add("| players | play | round 1 | round 4 | round 8 | round 12 |")
+    add("|---|---|---|---|---|---|")
+    for n in PLAYERS:
+        for p in POLICIES:
+            gs = by.get((p, n))
+            if not gs:
+                continue
+            br = bank_by_round(gs)
+            add(f"| {n} | {p} | " + " | ".join(_pct(br[r]) if r < len(br) else "" for r in (0, 3, 7, 11)) + " |")
+    add("")
+    add("## Skipped steps (R2, R8)")
+    add("")
+    add(
+        "Per game: flips skipped because the mover had no legal flip (R2), draws skipped on an empty "
+        "bank and no-groups pairs skipped on a bank of fewer than 2 (R8); and the share of games with at least one."
+    )
+    add("")
+    add("| players | play | R2 per game | games with R2 | R8 draws per game | R8 pairs per game | games with R8 |")
+    add("|---|---|---|---|---|---|---|")
+    for n in PLAYERS:
+        for p in POLICIES:
+            gs = by.get((p, n))
+            if not gs:
+                continue
+            k = len(gs)
+            add(
+                f"| {n} | {p} | {statistics.mean(g.r2 for g in gs):.2f} | {_pct(sum(1 for g in gs if g.r2) / k)} "
+                f"| {statistics.mean(g.r8_draw for g in gs):.2f} | {statistics.mean(g.r8_pair for g in gs):.2f} "
+                f"| {_pct(sum(1 for g in gs if g.r8_draw or g.r8_pair) / k)} |"
+            )
+    add("")
+    add("## Rules options that bring all threes within reach")
+    add("")
+    add(
+        f"{OPTION_PLAYERS} players, greedy play, {OPTION_GAMES} games per line (fewer at a small `--scale`). "
+        "*5 or more dice* is the share of games in which some hand held 5 or more dice all +3 or all −3 "
+        "at some moment: under that threshold those games would have ended by all threes (a lower bound: "
+        "the bots do not aim for it). None of these is a default: the defaults stay as the spec sets them."
+    )
+    add("")
+    add("| rules | turns (mean) | all threes (6+ dice, the rule) | 5 or more dice (option) |")
+    add("|---|---|---|---|")
+    for label, gs in options:
+        k = len(gs)
+        five = sum(1 for g in gs if g.threes5_turn is not None or g.end_reason == "all_threes")
+        add(f"| {label} | {statistics.mean(g.turns for g in gs):.1f} | {_ci(_ends(gs, 'all_threes'), k)} | {_ci(five, k)} |")
+    add("")
+    add("Under the default rules, the same measure for every strength:")
+    add("")
+    add("| players | play | all threes (6+ dice) | 5 or more dice |")
+    add("|---|---|---|---|")
+    for n in PLAYERS:
+        for p in POLICIES:
+            gs = by.get((p, n))
+            if not gs:
+                continue
+            k = len(gs)
+            five = sum(1 for g in gs if g.threes5_turn is not None or g.end_reason == "all_threes")
+            add(f"| {n} | {p} | {_ci(_ends(gs, 'all_threes'), k)} | {_ci(five, k)} |")
+    add("")
+    add("![all threes by strength and option](sixdice-balance-threes.svg)")
+    add("")
+    text = "\n".join(lines) + "\n"
+    path = out / "sixdice-balance.md"
+    kept = ""
+    if path.exists():  # the hand-written interpretation below the mark survives a new run
+        old = path.read_text(encoding="utf-8")
+        if HAND_MARK in old:
+            kept = old[old.index(HAND_MARK) :]
+    path.write_text(text + FINDINGS_MARK + _findings(by, options) + ("\n" + kept if kept else ""), encoding="utf-8")
+    return text
+
+
+FINDINGS_MARK = "## What the figures say\n\n"
+HAND_MARK = "<!-- written by hand: kept when the study runs again -->"
+
+
+def _findings(by: dict[tuple[str, int], list[GameResult]], options: list[tuple[str, list[GameResult]]]) -> str:
+    """Plain sentences computed from the figures (the interpretation is in docs/sixdice-engine.md too)."""
+    def rate(p: str, n: int, reason: str = "all_threes") -> float:
+        gs = by.get((p, n), [])
+        return _ends(gs, reason) / len(gs) if gs else 0.0
+
+    out = []
+    cells = [(rate(p, n), p, n) for p in POLICIES for n in PLAYERS if by.get((p, n))]
+    hi = max(cells)
+    lo = min(cells)
+    out.append(
+        f"- All threes ended between {_pct(lo[0])} ({lo[1]}, {lo[2]} players) and {_pct(hi[0])} "
+        f"({hi[1]}, {hi[2]} players) of the games; every other game ended on the round limit, "
+        "won by the largest absolute hand value."
+    )
+    out.append(
+        "- With 4 players, all threes ended "
+        + ", ".join(f"{_pct(rate(p, 4))} of {p} games" for p in POLICIES if by.get((p, 4)))
+        + "."
+    )
+    if options:
+        best_label, best_gs = max(options, key=lambda o: _ends(o[1], "all_threes") / max(1, len(o[1])))
+        five_best = max(
+            (sum(1 for g in gs if g.threes5_turn is not None or g.end_reason == "all_threes") / max(1, len(gs)), label)
+            for label, gs in options
+        )
+        out.append(
+            f"- **Options.** The option with the most all-threes endings is *{best_label}* "
+            f"({_pct(_ends(best_gs, 'all_threes') / max(1, len(best_gs)))}); a 5-dice threshold reaches "
+            f"{_pct(five_best[0])} with *{five_best[1]}*."
+        )
+    return "\n".join(out) + "\n"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m sixdice.rules.study", description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=1, help="processes (the machine may be shared)")
+    parser.add_argument("--scale", type=float, default=1.0, help="multiply every sample size")
+    parser.add_argument("--out", default="docs", help="folder for the report and its charts")
+    parser.add_argument("--seed", type=int, default=SEED)
+    args = parser.parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    t0 = time.perf_counter()
+    cells: list[Cell] = []
+    for p in POLICIES:
+        for n in PLAYERS:
+            k = max(2, round(SAMPLES[p][n] * args.scale))
+            print(f"{p}, {n} players: {k} games", file=sys.stderr, flush=True)
+            cells.append(Cell(p, n, _games(p, n, k, args.seed + n, None, 12, args.jobs)))
+    options: list[tuple[str, list[GameResult]]] = []
+    for label, bank, rounds in OPTIONS:
+        k = max(2, round(OPTION_GAMES * args.scale))
+        print(f"options: {label}: {k} games", file=sys.stderr, flush=True)
+        options.append((label, _games("greedy", OPTION_PLAYERS, k, args.seed + 100, bank, rounds, args.jobs)))
+    by = {(c.policy, c.players): c.games for c in cells}
+    first = {
+        str(n): {p: order_shares(by[p, n])[0] for p in POLICIES if by.get((p, n))} for n in PLAYERS
+    }
+    (out / "sixdice-balance-first.svg").write_text(
+        bar_chart(first, "First player's win share", "win share", 0.6, {str(n): 1 / n for n in PLAYERS}), encoding="utf-8"
+    )
+    (out / "sixdice-balance-bank.svg").write_text(
+        line_chart(
+            {p: bank_by_round(by[p, 4]) for p in POLICIES if by.get((p, 4))},
+            "Bank at the start of each round, 4 players",
+            "round",
+            "share of the bank size",
+            1.0,
+            _COLOURS,
+        ),
+        encoding="utf-8",
+    )
+    threes = {
+        label.split(":")[0]: {
+            "greedy": _ends(gs, "all_threes") / len(gs),
+        }
+        for label, gs in options
+    }
+    five = {label.split(":")[0]: sum(1 for g in gs if g.threes5_turn is not None or g.end_reason == "all_threes") / len(gs) for label, gs in options}
+    top = max([0.1, *five.values(), *(v["greedy"] for v in threes.values())])
+    (out / "sixdice-balance-threes.svg").write_text(
+        bar_chart(
+            {k: {"6+ dice": v["greedy"], "5+ dice": five[k]} for k, v in threes.items()},
+            "All threes, 4 players, greedy play",
+            "share of games",
+            round(top + 0.05, 1),
+        ),
+        encoding="utf-8",
+    )
+    write_report(cells, options, out, time.perf_counter() - t0)
+    print(f"wrote {out / 'sixdice-balance.md'} and 3 charts", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,118 @@
+"""The app plays the bot seats: a driver per table, alive while a bot has a move to make.
+
+A table's driver plays its bots' moves one at a time, a human pace apart
+(``SIXDICE_BOT_DELAY``), and ends when no bot is to act: a person's turn, the
+game over, the table paused or closed, or no bot seat left.  Whatever may give
+a bot a move starts it again (:func:`kick`): an action at a table with bots,
+every host command, a connection opening, and the heartbeat of a connection
+at a table with bots.
+
+Several server processes: each may run a driver for the same table.  Every
+bot move is applied with the game's ``seq`` it was chosen at, so exactly one
+process's move is applied; the others get ``stale``, quietly look again, and
+stop when no bot is to act.  No process is in charge, so none can leave the
+table stuck by dying: the next action, command or heartbeat in any process
+starts a driver there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+
+from django.conf import settings
+from django.db import InterfaceError, OperationalError
+
+from sixdice.gamekit.engine import get_engine
+
+from . import broadcast, services
+from .models import Game, Seat
+
+log = logging.getLogger(__name__)
+
+MAX_DATABASE_RETRIES = 5  # a database hiccup in a row (a lock, a dropped connection) before giving up until the next kick
+
+
+def step(code: str) -> bool:
+    """Play one move for a bot seat whose turn it is; True when it moved (or another process did)."""
+    table = services.load_table(code)
+    bots = dict(Seat.objects.filter(table_id=table.pk, is_bot=True).values_list("position", "bot_strength"))
+    if not bots or table.paused:
+        return False
+    game = services.current_game(table)
+    if game is None or game.status != Game.Status.PLAYING:
+        return False
+    engine = get_engine(game.engine)
+    for seat in sorted(engine.actors(game.state) & set(bots)):
+        rng = services._system_rng("bot", game.number, game.seq, seat)
+        action = engine.bot_action(game.state, seat, rng, strength=bots[seat] or None)
+        if action is None:  # the game has no bot, or not for this step (a physical roll: the host types it)
+            return False
+        try:
+            services.apply_action(
+                table_code=code, credentials=services.Credentials(), action=action, expected_seq=game.seq,
+                bot_seat=seat,
+            )
+        except services.ServiceError as exc:
+            if exc.code != "stale":
+                raise
+            log.debug("table %s: another process moved first for bot seat %s", code, seat)
+        return True  # moved, or someone else did: look again after the pause
+    return False
+
+
+class TableBots:
+    """Drives one table's bot seats in this process until no bot is to act."""
+
+    def __init__(self, code: str) -> None:
+        self.code = code
+        self.task: asyncio.Task[None] | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.task is not None and not self.task.done()
+
+    async def run(self) -> None:
+        failures = 0
+        while True:
+            await asyncio.sleep(settings.SIXDICE_BOT_DELAY)
+            try:
+                moved = await broadcast.write(step, self.code)
+            except services.ServiceError as exc:  # paused, over, closed: the next kick looks again
+                log.info("bots at table %s stopped: %s", self.code, exc.message)
+                return
+            except (OperationalError, InterfaceError):  # a lock, a dropped connection: passing troubles
+                failures += 1
+                if failures >= MAX_DATABASE_RETRIES:
+                    log.exception("bots at table %s stopped after %s database errors", self.code, failures)
+                    return
+                log.warning("bots at table %s: database error, trying again", self.code, exc_info=True)
+                continue
+            except Exception:  # a bug in an engine's bot: stop this driver, keep the server
+                log.exception("bots at table %s stopped on an unexpected error", self.code)
+                return
+            failures = 0
+            if not moved:
+                return
+
+
+# The drivers running in this process, per event loop (a test's loop dies with its drivers).
+_running: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, TableBots]] = weakref.WeakKeyDictionary()
+
+
+def kick(code: str) -> None:
+    """Start the table's bot driver in this process unless it is running already."""
+    loop = asyncio.get_running_loop()
+    drivers = _running.setdefault(loop, {})
+    driver = drivers.get(code)
+    if driver is not None and driver.running:
+        return
+    driver = drivers[code] = TableBots(code)
+
+    def forget(task: asyncio.Task[None]) -> None:
+        if drivers.get(code) is driver:
+            del drivers[code]
+
+    driver.task = loop.create_task(driver.run())
+    driver.task.add_done_callback(forget)

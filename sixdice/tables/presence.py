@@ -1,0 +1,67 @@
+"""Who is at a table right now: one row per open WebSocket, kept in the database.
+
+Presence lives in the database so it is right across several server
+processes; a process that dies leaves its rows to time out
+(``SIXDICE_PRESENCE_TIMEOUT``).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db.models import OuterRef, Subquery
+from django.utils import timezone
+
+from .models import Connection, Game, Table
+
+REFRESH_AFTER = 10  # seconds: a heartbeat rewrites last_seen at most this often
+
+
+def register(channel_name: str, *, table_id: int, seat: int | None, host: bool) -> None:
+    Connection.objects.update_or_create(
+        channel_name=channel_name,
+        defaults={"table_id": table_id, "seat_position": seat, "is_host": host, "last_seen": timezone.now()},
+    )
+
+
+def unregister(channel_name: str) -> None:
+    Connection.objects.filter(channel_name=channel_name).delete()
+
+
+def heartbeat(channel_name: str, table_id: int) -> dict[str, Any]:
+    """Keep the connection present; say where the table is: its ``version``, current game and ``seq``."""
+    now = timezone.now()
+    Connection.objects.filter(channel_name=channel_name, last_seen__lt=now - timedelta(seconds=REFRESH_AFTER)).update(
+        last_seen=now
+    )
+    latest = Game.objects.filter(table_id=OuterRef("pk")).order_by("-number")
+    row = (
+        Table.objects.filter(pk=table_id)
+        .annotate(game_id=Subquery(latest.values("id")[:1]), game_seq=Subquery(latest.values("seq")[:1]))
+        .values("version", "game_id", "game_seq")
+        .get()
+    )
+    return {"game": row["game_id"], "seq": row["game_seq"] or 0, "version": row["version"]}
+
+
+def current(table_id: int) -> dict[str, Any]:
+    """Who is here, in one query: seats with a live connection, the host page, the number watching."""
+    since = timezone.now() - timedelta(seconds=settings.SIXDICE_PRESENCE_TIMEOUT)
+    rows = Connection.objects.filter(table_id=table_id, last_seen__gte=since).values_list("seat_position", "is_host")
+    connected: set[int] = set()
+    host = False
+    watching = 0
+    for seat, is_host in rows:
+        host = host or is_host
+        if seat is not None:
+            connected.add(seat)
+        elif not is_host:
+            watching += 1
+    return {"connected": sorted(connected), "host": host, "watching": watching}
+
+
+def connected_positions(table_id: int) -> list[int]:
+    connected: list[int] = current(table_id)["connected"]
+    return connected

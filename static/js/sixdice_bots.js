@@ -1,0 +1,58 @@
+/* Six-Dice bots and hints on the live page, kept apart from the board (sixdice.js):
+ * - in the lobby, the host adds bots of a chosen strength;
+ * - with the table's hints option on, the seat that decides (and the host) sees the strong
+ *   bot's suggestion for the pending flip, grouping or keep, with its estimated value.
+ * It draws after the board, through live.onChange. */
+(function () {
+  "use strict";
+  const node = document.getElementById("sd-bots-i18n");
+  const T = node ? JSON.parse(node.textContent) : {};
+  const tr = (key, args) => String(T[key] || key).replace(/\{(\w+)\}/g, (m, k) => (args && k in args ? args[k] : m));
+  const fmt = (v) => (v > 0 ? "+" : "\u2212") + Math.abs(v);
+  const group = (g) => "(" + g.map(fmt).join(" ") + ")";
+  const flat = (hand) => hand.groups.flat().concat(hand.loose);
+  const STRENGTHS = ["strong", "greedy", "random"];
+  let chosen = "strong";
+
+  function botLobby(live, t) {
+    const el = live.el;
+    const select = el("select", {id: "sd-bot-strength", onchange: (e) => { chosen = e.target.value; }},
+      ...STRENGTHS.map((s) => el("option", {value: s, selected: s === chosen}, tr("strength_" + s))));
+    return el("div", {class: "card sd-bots"},
+      el("p", {class: "muted"}, tr("botsHelp")),
+      el("label", {for: "sd-bot-strength"}, tr("strength") + " "), select, " ",
+      el("button", {type: "button", class: "sd-addbot", disabled: t.seats.length >= t.capacity,
+                    onclick: () => live.hostCommand("add_bot", {strength: chosen})}, tr("addBot")));
+  }
+
+  function hintText(v, h) {
+    const p = v.pending, a = h.action, seat = p.seat;
+    if (h.kind === "flip") {
+      return tr("hintFlip", {own: fmt(flat(v.hands[seat])[a.own]), ownTo: fmt(a.own_to), name: v.players[a.victim],
+                             other: fmt(flat(v.hands[a.victim])[a.other]), otherTo: fmt(a.other_to)});
+    }
+    if (h.kind === "group") return tr("hintGroup", {groups: a.zero_groups.concat(a.pairs).map(group).join("")});
+    return tr("hintKeep", {groups: a.keep.map((i) => group(v.hands[seat].groups[i])).join("")});
+  }
+
+  function hintCard(live, v) {
+    const el = live.el, h = v.hint;
+    const mine = v.you === v.pending.seat;
+    const value = h.win ? tr("hintWins") : tr("hintLead", {value: (h.value > 0 ? "+" : h.value < 0 ? "\u2212" : "") + Math.abs(h.value).toFixed(1)});
+    return el("div", {class: "card sd-hint", role: "note"},
+      el("h2", {}, mine ? tr("hint") : tr("hintFor", {name: v.players[v.pending.seat]})),
+      el("p", {class: "sd-hint-move"}, hintText(v, h)),
+      el("p", {class: "muted sd-hint-value"}, value));
+  }
+
+  function draw(live) {
+    const board = document.getElementById("board");
+    if (!board || live.slug !== "sixdice" || live.role === "replay") return;
+    const g = live.game, t = live.table;
+    if ((!g || !g.view) && t && live.role === "host" && t.status === "lobby") board.append(botLobby(live, t));
+    else if (g && g.view && g.view.hint && g.view.pending && !(t && t.paused)) board.append(hintCard(live, g.view));
+  }
+
+  function attach() { if (window.live) window.live.onChange(draw); }
+  if (window.live) attach(); else document.addEventListener("DOMContentLoaded", attach);
+})();

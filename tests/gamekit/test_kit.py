@@ -1,0 +1,134 @@
+"""The kit on its own: the engine base class's defaults, the registry, the one replay, options."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+
+from sixdice.gamekit import (
+    HOST,
+    SYSTEM,
+    BoardPicture,
+    GameEngine,
+    IllegalMove,
+    OptionsError,
+    Outcome,
+    final_state,
+    get_engine,
+    parse_actor,
+    part,
+    register,
+    replay,
+)
+from sixdice.gamekit.engine import REGISTRY
+from sixdice.gamekit.options import on_off, whole_number
+
+
+class Counting(GameEngine):
+    """The least a game writes: the five required hooks."""
+
+    slug = "counting"
+    label = "Counting"
+
+    def clean_options(self, raw: Mapping[str, Any], *, players: int) -> dict[str, Any]:
+        return {}
+
+    def start(self, *, players: Sequence[str], options: Mapping[str, Any], first: int = 0) -> dict[str, Any]:
+        return {"count": 0}
+
+    def actors(self, state: Mapping[str, Any]) -> frozenset[int]:
+        return frozenset({state["count"] % 2})
+
+    def apply(self, state: Mapping[str, Any], action: Mapping[str, Any], *, actor: Any) -> dict[str, Any]:
+        if action.get("type") != "count":
+            raise IllegalMove("Only %(kind)s.", params={"kind": "count"})
+        return {"count": state["count"] + 1}
+
+    def outcome(self, state: Mapping[str, Any]) -> Outcome | None:
+        return Outcome(winners=(0,), end_reason="three") if state["count"] >= 3 else None
+
+
+def test_every_optional_hook_has_a_default():
+    game = Counting()
+    state = game.start(players=["A", "B"], options={})
+    rng = random.Random(0)
+    assert game.system_action(state, {}, rng) is None
+    assert game.complete_action(state, {"type": "count"}, {}, rng, actor=0) == {"type": "count"}
+    assert game.bot_action(state, 0, rng) is None and game.bot_action(state, 0, rng, strength="x") is None
+    assert game.bot_strengths == ()
+    assert game.hint(state, 0) is None
+    assert game.plays_series({}) is True
+    assert game.view(state, None) == state and game.view(state, None) is not state
+    assert game.describe_parts(state, {"type": "count"}, names=["A", "B"]) == [part("%(type)s", type="count")]
+    assert game.describe(state, {"type": "count"}, names=["A", "B"]) == "count"
+    assert game.is_turn(0, {"type": "count"}) and not game.is_turn(SYSTEM, {"type": "count"})
+    assert game.die_face(5).text == "5"
+    assert game.picture(state) == BoardPicture()
+    assert game.first_player_reference() is None and game.first_player(state) is None
+    assert game.rules_template is None and game.rules_context() == {}
+
+
+def test_required_hooks_say_they_are_missing():
+    bare = GameEngine()
+    with pytest.raises(NotImplementedError):
+        bare.apply({}, {"type": "x"}, actor=0)
+    with pytest.raises(NotImplementedError):
+        bare.outcome({})
+
+
+def test_describe_renders_the_parts_in_english():
+    class Talking(Counting):
+        def describe_parts(self, state_before, action, *, names):
+            return [part("%(name)s counts", name=names[0]), part("%(n)s so far", n=state_before["count"] + 1)]
+
+    assert Talking().describe({"count": 1}, {"type": "count"}, names=["Ana"]) == "Ana counts · 2 so far"
+
+
+def test_registry():
+    game = register(Counting())
+    try:
+        assert get_engine("counting") is game
+    finally:
+        del REGISTRY["counting"]
+    with pytest.raises(OptionsError) as caught:
+        get_engine("counting")
+    assert caught.value.code == "unknown_game"
+
+
+def test_replay_yields_every_step_and_stops_at_a_refusal():
+    game = Counting()
+    log = [("0", {"type": "count"}), ("1", {"type": "count"}), (HOST, {"type": "count"})]
+    steps = list(replay(game, {"count": 0}, log))
+    assert [(s.index, s.actor, s.before["count"], s.after["count"]) for s in steps] == [
+        (1, 0, 0, 1), (2, 1, 1, 2), (3, HOST, 2, 3)
+    ]
+    assert final_state(game, {"count": 0}, log) == {"count": 3}
+    assert final_state(game, {"count": 0}, []) == {"count": 0}
+    seen = []
+    with pytest.raises(IllegalMove, match="Only count."):
+        for step in replay(game, {"count": 0}, [*log[:2], ("0", {"type": "skip"})]):
+            seen.append(step.index)
+    assert seen == [1, 2]
+
+
+def test_parse_actor():
+    assert (parse_actor("3"), parse_actor("host"), parse_actor("system")) == (3, HOST, SYSTEM)
+
+
+def test_option_parsers():
+    label = part("The bank")
+    assert whole_number({"bank": " 36 "}, "bank", label) == 36
+    assert whole_number({"bank": ""}, "bank", label) is None
+    assert whole_number({}, "bank", label) is None
+    for bad in (True, "many", 3.5):
+        with pytest.raises(OptionsError, match="The bank must be a whole number"):
+            whole_number({"bank": bad}, "bank", label)
+    assert on_off({"x": "On"}, "x", label) is True
+    assert on_off({"x": 0}, "x", label) is False
+    assert on_off({}, "x", label, default=True) is True
+    assert on_off({"x": None}, "x", label, default=True) is True
+    with pytest.raises(OptionsError, match="must be on or off"):
+        on_off({"x": "perhaps"}, "x", label)

@@ -1,0 +1,194 @@
+"""Six-Dice bots: every decision legal, determinism under a seed, the arena's seat rotation."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from sixdice.rules import FACES, Hand, State, apply, legal_actions, new_game, position
+from sixdice.rules.arena import match, rates, seat_counts, seating, wilson
+from sixdice.rules.bots import (
+    STRENGTHS,
+    WIN,
+    Bot,
+    Pos,
+    bot_action,
+    flip_kinds,
+    greedy_flip_value,
+    hint,
+    is_decision,
+    play,
+    scored_options,
+)
+
+
+def _roll(st: State, dice: random.Random) -> dict:
+    assert st.pending is not None
+    return {"type": "roll", "values": [dice.choice(FACES) for _ in range(st.pending.count)]}
+
+
+def _decisions(games: int, seed: int, players: tuple[int, ...] = (2, 3, 4, 5, 6, 8)):
+    """Decision points of seeded games whose seats play uniformly at random (banks and rounds vary)."""
+    rng = random.Random(seed)
+    for g in range(games):
+        n = players[g % len(players)]
+        bank = rng.choice([None, 6 * n, 7 * n, 9 * n])  # small banks reach R8
+        st = new_game(n, bank=bank, rounds=rng.randint(1, 6))
+        walker = Bot("random", seed=rng.random())
+        while not st.over:
+            if is_decision(st):
+                yield st
+                st = apply(st, walker.act(st))
+            else:
+                st = apply(st, _roll(st, rng))
+
+
+def _legal(st: State, action: dict) -> None:
+    """The action is accepted by the rules and, for a flip/keep, is one of the listed legal actions."""
+    apply(st, action)  # raises IllegalAction if it is not legal
+    if action["type"] in ("flip", "keep"):
+        assert action in legal_actions(st)
+
+
+def test_random_and_greedy_decisions_are_legal_in_thousands_of_positions():
+    bots = {s: Bot(s, seed=5) for s in ("random", "greedy")}
+    kinds: Counter[str] = Counter()
+    count = 0
+    for st in _decisions(60, seed=11):
+        assert st.pending is not None
+        kinds[st.pending.kind] += 1
+        for bot in bots.values():
+            _legal(st, bot.act(st))
+        count += 1
+    assert count >= 2000, count
+    assert kinds["flip"] and kinds["group"] and kinds["keep"], kinds
+
+
+def test_strong_decisions_are_legal_with_a_small_budget():
+    bot = Bot("strong", seed=3, budget=2, time_cap=None)
+    count = 0
+    for i, st in enumerate(_decisions(24, seed=12)):
+        if i % 3:
+            continue
+        _legal(st, bot.act(st))
+        count += 1
+    assert count >= 250, count
+
+
+def test_every_scored_option_is_legal_and_flips_cover_every_distinct_flip():
+    for i, st in enumerate(_decisions(6, seed=13)):
+        if i % 7:
+            continue
+        opts = scored_options(st)
+        assert opts, "a decision has at least one option"
+        for o in opts:
+            apply(st, o.action)
+        scores = [o.score for o in opts]
+        assert scores == sorted(scores, reverse=True)
+        assert st.pending is not None
+        if st.pending.kind == "flip":
+            distinct = {
+                (a["victim"], st.hands[st.pending.seat].dice()[a["own"]], a["own_to"],
+                 st.hands[a["victim"]].dice()[a["other"]], a["other_to"])
+                for a in legal_actions(st)
+            }
+            assert len(opts) == len(distinct)
+
+
+@pytest.mark.parametrize("strength", STRENGTHS)
+def test_a_bot_plays_the_same_game_for_the_same_seed(strength):
+    def game(seed: int) -> list[dict]:
+        log: list[dict] = []
+        bots = {s: Bot(strength, seed=seed + s, budget=3) for s in range(3)}
+
+        def chooser(seat: int):
+            def act(st: State) -> dict:
+                a = bots[seat].act(st)
+                log.append(a)
+                return a
+
+            return act
+
+        play(new_game(3, rounds=3), {s: chooser(s) for s in range(3)}, random.Random(99))
+        return log
+
+    first = game(1)
+    assert first and first == game(1)
+
+
+def test_the_random_bot_depends_on_its_seed():
+    st = next(s for s in _decisions(1, seed=14, players=(4,)) if s.pending.kind == "flip")
+    picks = {str(Bot("random", seed=k).act(st)) for k in range(30)}
+    assert len(picks) > 1
+
+
+def test_bots_take_an_all_threes_flip():
+    # Ana: (+3 −3) and five +3; Bo holds a +3: Ana's −3 → +3 (+6) against Bo's +3 → −3 wins at once.
+    st = position([Hand(((3, -3),), (3, 3, 3, 3, 3)), Hand(((3, -1),), (2,))], bank=10)
+    assert st.pending.kind == "flip"
+    for strength in ("greedy", "strong"):
+        action = bot_action(st, strength, random.Random(1))
+        after = apply(st, action)
+        assert after.over and after.end_reason == "all_threes" and after.winners == (0,), strength
+    pos = Pos.of(st)
+    best = max(flip_kinds(pos.hands, 0), key=lambda k: greedy_flip_value(pos, 0, k))
+    assert greedy_flip_value(pos, 0, best) == WIN
+
+
+def test_greedy_prefers_a_bigger_hand_value_on_the_last_turn():
+    # The last turn of the game: Ana (+4) against Bo (+5).  The best flip for Ana
+    # takes value from Bo; the greedy must end with the larger absolute value.
+    st = position(
+        [Hand(((2, -1),), (3,)), Hand(((3, -1),), (3,))], bank=20, rounds=1, moved=1, mover=0
+    )
+    action = bot_action(st, "greedy", random.Random(0))
+    after = apply(st, action)
+    assert abs(after.hands[0].value) > abs(after.hands[1].value)
+
+
+def test_hint_gives_a_legal_action_with_a_value_and_none_without_a_decision():
+    st = next(s for s in _decisions(1, seed=15, players=(3,)) if s.pending.kind == "flip")
+    h = hint(st, budget=3)
+    assert h is not None
+    apply(st, h.action)
+    assert len(h.candidates) == 3 and any(a == h.action and v == h.value for a, v in h.candidates)
+    assert h.value == max(v for _, v in h.candidates)
+    assert hint(st, budget=3) == h  # the same hint for the same state
+    rolling = new_game(2)
+    assert rolling.pending.kind == "roll" and hint(rolling) is None
+
+
+def test_bad_requests_get_clear_errors():
+    with pytest.raises(ValueError, match="Unknown bot strength"):
+        Bot("expert")
+    with pytest.raises(ValueError, match="no decision"):
+        bot_action(new_game(2), "greedy", random.Random(0))
+
+
+def test_seating_rotates_every_policy_through_every_seat():
+    for players in (2, 3, 4, 6):
+        games = players * 3
+        counts: dict[str, Counter[int]] = {}
+        for g in range(games):
+            for seat, p in enumerate(seating(["strong", "greedy"], players, g)):
+                counts.setdefault(p, Counter())[seat] += 1
+        for p, c in counts.items():
+            assert len(set(c.values())) == 1 and len(c) == players, (players, p, c)
+
+
+def test_arena_match_rotates_seats_and_counts_shares():
+    res = match(["greedy", "random"], 2, 4, seed=3, rounds=2)
+    assert seat_counts(res) == {"greedy": [2, 2], "random": [2, 2]}
+    res4 = match(["greedy", "random"], 4, 4, seed=3, rounds=1)
+    assert seat_counts(res4) == {"greedy": [2, 2, 2, 2], "random": [2, 2, 2, 2]}
+    total = sum(r.score for r in rates(res4))
+    assert total == pytest.approx(len(res4))  # every game gives out exactly one win in shares
+    assert match(["greedy", "random"], 2, 4, seed=3, rounds=2) == res  # seeded
+
+
+def test_wilson_interval():
+    lo, hi = wilson(5, 10)
+    assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
+    assert wilson(0, 20)[0] == 0.0 and wilson(20, 20)[1] == 1.0

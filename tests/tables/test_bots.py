@@ -1,0 +1,104 @@
+"""Bots: the app plays a seat, at once when the host hands it one, never twice for one move."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from sixdice.tables import services
+from sixdice.tables.models import Event, Game
+from tests.live_client import connect, receive_until
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def bot_plays_one(monkeypatch):
+    """Bots move quickly in tests and always add 1."""
+    from django.conf import settings
+
+    from tests.tinygame import TINY
+
+    monkeypatch.setattr(settings, "SIXDICE_BOT_DELAY", 0.01)
+    monkeypatch.setattr(TINY, "bot_action", lambda state, seat, rng: {"type": "add", "n": 1}, raising=False)
+
+
+@pytest.mark.asyncio
+async def test_letting_the_app_play_the_seat_in_turn_moves_it_at_a_table_without_bots(tiny_table, bot_plays_one):
+    """Issue 14's freeze: no bot at the table yet; the host lets the app play the seat whose turn it is."""
+    table, host, secrets = tiny_table
+    game = (await sync_to_async(services.start_game)(table=table)).game
+    hosting, welcome = await connect(table.code, host=host)
+    assert not any(seat["bot"] for seat in welcome["table"]["seats"])
+    await hosting.send_json_to({"type": "host", "command": "bot", "position": game.first, "on": True, "id": 1})
+    assert (await receive_until(hosting, "ack"))["ref"] == 1
+    update = await receive_until(hosting, "update")  # the app moves for the seat, without any other frame
+    assert update["events"][0]["actor"] == str(game.first)
+    assert update["events"][0]["action"] == {"type": "add", "n": 1}
+    await hosting.disconnect()
+    events = await sync_to_async(lambda: list(Event.objects.filter(game=game).values_list("seq", "actor")))()
+    assert events[:2] == [(1, str(game.first)), (2, "system")]
+
+
+@pytest.mark.asyncio
+async def test_a_bot_move_another_process_made_first_is_not_an_error_and_the_bots_go_on(
+    tiny_table, bot_plays_one, monkeypatch, caplog
+):
+    """Two processes drive the same table's bots: the one whose move lands second loses quietly.
+
+    The other process is played here by a move applied while this one was choosing its own.
+    """
+    from sixdice.tables import bots
+    from tests.tinygame import TINY
+
+    table, host, secrets = tiny_table
+    for position in (0, 1):
+        await sync_to_async(services.set_bot)(table=table, position=position)
+    raced = []
+
+    def choose_while_another_process_moves(state, seat, rng):
+        if not raced:  # the first time only: the other process applies its move for this seat first
+            raced.append(seat)
+            game = services.current_game(table)
+            services.apply_action(table_code=table.code, credentials=services.Credentials(),
+                                  action={"type": "add", "n": 2}, expected_seq=game.seq, bot_seat=seat)
+        return {"type": "add", "n": 1}
+
+    monkeypatch.setattr(TINY, "bot_action", choose_while_another_process_moves, raising=False)
+    game = (await sync_to_async(services.start_game)(table=table)).game
+    assert await sync_to_async(bots.step)(table.code) is True  # lost the race: not an error, look again
+    assert caplog.records == [] or all(r.levelname in {"DEBUG", "INFO"} for r in caplog.records)
+    actions = await sync_to_async(lambda: list(Event.objects.filter(game=game, actor__in=["0", "1"])
+                                               .values_list("seq", "action")))()
+    assert actions == [(1, {"type": "add", "n": 2})]  # the seat moved once, not twice
+
+    hosting, _ = await connect(table.code, host=host)  # a connection opening kicks the bots
+    for _ in range(400):
+        status = await sync_to_async(lambda: Game.objects.get(pk=game.pk).status)()
+        if status == Game.Status.FINISHED:
+            break
+        await asyncio.sleep(0.02)
+    assert status == Game.Status.FINISHED  # the driver went on after losing the race
+    final = await sync_to_async(Game.objects.get)(pk=game.pk)
+    assert await sync_to_async(services.replay)(final) == final.state
+    await hosting.disconnect()
+
+
+@pytest.mark.parametrize("how", ["bot", "handover"])
+def test_a_browser_without_a_seat_secret_cannot_act_for_a_bot_or_vacant_seat(tiny_table, how):
+    """Bot seats and handed-over seats hold no secret; holding none must not make one theirs."""
+    table, host, secrets = tiny_table
+    game = services.start_game(table=table).game
+    if how == "bot":
+        services.set_bot(table=table, position=game.first)
+    else:
+        services.hand_over_seat(table=table, position=game.first)
+    for credentials, code in ((services.Credentials(), "spectator"),
+                              (services.Credentials(host_secret=host), "not_allowed")):
+        with pytest.raises(services.ServiceError) as refused:
+            services.apply_action(table_code=table.code, credentials=credentials,
+                                  action={"type": "add", "n": 1}, expected_seq=0)
+        assert refused.value.code == code
+    assert not Event.objects.filter(game=game).exists()

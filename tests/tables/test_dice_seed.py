@@ -1,0 +1,76 @@
+"""The test-only dice seed: the same point of a game gets the same dice; refused outside tests."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+from django.test import override_settings
+
+from sixdice.tables import services
+from sixdice.tables.models import Event
+from sixdice.tables.services import Credentials
+from tests.load.infra import ROOT
+
+pytestmark = pytest.mark.django_db
+
+
+def _play_tiny(adds: int = 6) -> tuple[int, list[dict]]:
+    """A tiny-game table played by the same moves every time; returns who went first and every action."""
+    table, _host = services.create_table(game="tiny", options={"target": 99}, capacity=2)
+    secrets = [services.join_table(table=table, name=name)[1] for name in ("Ana", "Bo")]
+    game = services.start_game(table=table).game
+    for _ in range(adds):
+        game.refresh_from_db()
+        seat = game.state["current"]
+        services.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]),
+                              action={"type": "add", "n": 1}, expected_seq=game.seq)
+    game.refresh_from_db()
+    return game.first, [e.action for e in Event.objects.filter(game=game).order_by("seq")]
+
+
+def test_without_a_seed_the_dice_come_from_the_os():
+    assert isinstance(services._system_rng("move", 1, 0), random.SystemRandom)
+
+
+def test_a_seed_gives_every_table_the_same_dice_at_the_same_point_of_its_game():
+    with override_settings(SIXDICE_DICE_SEED="a"):
+        first_a, log_a = _play_tiny()
+        assert _play_tiny() == (first_a, log_a)  # a second table, after the first: the same game
+        rolls_a = [a["value"] for a in log_a if a["type"] == "roll"]
+        assert len(rolls_a) == 6
+    with override_settings(SIXDICE_DICE_SEED="b"):
+        _first_b, log_b = _play_tiny()
+    assert [a["value"] for a in log_b if a["type"] == "roll"] != rolls_a  # seeds "a" and "b" differ here
+
+
+def test_a_seed_keys_the_dice_by_the_point_of_the_game():
+    with override_settings(SIXDICE_DICE_SEED="a"):
+        rng = services._system_rng("move", 1, 4)
+        one = [rng.random(), rng.random()]
+        assert one[0] != one[1]  # a stream, not one value repeated
+        assert services._system_rng("move", 1, 4).random() == one[0]
+        assert services._system_rng("move", 1, 5).random() != one[0]
+
+
+def _settings_in_a_fresh_process(**env: str) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if k not in ("SIXDICE_DICE_SEED", "SIXDICE_TESTING")}
+    return subprocess.run(
+        [sys.executable, "-c", "import django; django.setup(); from django.conf import settings; "
+                               "print(settings.SIXDICE_DICE_SEED)"],
+        cwd=ROOT, env={**clean, "DJANGO_SETTINGS_MODULE": "sixdice.settings", **env},
+        capture_output=True, text=True, timeout=60,
+    )
+
+
+def test_the_seed_is_refused_unless_the_process_says_it_is_a_test_server():
+    refused = _settings_in_a_fresh_process(SIXDICE_DICE_SEED="7")
+    assert refused.returncode != 0
+    assert "SIXDICE_DICE_SEED fixes the app's dice and is for tests only" in refused.stderr
+    allowed = _settings_in_a_fresh_process(SIXDICE_DICE_SEED="7", SIXDICE_TESTING="1")
+    assert allowed.returncode == 0, allowed.stderr
+    assert allowed.stdout.strip() == "7"
+    assert _settings_in_a_fresh_process().stdout.strip() == "None"
