@@ -51,7 +51,8 @@ def server_env() -> dict[str, str]:
 class Checker:
     """Measures the regions at each viewport and saves the first screenshot of each prompt kind."""
 
-    def __init__(self) -> None:
+    def __init__(self, landscape_shots: bool = False) -> None:
+        self.landscape_shots = landscape_shots
         self.kinds: dict[str, int] = {}
         self.shots: set[str] = set()
 
@@ -68,7 +69,7 @@ class Checker:
                 ARTIFACTS.mkdir(parents=True, exist_ok=True)
                 page.screenshot(path=str(ARTIFACTS / f"one-screen-failed-{kind}-{w}x{h}.png"))
                 raise
-            if shot and shot not in self.shots and (w, h) in ((360, 740), (740, 360)):
+            if shot and shot not in self.shots and ((w, h) == (360, 740) or ((w, h) == (740, 360) and self.landscape_shots)):
                 SHOTS.mkdir(parents=True, exist_ok=True)
                 suffix = "" if w < h else "-landscape"
                 page.screenshot(path=str(SHOTS / f"{shot}{suffix}.png"))
@@ -222,7 +223,7 @@ def test_sixdice_four_players(browser, server):
 
 
 def test_sixdice_eight_players_and_the_table_screen(browser, server):
-    checker = Checker()
+    checker = Checker(landscape_shots=True)
     play_sixdice(browser, server, 8, None, KEEP_CHOICE, checker, random.Random(8))
     assert {"sixdice-keypad", "sixdice-flip", "sixdice-host-keep", "sixdice-screen"} <= set(checker.kinds)
 
@@ -288,7 +289,7 @@ def test_runbuster_two_players_real_dice(browser, server):
 
 
 def play_runbuster_with_bots(browser, server: Server, players: int) -> Checker:
-    checker = Checker()
+    checker = Checker(landscape_shots=players == 8)
     host = open_page(browser)
     pages = [host]
     try:
