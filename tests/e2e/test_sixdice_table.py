@@ -179,7 +179,7 @@ def test_host_resolves_balancing(server, phone):
     expect(panel.locator('[data-act="alt"]')).to_have_count(3)
     screenshot(host, "sixdice-host-phone-grouping")
     # the host builds an illegal grouping by tapping: the engine says why, nothing changes
-    host.locator(".sd-alts summary").click()
+    host.locator(".sd-alts > summary").click()
     host.locator(".sd-build summary").click()
     pool = panel.locator(".sd-pool button.die")
     dice = [int(t.replace("\u2212", "-")) for t in pool.all_inner_texts()]
@@ -208,7 +208,7 @@ def test_host_resolves_balancing(server, phone):
     expect(host.locator('.sd-choice[data-choice="keep"]')).to_be_visible()
     expect(bo.locator('.sd-choice[data-choice="keep"] [data-act="accept"]')).to_be_visible()
     expect(ana.locator(".sd-choice")).to_have_count(0)
-    host.locator('.sd-choice[data-choice="keep"] .sd-alts summary').click()
+    host.locator(".sd-choice[data-choice=\"keep\"] .sd-alts > summary").click()
     host.locator('.sd-choice[data-choice="keep"] [data-act="alt"]').first.click()
     wait_seq(pages, 4)
     assert "Bo keeps" in assert_same_log(pages)
