@@ -231,8 +231,12 @@ def guest_label(name: str, code: str) -> str:
     return gettext("%(name)s (guest at %(code)s)") % {"name": name, "code": code}
 
 
-def bot_label(strength: str) -> str:
-    return gettext("Bot (%(strength)s)") % {"strength": strength} if strength else gettext("Bot")
+def bot_label(engine: str, strength: str) -> str:
+    """A bot's statistics line: one per game and strength (empty: the game's default strength)."""
+    game = engine_label(engine)
+    if strength:
+        return gettext("%(game)s bot (%(strength)s)") % {"game": game, "strength": strength}
+    return gettext("%(game)s bot") % {"game": game}
 
 
 def who_played(games: Iterable[Game]) -> dict[int, list[Entry]]:
@@ -254,7 +258,8 @@ def who_played(games: Iterable[Game]) -> dict[int, list[Entry]]:
     for found in Participant.objects.filter(game_id__in=ids).select_related("profile"):
         rows.setdefault(found.game_id, {})[found.position] = found
     table_ids = {g.table_id for g in games if g.pk not in rows}
-    bots = set(Seat.objects.filter(table_id__in=table_ids, is_bot=True).values_list("table_id", "position"))
+    bots = {(t, p): strength for t, p, strength in Seat.objects.filter(
+        table_id__in=table_ids, is_bot=True).values_list("table_id", "position", "bot_strength")}
     codes = dict(Table.objects.filter(pk__in={g.table_id for g in games}).values_list("pk", "code"))
     out: dict[int, list[Entry]] = {}
     for game in games:
@@ -267,8 +272,8 @@ def who_played(games: Iterable[Game]) -> dict[int, list[Entry]]:
                 url = "" if profile.hidden else reverse("players:player", args=[profile.public_id])
                 entries.append(Entry(("profile", profile.pk), shown_name(profile, row.name), url))
             elif (row is not None and row.is_bot) or (row is None and (game.table_id, position) in bots):
-                strength = row.bot_strength if row is not None else ""
-                entries.append(Entry(("bot", strength), bot_label(strength)))
+                strength = row.bot_strength if row is not None else bots[(game.table_id, position)]
+                entries.append(Entry(("bot", game.engine, strength), bot_label(game.engine, strength)))
             else:
                 entries.append(Entry(("guest", game.table_id, name.casefold()), guest_label(name, code)))
         out[game.pk] = entries

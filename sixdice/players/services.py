@@ -197,21 +197,13 @@ class _Seat:
     bot_strength: str
 
 
-def _bot_strength(seat: Seat) -> str:
-    for attr in ("bot_strength", "bot_level", "strength"):
-        value = getattr(seat, attr, "")
-        if value:
-            return str(value)
-    return ""
-
-
 def _table_seats(game: Game) -> list[_Seat]:
     seats = Seat.objects.filter(table_id=game.table_id).select_related("profile_link").order_by("position")
     out = []
     for seat in seats:
         link = getattr(seat, "profile_link", None)
         out.append(_Seat(seat.position, seat.name, None if seat.is_bot or link is None else link.profile_id,
-                         seat.is_bot, _bot_strength(seat) if seat.is_bot else ""))
+                         seat.is_bot, seat.bot_strength if seat.is_bot else ""))
     return out
 
 

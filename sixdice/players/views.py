@@ -96,6 +96,8 @@ def carry(request: HttpRequest, token: str) -> HttpResponse:
         _profile, secret = services.claim_transfer(token=token)
     except ServiceError as exc:
         return render(request, "players/carry.html", {"target": None, "error": exc.message}, status=410)
+    if old := request.session.get(SESSION_KEY):  # this phone held another profile: it lets go of it
+        services.forget_device(secret=old)
     request.session[SESSION_KEY] = secret
     return redirect("players:me")
 

@@ -111,7 +111,7 @@ def test_statistics_group_by_profile_guests_per_table_and_bots_together(client, 
     guests = [p for p in figures.players if p.name.startswith("Guest")]
     assert len(guests) == 2 and {p.games for p in guests} == {4, 3}  # one per table, never merged
     assert all("(guest at " in p.name for p in guests)
-    bots = [p for p in figures.players if p.name.startswith("Bot")]
+    bots = [p for p in figures.players if p.name == "Tiny bot"]
     assert len(bots) == 1 and bots[0].games == 4
     html = client.get(reverse("review:stats"), {"game": "tiny"}).content.decode()
     assert f'href="{by_name["Ana"].url}"' in html

@@ -95,6 +95,13 @@ def test_carrying_a_profile_to_another_phone_uses_the_link_once():
     assert players.profile_for(first.session["profile"]) == profile  # the first phone keeps it
     assert third.post(path).status_code == 410
     assert "profile" not in third.session
+    other = make_profile(third, "Someone Else")  # a phone that held another profile swaps to the carried one
+    link = third.post(reverse("players:me"), {"action": "carry"}).context["carry_link"]
+    fourth = Client()
+    make_profile(fourth, "Fourth")
+    fourth.post(link.split("testserver", 1)[1])
+    assert players.profile_for(fourth.session["profile"]) == other
+    assert DeviceKey.objects.filter(profile__display_name="Fourth").count() == 0
 
 
 def test_a_new_link_replaces_the_old_one_and_links_expire():
