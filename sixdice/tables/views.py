@@ -123,6 +123,7 @@ def _live_context(request: HttpRequest, table: Table, *, role: str) -> dict[str,
         "qr_svg": _qr(request, table, scale=4) if role == "host" else "",
         "join_pin": services.join_pin(table) if role == "host" else "",
         "game_template": [f"{engine.slug}/table.html", "tables/no_board.html"],
+        "game_help_template": [f"{engine.slug}/help.html", "tables/no_board.html"],
     }
 
 
@@ -138,6 +139,13 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
             _hold(request, table.code, invited=key)
         return _join_form(request, table)
     return render(request, "tables/live.html", _live_context(request, table, role="spectator"))
+
+
+@never_cache
+def screen_page(request: HttpRequest, code: str) -> HttpResponse:
+    """The table screen: a tablet or TV in the middle of the table shows every hand, large, with no controls."""
+    table = _table_or_404(code)
+    return render(request, "tables/screen.html", _live_context(request, table, role="spectator"))
 
 
 @require_POST
