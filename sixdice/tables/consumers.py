@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from sixdice.gamekit.engine import GameError
 
-from . import bots, broadcast, i18n, presence, selectors, services
+from . import bots, broadcast, dedupe, i18n, presence, selectors, services
 from .broadcast import database_sync_to_async, write
 from .services import Credentials, ServiceError
 
@@ -149,7 +149,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             except BadFrame as exc:
                 await self._error(exc.code, exc.message, ref)
             except ServiceError as exc:
-                extra: dict[str, Any] = {}
+                extra: dict[str, Any] = dict(exc.extra)  # e.g. duplicate: true (dedupe)
                 if exc.code in WITH_SNAPSHOT:
                     extra["snapshot"] = await self._snapshot()
                 await self._error(exc.code, exc.message, ref, **extra)
@@ -198,12 +198,15 @@ class TableConsumer(AsyncWebsocketConsumer):
             as_host = msg.get("as_host", False)
             if not isinstance(as_host, bool):
                 raise BadFrame("bad_field", _("Field %(name)s must be true or false.") % {"name": "'as_host'"})
-            applied = await write(
-                services.apply_action, table_code=who.code, credentials=who.credentials,
-                action=action, expected_seq=seq, as_host=as_host,
+            sender = "host" if as_host else (None if who.seat is None else str(who.seat))
+            outcome = await write(
+                dedupe.apply_once, table_id=who.table_id, sender=sender,
+                action_id=dedupe.clean_action_id(msg.get("action_id")), table_code=who.code,
+                credentials=who.credentials, action=action, expected_seq=seq, as_host=as_host,
             )
-            await self._send({"type": "ack", "ref": ref, "seq": applied.game.seq})
-            if applied.bots:
+            await self._send({**outcome.reply, "ref": ref})
+            applied = outcome.applied
+            if applied is not None and applied.bots:
                 bots.kick(who.code)
         elif kind == "resync":
             since = _int_field(msg, "since")
