@@ -2,7 +2,11 @@
  * Keeps the table's state in step with the server (see docs/protocol.md):
  * seq tracking, resync on a gap, table versions (a missed table change is
  * asked for again), reconnect with backoff and jitter, presence,
- * the host's controls and the move log.  A game draws its board by
+ * the host's controls and the move log.  Every action carries a client
+ * action id; one tapped while offline waits ("sending…") and is sent once
+ * the socket is back, with the same id, so it is applied at most once.
+ * A socket that stays open but answers no ping for two intervals is closed
+ * and opened again (the "reconnecting" banner shows meanwhile).  A game draws its board by
  * registering window.GameRenderers[slug] = {render(live, boardEl)}.
  */
 (function () {
@@ -13,6 +17,13 @@
 
   const $ = (id) => document.getElementById(id);
   const el = window.el;
+  const PING_MS = window.SIXDICE_PING_MS || 25000;  // heartbeat interval (a test may shorten it)
+
+  function newActionId() {  // random, unique per tap; kept when the same action is sent again
+    const bytes = new Uint8Array(12);
+    crypto.getRandomValues(bytes);
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
 
   const live = {
     code: app.dataset.code, role: app.dataset.role, slug: app.dataset.game,
@@ -25,15 +36,38 @@
       if (this.game) url += `?game=${this.game.id}&since=${this.game.seq}`;
       const ws = new WebSocket(url);
       this.ws = ws;
+      this.pingAt = null; this.lastPing = Date.now();
       ws.onopen = () => { this.attempt = 0; $("banner").hidden = true; };
       ws.onmessage = (e) => this.receive(JSON.parse(e.data));
       ws.onclose = (e) => {
         if (this.ws !== ws) return;
         if (e.code === 4404) return;
-        $("banner").hidden = false;
-        const delay = Math.min(15000, 500 * 2 ** this.attempt++) * (0.5 + Math.random());
-        setTimeout(() => this.connect(), delay);
+        this.lost();
       };
+    },
+    lost() {  // the socket is gone (or dead): show the banner and try again with backoff and jitter
+      this.ws = null;
+      $("banner").hidden = false;
+      if (this.pending) { this.pending.offline = true; this.showSending(true); }  // resent on reconnect
+      const delay = Math.min(15000, 500 * 2 ** this.attempt++) * (0.5 + Math.random());
+      setTimeout(() => this.connect(), delay);
+    },
+    heartbeat() {  // every PING_MS a ping; no pong within two intervals: the socket is dead
+      const ws = this.ws;
+      if (!ws || ws.readyState !== WebSocket.OPEN) return;
+      const now = Date.now();
+      if (this.pingAt !== null && now - this.pingAt >= 2 * PING_MS) {
+        // Open but silent (a half-open connection): give it up and reconnect.
+        ws.onclose = ws.onmessage = ws.onopen = null;
+        try { ws.close(); } catch (err) { /* already closing */ }
+        this.lost();
+        return;
+      }
+      if (now - this.lastPing >= PING_MS) {
+        this.lastPing = now;
+        if (this.pingAt === null) this.pingAt = now;
+        this.send({type: "ping"});
+      }
     },
 
     send(msg) {
@@ -44,7 +78,36 @@
     },
     act(action, asHost) {
       if (!this.game) return null;
-      return this.send({type: "action", seq: this.game.seq, action, as_host: !!asHost});
+      if (this.pending) { this.toast(T.sending); return null; }  // one action at a time: the last is on its way
+      const frame = {type: "action", seq: this.game.seq, action, as_host: !!asHost, action_id: newActionId()};
+      this.pending = {frame, ref: null, offline: false};
+      this.sendPending();
+      return this.pending ? this.pending.ref : null;
+    },
+    sendPending() {  // (again) send the action waiting for its answer, with its own action id
+      const p = this.pending;
+      if (!p) return;
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+        p.offline = true;
+        this.showSending(true);
+        return;
+      }
+      const frame = Object.assign({}, p.frame);
+      p.ref = this.send(frame);
+    },
+    settle(msg) {  // the answer to the waiting action: an ack (maybe of an earlier send), or a refusal
+      const p = this.pending;
+      if (!p || msg.ref !== p.ref) return false;
+      this.pending = null;
+      this.showSending(false);
+      if (msg.type === "ack") { if (p.offline) this.toast(T.sent); }
+      else this.toast(p.offline ? T.notSent + " " + msg.message : msg.message);
+      return true;
+    },
+    showSending(on) {
+      document.body.classList.toggle("sending", on);
+      const t = $("toast");
+      if (on) { clearTimeout(this.toastTimer); t.textContent = T.sending; t.hidden = false; }
     },
     hostCommand(command, extra) { return this.send(Object.assign({type: "host", command}, extra || {})); },
     onChange(fn) { this.listeners.push(fn); },
@@ -63,18 +126,21 @@
             this.lastEvents = msg.missed;
           }
           if (msg.type === "revoked") this.toast(msg.message);
+          if (msg.type === "welcome" && this.pending) this.sendPending();  // back online: deliver it now
           break;
         }
         case "update": this.applyUpdate(msg); break;
         case "presence": this.presence = msg; break;
+        case "ack": this.settle(msg); return;
         case "pong":  // the table moved on without us (lost broadcasts): catch up
+          this.pingAt = null;
           if (this.checkVersion(msg.version)) return;
           if (msg.game !== (this.game ? this.game.id : null) || (this.game && msg.seq > this.game.seq)) {
             this.send({type: "resync", game: this.game ? this.game.id : null, since: this.game ? this.game.seq : 0});
           }
           return;
         case "error":
-          this.toast(msg.message);
+          if (!this.settle(msg)) this.toast(msg.message);
           if (msg.snapshot) this.applySnapshot(msg.snapshot);
           break;
         case "handover": this.showHandover(msg); break;
@@ -183,7 +249,7 @@
   document.addEventListener("visibilitychange", wake);
   wake();
 
-  setInterval(() => { if (live.ws && live.ws.readyState === WebSocket.OPEN) live.send({type: "ping"}); }, 25000);
+  setInterval(() => live.heartbeat(), Math.max(50, PING_MS / 5));
   window.live = live;
   live.connect();
 })();

@@ -1,0 +1,80 @@
+"""Connections that heal (issue 14): a half-open socket is noticed, and a move sent into it lands once.
+
+The half-open socket is made with Playwright's WebSocket routing: the page's
+socket goes through the test, which stops passing the server's frames to the
+page (no pong, no ack, no update) while the socket stays open, as a network
+that dropped without closing it would.  The page pings every second here
+(``window.SIXDICE_PING_MS``), so "two intervals without a pong" is 2 s.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import DESKTOP, screenshot
+from tests.e2e.runbuster_helpers import create_table, take_seat, wait_started
+
+pytestmark = pytest.mark.browser
+
+PING_MS = 1000
+
+
+def _half_open_phone(phone):
+    """A phone whose sockets pass through the test; ``mute['n']`` silences its n-th socket (0-based)."""
+    page = phone()
+    page.add_init_script(f"window.SIXDICE_PING_MS = {PING_MS};")
+    sockets: list[int] = []
+    mute: dict[str, int | None] = {"n": None}
+
+    def route(ws):
+        index = len(sockets)
+        sockets.append(index)
+        server = ws.connect_to_server()
+        ws.on_message(lambda message: server.send(message))
+        server.on_message(lambda message: None if mute["n"] == index else ws.send(message))
+
+    page.route_web_socket(re.compile(r".*/ws/t/.*"), route)
+    return page, sockets, mute
+
+
+def test_a_silent_socket_is_dropped_and_a_move_sent_into_it_is_applied_once(server, phone):
+    host = phone(viewport=DESKTOP)
+    join_url = create_table(host, server.url, players=2)
+    phones = {}
+    for name in ("Ana", "Bo"):
+        phones[name] = _half_open_phone(phone)
+        take_seat(phones[name][0], join_url, name)
+    host.get_by_role("button", name="Start").click()
+    for page, _sockets, _mute in phones.values():
+        wait_started(page)
+    wait_started(host)
+    # Whoever begins (the seeded server chose) is the one whose network drops.
+    mover, sockets, mute = next(p for p in phones.values() if p[0].evaluate("window.live.game.view.your_turn"))
+    seat = mover.evaluate("window.live.seat")
+    expect(mover.locator("#banner")).to_be_hidden()
+
+    # The network drops without closing the socket: the server's frames stop reaching the phone.
+    mute["n"] = len(sockets) - 1
+    seq_before = host.evaluate("window.live.game.seq")
+    mover.evaluate("window.live.act({type: 'roll'})")  # reaches the server; its ack never comes back
+    host.wait_for_function(f"window.live.game.seq > {seq_before}")
+    expect(mover.locator("#banner")).to_be_visible(timeout=4 * PING_MS + 5_000)
+    expect(mover.locator("body")).to_have_class(re.compile(r"\bsending\b"))
+    screenshot(mover, "heal-half-open-banner-360")
+
+    # The page opens a new socket (not muted) and resends the move with the same action id.
+    expect(mover.locator("#banner")).to_be_hidden(timeout=20_000)
+    expect(mover.locator("#toast")).to_contain_text("delivered")
+    expect(mover.locator("body")).not_to_have_class(re.compile(r"\bsending\b"))
+    assert len(sockets) >= 2
+    seq_now = host.evaluate("window.live.game.seq")
+    mover.wait_for_function(f"window.live.game.seq === {seq_now}")
+    log = host.evaluate("window.live.log.map((e) => [e.actor, e.action.type])")
+    assert log.count([str(seat), "roll"]) == 1  # applied once: the resend got the first ack back
+
+    # Everything flows again: the host pauses and the phone shows it.
+    host.get_by_role("button", name="Pause").click()
+    expect(mover.locator("body")).to_have_class(re.compile("paused"))
