@@ -89,6 +89,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     who: Who | None = None
     lang: str = "en"  # this connection's language: log lines and messages are rendered in it
     version: int = -1  # the table version of the last table frame sent on this connection
+    seen_presence: dict[str, Any] | None = None  # the last presence frame this connection was sent
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Overrides Channels (no setting does it): no thread hop per message to close DB connections, docs/performance.md #6.
@@ -188,6 +189,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_add(broadcast.group_name(who.code), self.channel_name)
             where = await database_sync_to_async(presence.heartbeat)(self.channel_name, who.table_id)
             await self._send({"type": "pong", "ref": ref, **where})
+            await self._presence_expired()
             if who.bots:  # whichever process hears a heartbeat makes sure the bots are driven
                 bots.kick(who.code)
         elif kind == "action":
@@ -259,6 +261,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self._send_table({"type": "snapshot", **selectors.for_connection(frame, seat=self.who.seat, host=self.who.host)})
 
     async def table_presence(self, event: dict[str, Any]) -> None:
+        self.seen_presence = event["presence"]
         await self._send({"type": "presence", **event["presence"]})
 
     # -------------------------------------------------------------- helpers
@@ -268,6 +271,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         assert self.who is not None
         here = await database_sync_to_async(presence.current)(self.who.table_id)
         await self.channel_layer.group_send(broadcast.group_name(self.who.code), {"type": "table.presence", "presence": here})
+
+    async def _presence_expired(self) -> None:
+        """At a heartbeat: a connection gone silent (no heartbeat for SIXDICE_PRESENCE_TIMEOUT) is away now; say so."""
+        assert self.who is not None
+        here = await database_sync_to_async(presence.current)(self.who.table_id)
+        if self.seen_presence is not None and here != self.seen_presence:
+            await self.channel_layer.group_send(broadcast.group_name(self.who.code), {"type": "table.presence", "presence": here})
 
     async def _snapshot(self) -> dict[str, Any]:
         assert self.who is not None
