@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from sixdice.gamekit.engine import GameError
 
-from . import bots, broadcast, dedupe, i18n, presence, selectors, services
+from . import bots, broadcast, dedupe, handover, i18n, presence, selectors, services
 from .broadcast import database_sync_to_async, write
 from .services import Credentials, ServiceError
 
@@ -226,6 +226,9 @@ class TableConsumer(AsyncWebsocketConsumer):
                 services.host_command, table_code=who.code, credentials=who.credentials,
                 command=msg.get("command"), fields=msg,
             )
+            if reply and reply.get("type") == "handover":  # the link as a QR code too
+                reply["url_full"] = handover.absolute_url(self.scope, reply["url"])
+                reply["qr"] = handover.qr_svg(reply["url_full"])
             await self._send({**(reply or {"type": "ack"}), "ref": ref})
             bots.kick(who.code)  # the command may have given a bot its turn (issue 14: the take-over freeze)
         else:
@@ -247,6 +250,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         if frame["table"]["version"] < self.version:
             return  # an older frame overtaken by a newer one (two writers in two processes)
         self.who.bots = _has_bots(frame)
+        if self.who.seat is None and self.who.credentials.seat_secret:
+            # A phone whose seat the app played: "Give the seat back" may have returned it.
+            self.who = await database_sync_to_async(_reidentify)(self.who)
+            if self.who.seat is not None:
+                await database_sync_to_async(presence.register)(
+                    self.channel_name, table_id=self.who.table_id, seat=self.who.seat, host=self.who.host
+                )
         if self.who.seat is not None and self.who.seat in event["revoked"]:
             self.who = await database_sync_to_async(_reidentify)(self.who)
             await database_sync_to_async(presence.register)(

@@ -88,6 +88,9 @@ class Seat(models.Model):
     name = models.CharField(max_length=24)
     secret_hash = models.CharField(max_length=64, blank=True)
     claim_token_hash = models.CharField(max_length=64, blank=True, help_text="A pending hand-over link.")
+    parked_secret_hash = models.CharField(
+        max_length=64, blank=True, help_text="The phone's secret while the app plays the seat: 'Give the seat back' restores it."
+    )
     is_bot = models.BooleanField(default=False)
     bot_strength = models.CharField(
         max_length=16, blank=True, default="", help_text="How the app plays this seat (one of the game's bot strengths; empty: the game's default)."

@@ -221,10 +221,10 @@ def hand_over_seat(*, table: Table, position: int) -> str:
     """
     seat = _seat_at(table, position)
     token = new_secret()
-    seat.secret_hash = ""
+    seat.secret_hash = seat.parked_secret_hash = ""
     seat.claim_token_hash = hash_secret(token)
     seat.is_bot = False
-    seat.save(update_fields=["secret_hash", "claim_token_hash", "is_bot"])
+    seat.save(update_fields=["secret_hash", "parked_secret_hash", "claim_token_hash", "is_bot"])
     _changed(table, TableChange.Kind.HANDOVER, payload={"position": position}, revoked=[position])
     return token
 
@@ -271,9 +271,12 @@ def set_bot(*, table: Table, position: int, is_bot: bool = True, strength: str =
     seat = _seat_at(table, position)
     seat.is_bot = is_bot
     seat.bot_strength = _strength(table, strength) if is_bot else ""
-    if is_bot:
+    if is_bot:  # the phone's secret is kept aside: giving the seat back returns it to that phone
+        seat.parked_secret_hash = seat.secret_hash or seat.parked_secret_hash
         seat.secret_hash = ""
-    seat.save(update_fields=["is_bot", "secret_hash", "bot_strength"])
+    elif seat.parked_secret_hash:
+        seat.secret_hash, seat.parked_secret_hash = seat.parked_secret_hash, ""
+    seat.save(update_fields=["is_bot", "secret_hash", "parked_secret_hash", "bot_strength"])
     kind = TableChange.Kind.BOT_ON if is_bot else TableChange.Kind.BOT_OFF
     _changed(table, kind, payload={"position": position}, revoked=[position] if is_bot else [])
     return seat

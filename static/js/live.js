@@ -188,10 +188,13 @@
       clearTimeout(this.toastTimer);
       this.toastTimer = setTimeout(() => { t.hidden = true; }, 5000);
     },
+    confirmed(question, name) { return window.confirm(`${name}: ${question}`); },
     showHandover(msg) {
       const p = $("handover");
       const url = location.origin + msg.url;
-      p.replaceChildren(T.handoverLink + " ", el("a", {href: url, class: "handover-link"}, url));
+      const qr = el("div", {class: "qr handover-qr", role: "img", "aria-label": T.handoverQr});
+      if (msg.qr) qr.innerHTML = msg.qr;  // an SVG the server drew (segno), as the join QR
+      p.replaceChildren(T.handoverLink + " ", el("a", {href: url, class: "handover-link"}, url), msg.qr ? qr : "");
       p.hidden = false;
     },
 
@@ -213,8 +216,13 @@
         s.position === this.seat ? el("small", {}, ` (${T.you})`) : null,
         s.bot ? el("small", {}, ` (${T.bot})`) : null,
         this.role === "host" ? el("span", {class: "seat-actions"},
-          el("button", {type: "button", class: "small", onclick: () => this.hostCommand("handover", {position: s.position})}, T.handOver),
-          s.bot ? null : el("button", {type: "button", class: "small", onclick: () => this.hostCommand("bot", {position: s.position, on: true})}, T.makeBot))
+          el("button", {type: "button", class: "small", "data-seat-act": "handover",
+                        onclick: () => this.confirmed(T.handOverConfirm, s.name) && this.hostCommand("handover", {position: s.position})}, T.handOver),
+          s.bot
+            ? el("button", {type: "button", class: "small", "data-seat-act": "give-back",
+                            onclick: () => this.hostCommand("bot", {position: s.position, on: false})}, T.giveBack)
+            : el("button", {type: "button", class: "small", "data-seat-act": "bot",
+                            onclick: () => this.confirmed(T.makeBotConfirm, s.name) && this.hostCommand("bot", {position: s.position, on: true})}, T.makeBot))
           : null));
       if (!rows.length) rows.push(el("li", {class: "muted"}, T.waiting));
       $("seats").replaceChildren(...rows);

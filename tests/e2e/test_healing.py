@@ -78,3 +78,35 @@ def test_a_silent_socket_is_dropped_and_a_move_sent_into_it_is_applied_once(serv
     # Everything flows again: the host pauses and the phone shows it.
     host.get_by_role("button", name="Pause").click()
     expect(mover.locator("body")).to_have_class(re.compile("paused"))
+
+
+def test_seat_buttons_ask_first_and_the_seat_goes_back_to_its_phone(server, phone):
+    host = phone(viewport=DESKTOP)
+    join_url = create_table(host, server.url, players=2)
+    ana, bo = phone(), phone()
+    take_seat(ana, join_url, "Ana")
+    take_seat(bo, join_url, "Bo")
+    host.get_by_role("button", name="Start").click()
+    wait_started(bo)
+    bo_row = host.locator('#seats li[data-seat="1"]')
+
+    host.once("dialog", lambda dialog: dialog.dismiss())  # "No": nothing happens
+    bo_row.locator('[data-seat-act="bot"]').click()
+    expect(bo_row.locator('[data-seat-act="give-back"]')).to_have_count(0)
+    assert bo.evaluate("window.live.role") == "seat"
+
+    host.once("dialog", lambda dialog: dialog.accept())
+    bo_row.locator('[data-seat-act="bot"]').click()
+    expect(bo_row.locator('[data-seat-act="give-back"]')).to_be_visible()
+    bo.wait_for_function("window.live.role === 'spectator'")
+
+    bo_row.locator('[data-seat-act="give-back"]').click()
+    bo.wait_for_function("window.live.role === 'seat' && window.live.seat === 1")
+    bo.reload()  # the phone holds the seat for good, not only on this socket
+    expect(bo.locator("#app")).to_have_attribute("data-role", "seat")
+
+    host.once("dialog", lambda dialog: dialog.accept())
+    host.locator('#seats li[data-seat="0"] [data-seat-act="handover"]').click()
+    expect(host.locator("#handover .handover-qr svg")).to_be_visible()
+    expect(host.locator("#handover .handover-link")).to_contain_text("/claim/")
+    screenshot(host, "heal-handover-qr-desktop")

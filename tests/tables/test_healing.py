@@ -47,3 +47,36 @@ async def test_a_silent_seat_turns_away_at_the_next_heartbeat_of_anyone(started)
     assert 1 in presence["connected"]
     for comm in (hosting, bo):
         await comm.disconnect()
+
+
+async def test_let_the_app_play_then_give_the_seat_back_to_the_same_phone(started):
+    table, host, secrets, game = started
+    hosting, _ = await connect(table.code, host=host)
+    bo, welcome = await connect(table.code, seat=secrets[1])
+    assert welcome["role"] == "seat"
+    await hosting.send_json_to({"type": "host", "command": "bot", "position": 1, "on": True, "id": 1})
+    revoked = await receive_until(bo, "revoked")
+    assert revoked["role"] == "spectator" and revoked["table"]["seats"][1]["bot"] is True
+    seat = await sync_to_async(services.seat_for)(table, services.Credentials(seat_secret=secrets[1]))
+    assert seat is None  # while the app plays it, the phone cannot act for the seat
+    await bo.send_json_to({"type": "action", "seq": 0, "action": {"type": "add", "n": 1}, "id": 5})
+    assert (await receive_until(bo, "error"))["code"] == "spectator"
+    await hosting.send_json_to({"type": "host", "command": "bot", "position": 1, "on": False, "id": 2})
+    snapshot = await receive_until(bo, "snapshot")
+    while snapshot["table"]["seats"][1]["bot"]:
+        snapshot = await receive_until(bo, "snapshot")
+    assert (snapshot["role"], snapshot["seat"]) == ("seat", 1)  # the same phone holds it again
+    seat = await sync_to_async(services.seat_for)(table, services.Credentials(seat_secret=secrets[1]))
+    assert seat is not None and seat.position == 1
+    for comm in (hosting, bo):
+        await comm.disconnect()
+
+
+async def test_a_hand_over_link_comes_with_a_qr_code(started):
+    table, host, secrets, game = started
+    hosting, _ = await connect(table.code, host=host)
+    await hosting.send_json_to({"type": "host", "command": "handover", "position": 0, "id": 1})
+    reply = await receive_until(hosting, "handover")
+    assert reply["url_full"] == "http://testserver" + reply["url"]
+    assert reply["qr"].startswith("<svg") and "</svg>" in reply["qr"]
+    await hosting.disconnect()
