@@ -117,9 +117,13 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
     if services.seat_for(table, creds) is not None:
         return render(request, "tables/live.html", _live_context(request, table, role="seat"))
     if table.status == Table.Status.LOBBY and request.GET.get("watch") is None:
-        return render(request, "tables/join.html", {"table": table, "engine": get_engine(table.game),
-                                                    "seats": table.seats.order_by("position")})
-    return render(request, "tables/live.html", _live_context(request, table, role="spectator"))
+        seats = table.seats.order_by("position")
+        full = len(seats) >= table.capacity  # say so before the name form, not after it
+        return render(request, "tables/join.html", {"table": table, "engine": get_engine(table.game), "seats": seats,
+                                                    "full_message": _("All %(n)s seats are taken.") % {"n": table.capacity} if full else ""})
+    # A phone whose seat secret no longer matches: its seat was handed over or the app plays it.
+    lost_seat = bool(creds.seat_secret)
+    return render(request, "tables/live.html", {**_live_context(request, table, role="spectator"), "lost_seat": lost_seat})
 
 
 @require_POST

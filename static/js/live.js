@@ -236,6 +236,8 @@
         hc.hidden = status === "closed";
       }
       $("closed-note").hidden = this.table.status !== "closed";
+      const lobby = $("lobby-note");  // a phone in the lobby: the host has not started yet
+      if (lobby) lobby.hidden = !(this.table.status === "lobby" && this.role !== "host");
     },
     drawLog() {
       const items = this.log.slice(-60).reverse().map((e) => el("li", {value: e.seq}, e.text));
