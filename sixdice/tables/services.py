@@ -307,7 +307,7 @@ def set_paused(*, table: Table, paused: bool) -> Table:
 
 # ---------------------------------------------------------------- host commands
 
-HOST_COMMANDS = frozenset({"start", "rematch", "pause", "resume", "handover", "bot", "add_bot", "close"})
+HOST_COMMANDS = frozenset({"start", "rematch", "pause", "resume", "handover", "bot", "add_bot", "close", "undo"})
 
 
 def _int_field(fields: Mapping[str, Any], name: str) -> int:
@@ -338,6 +338,10 @@ def host_command(*, table_code: str, credentials: Credentials, command: Any, fie
         taken = {name.casefold() for name in table.seats.values_list("name", flat=True)}
         number = next(n for n in range(1, 100) if f"bot {n}" not in taken)
         join_table(table=table, name=f"Bot {number}", is_bot=True, strength=fields.get("strength", ""))
+    elif command == "undo":  # issue 14: sixdice/tables/undo.py
+        from .undo import undo
+
+        undo(table_code=table.code, credentials=credentials, to=fields.get("to"))
     elif command == "bot":
         on = fields.get("on", True)
         if not isinstance(on, bool):
