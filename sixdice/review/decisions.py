@@ -12,10 +12,9 @@ shown beside the choice, and a choice that differs from it is marked.  Two
 choices are the same when they lead to the same state, so a grouping listed
 in another order is not a different choice.
 
-Bots: the log stores the seat, not whether the app played it; a seat counts
-as a bot when the table's seat is a bot (``Seat.is_bot``, or ``bot`` in an
-exported document's players), which is true for every move of a seat the
-app played from the start.
+Bots: the event log stores the seat, not whether the app played it; the
+table log says so (a seat that joined as a bot, or that the host let the
+app play, until the host takes it back: :mod:`sixdice.review.tablelog`).
 """
 
 from __future__ import annotations
@@ -102,14 +101,20 @@ def _same(engine: Any, before: Mapping[str, Any], after: Mapping[str, Any], acti
         return False
 
 
-def decisions(engine: Any, steps: Sequence[Step], bots: Sequence[bool], players: Sequence[str],
-              language: str | None = None) -> list[Decision]:
-    """One :class:`Decision` per event, that is per step after the first (``steps[1:]``)."""
+def decisions(engine: Any, steps: Sequence[Step], bots: Sequence[bool] | Sequence[Sequence[bool]],
+              players: Sequence[str], language: str | None = None) -> list[Decision]:
+    """One :class:`Decision` per event, that is per step after the first (``steps[1:]``).
+
+    ``bots`` says which seats the app played: one list per event (see
+    :func:`sixdice.review.tablelog.bots_by_event`), or one list for the whole game.
+    """
+    per_event = bool(bots) and not isinstance(bots[0], bool)
     out = []
-    for before, step in zip(steps, steps[1:], strict=False):
+    for index, (before, step) in enumerate(zip(steps, steps[1:], strict=False)):
         action = step.action
         actor = step.actor or ""
-        kind, seat = actor_kind(actor, action, bots)
+        now: Sequence[bool] = bots[index] if per_event else bots  # type: ignore[assignment]
+        kind, seat = actor_kind(actor, action, now)
         default = _default(engine, before.state)
         default_text, differs = "", False
         if default is not None:

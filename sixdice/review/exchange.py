@@ -282,9 +282,10 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
           f'{label}: replaying the events does not reach the recorded "final_state".')
     outcome = engine.outcome(state)
     recorded = (g.get("winners"), g.get("end_reason"), g.get("places", []), g.get("loser"))
-    if status == Game.Status.ABANDONED:  # stopped mid-game: no outcome to check
+    if status == Game.Status.ABANDONED:  # stopped mid-game (its table was closed): no outcome to check
         _need(outcome is None, f'{label}: the replayed game is over, so it was not abandoned.')
-        _need(recorded == ([], "", [], None), f"{label}: an abandoned game has no winners, end reason or places.")
+        _need((recorded[0], recorded[2], recorded[3]) == ([], [], None) and isinstance(recorded[1], str),
+              f"{label}: an abandoned game has no winners, places or loser.")
     else:
         _need(outcome is not None, f"{label}: the replayed game is not over.")
         assert outcome is not None
@@ -299,7 +300,7 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
         "engine": engine.slug, "number": number, "options": cleaned, "first": first, "names": names,
         "bots": bots, "initial": initial, "state": state, "outcome": outcome, "events": events,
         "started_at": started_at, "finished_at": finished_at, "table_options": dict(table_options), "code": code,
-        "status": status, "note": note, "disputed": disputed,
+        "status": status, "note": note, "disputed": disputed, "end_reason": g.get("end_reason") or "",
     }
 
 
@@ -316,7 +317,7 @@ def _write(c: dict[str, Any]) -> Game:
     result: dict[str, Any] = (
         {"winners": list(outcome.winners), "end_reason": outcome.end_reason, "places": list(outcome.places),
          "loser": outcome.loser}
-        if outcome is not None else {}
+        if outcome is not None else {"end_reason": c["end_reason"]}
     )
     game = Game.objects.create(
         table=table, number=c["number"], engine=c["engine"], options=c["options"], players=c["names"],

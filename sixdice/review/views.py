@@ -17,6 +17,7 @@ from . import exchange, stats
 from .decisions import bots_of, who_began
 from .models import note_of
 from .steps import replay_steps, step_payloads
+from .tablelog import bots_by_event, table_log
 
 
 def _game_or_404(code: str, number: int) -> Game:
@@ -44,7 +45,8 @@ def replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
     if game.status == Game.Status.PLAYING:
         return render(request, "review/not_finished.html", {"game": game, "table": table, "engine": engine},
                       status=409)
-    steps = replay_steps(game)
+    events = list(game.events.order_by("seq"))
+    steps = replay_steps(game, events)
     bots = bots_of(game)
     info = table_info(table)
     info["game"] = game.engine
@@ -55,7 +57,7 @@ def replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
     payload = {
         "game": {"id": game.pk, "number": game.number, "status": game.status, "players": game.players},
         "table": info,
-        "steps": step_payloads(game, steps, bots),
+        "steps": step_payloads(game, steps, bots_by_event(game, events)),
         "turns": steps[-1].turn,
     }
     payload = mask_hidden(game, payload)  # a hidden profile is "a player" in public replays
@@ -65,8 +67,11 @@ def replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
         "turns": steps[-1].turn, "game_template": [f"{engine.slug}/table.html", "tables/no_board.html"],
         "export_url": reverse("review:export", args=[table.code, game.number]),
         "abandoned": game.status == Game.Status.ABANDONED,
-        "began": payload["game"]["players"][began] if began < len(game.players) else "", "began_why": why,
+        "began": payload["game"]["players"][began] if began < len(game.players) else "",
+        "began_why": mask_hidden(game, why),
         "note": note_of(game) if staff else None, "staff": staff,
+        "table_log": mask_hidden(game, [{"step": c.step, "kind": c.kind, "text": c.text}
+                                        for c in table_log(game, events)]),
         "note_url": reverse("admin:tables_game_change", args=[game.pk]) if staff else "",
     })
 

@@ -68,6 +68,7 @@ class TableBots:
     def __init__(self, code: str) -> None:
         self.code = code
         self.task: asyncio.Task[None] | None = None
+        self.kicked = False  # kicked while looking at the table: it may have read it before that move
 
     @property
     def running(self) -> bool:
@@ -77,10 +78,13 @@ class TableBots:
         failures = 0
         while True:
             await asyncio.sleep(settings.SIXDICE_BOT_DELAY)
+            self.kicked = False
             try:
                 moved = await broadcast.write(step, self.code)
             except services.ServiceError as exc:  # paused, over, closed: the next kick looks again
                 log.info("bots at table %s stopped: %s", self.code, exc.message)
+                if self.kicked:
+                    continue
                 return
             except (OperationalError, InterfaceError):  # a lock, a dropped connection: passing troubles
                 failures += 1
@@ -93,7 +97,7 @@ class TableBots:
                 log.exception("bots at table %s stopped on an unexpected error", self.code)
                 return
             failures = 0
-            if not moved:
+            if not moved and not self.kicked:  # a kick during the step: look once more
                 return
 
 
@@ -107,6 +111,7 @@ def kick(code: str) -> None:
     drivers = _running.setdefault(loop, {})
     driver = drivers.get(code)
     if driver is not None and driver.running:
+        driver.kicked = True
         return
     driver = drivers[code] = TableBots(code)
 

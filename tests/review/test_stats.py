@@ -82,7 +82,7 @@ def test_page_is_public_and_shows_the_figures(client, many):
     html = response.content.decode()
     figures = stats.compute()
     assert html.count("<svg") >= 3 and "<script" not in html.split("<main>")[1]
-    assert f"{runbuster_stats(figures).reference:.4f}" in html
+    assert f"{runbuster_stats(figures).reference * 100:.2f}%" in html  # the solver's exact chance, in English
     for p in figures.players:
         assert f'data-player="{p.name}"' in html
     rb = client.get(reverse("review:stats"), {"game": "runbuster"}).content.decode()

@@ -90,7 +90,8 @@ def cluster(postgres: Postgres, tmp_path: Path) -> Iterator[Cluster]:
     try:
         redis.start()
         c.env = base_env(tmp_path, DATABASE_URL=postgres.url, REDIS_URL=redis.url, SECRET_KEY="scale-tests",
-                         SIXDICE_BOT_DELAY="0.05")  # bots move quickly here
+                         SIXDICE_BOT_DELAY="0.05",  # bots move quickly here
+                         SIXDICE_TESTING="1", SIXDICE_DICE_SEED="scale")  # seeded dice: games as long every run
         migrate(c.env)
         c.servers = [Daphne(tmp_path, c.env, name=f"app{k}").start() for k in range(2)]
         yield c

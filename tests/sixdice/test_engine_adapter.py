@@ -62,6 +62,7 @@ def test_clean_options_defaults_and_form_strings():
         "time_limit_minutes": None,
         "dice": "app",
         "auto_balance": False,
+        "hints": False,
     }
     got = ENGINE.clean_options(
         {"bank": "30", "rounds": "6", "time_limit_minutes": "45", "dice": "physical", "auto_balance": "on"},
@@ -73,6 +74,7 @@ def test_clean_options_defaults_and_form_strings():
         "time_limit_minutes": 45,
         "dice": "physical",
         "auto_balance": True,
+        "hints": False,
     }
     assert ENGINE.clean_options({"bank": "", "time_limit_minutes": ""}, players=2)["bank"] == 24
 

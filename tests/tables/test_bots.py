@@ -22,7 +22,7 @@ def bot_plays_one(monkeypatch):
     from tests.tinygame import TINY
 
     monkeypatch.setattr(settings, "SIXDICE_BOT_DELAY", 0.01)
-    monkeypatch.setattr(TINY, "bot_action", lambda state, seat, rng: {"type": "add", "n": 1}, raising=False)
+    monkeypatch.setattr(TINY, "bot_action", lambda state, seat, rng, strength=None: {"type": "add", "n": 1}, raising=False)
 
 
 @pytest.mark.asyncio
@@ -58,7 +58,7 @@ async def test_a_bot_move_another_process_made_first_is_not_an_error_and_the_bot
         await sync_to_async(services.set_bot)(table=table, position=position)
     raced = []
 
-    def choose_while_another_process_moves(state, seat, rng):
+    def choose_while_another_process_moves(state, seat, rng, strength=None):
         if not raced:  # the first time only: the other process applies its move for this seat first
             raced.append(seat)
             game = services.current_game(table)

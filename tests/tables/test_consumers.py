@@ -214,7 +214,7 @@ async def test_host_adds_a_bot_in_the_lobby_and_bots_move_by_themselves(tiny_tab
     from tests.tinygame import TINY
 
     monkeypatch.setattr(settings, "SIXDICE_BOT_DELAY", 0.01)
-    monkeypatch.setattr(TINY, "bot_action", lambda state, seat, rng: {"type": "add", "n": 1}, raising=False)
+    monkeypatch.setattr(TINY, "bot_action", lambda state, seat, rng, strength=None: {"type": "add", "n": 1}, raising=False)
     table, host, secrets = tiny_table
     hosting, _ = await connect(table.code, host=host)
     await hosting.send_json_to({"type": "host", "command": "add_bot"})

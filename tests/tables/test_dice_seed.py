@@ -32,8 +32,13 @@ def _play_tiny(adds: int = 6) -> tuple[int, list[dict]]:
     return game.first, [e.action for e in Event.objects.filter(game=game).order_by("seq")]
 
 
+@override_settings(SIXDICE_DICE_SEED=None)
 def test_without_a_seed_the_dice_come_from_the_os():
     assert isinstance(services._system_rng("move", 1, 0), random.SystemRandom)
+
+
+def test_every_test_rolls_seeded_dice():
+    assert not isinstance(services._system_rng("move", 1, 0), random.SystemRandom)
 
 
 def test_a_seed_gives_every_table_the_same_dice_at_the_same_point_of_its_game():
