@@ -180,6 +180,7 @@
       this.game.seq = u.seq; this.game.status = u.status; this.game.view = u.view;
       this.log.push(...fresh);
       this.lastEvents = fresh;
+      for (const e of fresh) if (e.action && e.action.type === "undo") this.toast(e.text);  // in this phone's language
     },
 
     toast(text) {
@@ -233,6 +234,12 @@
         hc.querySelector('[data-host="pause"]').hidden = !playing || this.table.paused;
         hc.querySelector('[data-host="resume"]').hidden = !playing || !this.table.paused;
         hc.querySelector('[data-host="rematch"]').hidden = !(this.game && this.game.status === "finished");
+        let undo = hc.querySelector('[data-host="undo"]');  // the host takes the last move back (docs/undo.md)
+        if (!undo) {
+          undo = el("button", {type: "button", "data-host": "undo", class: "secondary"}, T.undo);
+          hc.querySelector('[data-host="close"]').before(undo);
+        }
+        undo.hidden = !playing || !this.game.seq;
         hc.hidden = status === "closed";
       }
       $("closed-note").hidden = this.table.status !== "closed";
@@ -240,7 +247,14 @@
       if (lobby) lobby.hidden = !(this.table.status === "lobby" && this.role !== "host");
     },
     drawLog() {
-      const items = this.log.slice(-60).reverse().map((e) => el("li", {value: e.seq}, e.text));
+      const gone = new Set(), line = [];  // moves an undo took back: struck through, still in the log
+      for (const e of this.log) {
+        if (e.action && e.action.type === "undo") { while (line.length && line[line.length - 1] > e.action.to) gone.add(line.pop()); }
+        else line.push(e.seq);
+      }
+      const items = this.log.slice(-60).reverse().map((e) => gone.has(e.seq)
+        ? el("li", {value: e.seq, class: "undone"}, el("s", {}, e.text))
+        : el("li", {value: e.seq}, e.text));
       $("log").replaceChildren(...items);
     },
   };
@@ -248,7 +262,8 @@
   const hc = $("host-controls");
   if (hc) hc.addEventListener("click", (e) => {
     const b = e.target.closest("[data-host]");
-    if (b && (b.dataset.host !== "close" || window.confirm(T.closeConfirm))) live.hostCommand(b.dataset.host);
+    const ask = b && {close: T.closeConfirm, undo: T.undoConfirm}[b.dataset.host];
+    if (b && (!ask || window.confirm(ask))) live.hostCommand(b.dataset.host);
   });
 
   // Keep the screen awake while the table is open (where the browser allows it).

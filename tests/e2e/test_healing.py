@@ -110,3 +110,29 @@ def test_seat_buttons_ask_first_and_the_seat_goes_back_to_its_phone(server, phon
     expect(host.locator("#handover .handover-qr svg")).to_be_visible()
     expect(host.locator("#handover .handover-link")).to_contain_text("/claim/")
     screenshot(host, "heal-handover-qr-desktop")
+
+
+def test_the_host_undoes_a_typed_roll_and_every_phone_strikes_it_through(server, phone):
+    host = phone(viewport=DESKTOP)
+    join_url = create_table(host, server.url, players=2, dice="physical")
+    ana, bo = phone(), phone()
+    take_seat(ana, join_url, "Ana")
+    take_seat(bo, join_url, "Bo")
+    host.get_by_role("button", name="Start").click()
+    for page in (ana, bo, host):
+        wait_started(page)
+    mover = ana if ana.evaluate("window.live.game.view.your_turn") else bo
+    other = bo if mover is ana else ana
+    mover.evaluate("window.live.act({type: 'roll', values: [1, 2, 3, 4, 5, 6]})")
+    host.wait_for_function("window.live.game.seq >= 1")
+    seq = host.evaluate("window.live.game.seq")
+    host.once("dialog", lambda dialog: dialog.accept())
+    host.locator('[data-host="undo"]').click()
+    for page in (mover, other, host):
+        page.wait_for_function(f"window.live.game.seq === {seq + 1}")
+        expect(page.locator("#log li.undone s").first).to_be_visible()
+        expect(page.locator("#log li").first).to_contain_text("Undone back to #0")
+    assert mover.evaluate("window.live.game.view.your_turn")  # the roll is to be typed again
+    log = host.evaluate("window.live.log.map((e) => e.action.type)")
+    assert log[-1] == "undo" and "roll" in log  # nothing was deleted
+    screenshot(other, "heal-undo-struck-through-360")
