@@ -307,7 +307,7 @@ def set_paused(*, table: Table, paused: bool) -> Table:
 
 # ---------------------------------------------------------------- host commands
 
-HOST_COMMANDS = frozenset({"start", "rematch", "pause", "resume", "handover", "bot", "add_bot", "close", "undo"})
+HOST_COMMANDS = frozenset({"start", "rematch", "pause", "resume", "handover", "bot", "add_bot", "close", "undo", "correct"})
 
 
 def _int_field(fields: Mapping[str, Any], name: str) -> int:
@@ -342,6 +342,10 @@ def host_command(*, table_code: str, credentials: Credentials, command: Any, fie
         from .undo import undo
 
         undo(table_code=table.code, credentials=credentials, to=fields.get("to"))
+    elif command == "correct":  # issue 14: a typed roll's values, corrected
+        from .undo import correct
+
+        correct(table_code=table.code, credentials=credentials, seq=fields.get("seq"), values=fields.get("values"))
     elif command == "bot":
         on = fields.get("on", True)
         if not isinstance(on, bool):

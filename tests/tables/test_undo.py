@@ -127,3 +127,44 @@ def test_the_replay_steps_follow_the_undo_and_mark_the_undone_moves():
     payloads = step_payloads(game, steps)
     assert [p["i"] for p in payloads if p["undone"]] == list(range(target + 1, 5))
     assert payloads[-1]["text"] == f"Undone back to #{target}" and not payloads[-1]["undone"]
+
+
+@pytest.mark.parametrize("slug", ["sixdice", "runbuster"])
+def test_host_corrects_a_typed_roll_after_later_moves(slug):
+    table, host = _table(slug, "physical")
+    _move(table, 5)
+    game = services.current_game(table)
+    before = list(game.events.order_by("seq").values_list("seq", "actor", "action"))
+    roll = next(e for e in game.events.order_by("seq") if e.action["type"] == "roll")
+    faces = list(FACES) if slug == "sixdice" else [1, 2, 3, 4, 5, 6]
+    fixed = [faces[(faces.index(v) + 1) % len(faces)] for v in roll.action["values"]]  # every die differs
+    services.host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="correct",
+                          fields={"seq": roll.seq, "values": fixed})
+    game.refresh_from_db()
+    log = list(game.events.order_by("seq"))
+    assert [(e.seq, e.actor, e.action) for e in log[: len(before)]] == before  # nothing deleted
+    added = log[len(before):]
+    assert added[0].action == {"type": "undo", "to": roll.seq - 1} and added[0].actor == "host"
+    assert added[1].actor == "host" and added[1].action["values"] == fixed
+    assert game.state == services.replay(game)  # the one replay reaches the corrected state
+    remade = [e for e in added[2:] if e.actor != "system"]
+    original_later = [(a, act) for s, a, act in before if s > roll.seq and a != "system"]
+    assert [(e.actor, e.action) for e in remade] == original_later[: len(remade)]  # re-made in order while legal
+
+
+def test_a_correction_needs_a_typed_roll_in_play():
+    table, host = _table("runbuster", "app")
+    _move(table, 2)
+    game = services.current_game(table)
+    roll = next(e for e in game.events.order_by("seq") if e.action["type"] == "roll")
+    seq = game.seq
+    with pytest.raises(ServiceError) as exc:
+        services.host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="correct",
+                              fields={"seq": roll.seq, "values": [1, 2, 3, 4, 5, 6]})
+    assert exc.value.code == "cannot_correct"
+    with pytest.raises(ServiceError) as exc:
+        services.host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="correct",
+                              fields={"seq": roll.seq, "values": "123"})
+    assert exc.value.code == "bad_field"
+    game.refresh_from_db()
+    assert game.seq == seq and game.events.count() == seq  # refusals wrote nothing
