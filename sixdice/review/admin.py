@@ -123,7 +123,7 @@ class EndReasonFilter(admin.SimpleListFilter):
     def lookups(self, request: HttpRequest, model_admin):
         seen: dict[str, str] = {}
         for engine in REGISTRY.values():
-            for code, label in (getattr(engine, "end_reasons", {}) or {}).items():
+            for code, label in engine.end_reasons.items():
                 seen.setdefault(code, gettext(label))
         for code in Game.objects.exclude(end_reason="").values_list("end_reason", flat=True).distinct():
             seen.setdefault(code, end_reason_label("", code))

@@ -7,7 +7,7 @@ engine's default when balancing is automatic, and it ends a game whose time
 is up.  :func:`decisions` tells them apart, for the admin and the replay.
 
 For a choice the engine has a default for (Six-Dice's grouping and the two
-groups a hand keeps: the engine's hook ``default_choice``), the default is
+groups a hand keeps: the adapter's hook :meth:`~sixdice.gamekit.engine.GameEngine.default_choice`), the default is
 shown beside the choice, and a choice that differs from it is marked.  Two
 choices are the same when they lead to the same state, so a grouping listed
 in another order is not a different choice.
@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext, gettext_noop
 
+from sixdice.gamekit.engine import GameEngine, GameError
 from sixdice.tables.i18n import render_notation
 
 if TYPE_CHECKING:
@@ -82,26 +83,23 @@ def actor_kind(actor: str, action: Mapping[str, Any], bots: Sequence[bool]) -> t
     return APP_DEFAULT, None
 
 
-def _default(engine: Any, before: Mapping[str, Any]) -> dict[str, Any] | None:
-    hook = getattr(engine, "default_choice", None)
-    if hook is None:
-        return None
+def _default(engine: GameEngine, before: Mapping[str, Any]) -> dict[str, Any] | None:
     try:
-        action = hook(before)
-    except Exception:  # a review page must never break on an odd state
+        action = engine.default_choice(before)
+    except GameError:  # a review page must never break on an odd (damaged) state
         return None
     return dict(action) if isinstance(action, Mapping) else None
 
 
-def _same(engine: Any, before: Mapping[str, Any], after: Mapping[str, Any], action: Mapping[str, Any],
+def _same(engine: GameEngine, before: Mapping[str, Any], after: Mapping[str, Any], action: Mapping[str, Any],
           actor: Any) -> bool:
     try:
         return engine.apply(before, dict(action), actor=actor) == after
-    except Exception:
+    except GameError:
         return False
 
 
-def decisions(engine: Any, steps: Sequence[Step], bots: Sequence[bool] | Sequence[Sequence[bool]],
+def decisions(engine: GameEngine, steps: Sequence[Step], bots: Sequence[bool] | Sequence[Sequence[bool]],
               players: Sequence[str], language: str | None = None) -> list[Decision]:
     """One :class:`Decision` per event, that is per step after the first (``steps[1:]``).
 

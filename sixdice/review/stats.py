@@ -52,6 +52,24 @@ class PlayerStats:
 
 
 @dataclass
+class BotStats:
+    """The seats one bot strength played in finished games of one engine."""
+
+    strength: str
+    seats: int = 0
+    wins: float = 0.0  # a shared win counts as its share
+    fair: float = 0.0  # the sum over its seats of 1 / players: the wins an even player would have
+
+    @property
+    def win_pct(self) -> str:
+        return percent(self.wins / self.seats if self.seats else None)
+
+    @property
+    def fair_pct(self) -> str:
+        return percent(self.fair / self.seats if self.seats else None)
+
+
+@dataclass
 class EngineStats:
     slug: str
     label: str
@@ -64,6 +82,11 @@ class EngineStats:
     two_player_games: int = 0
     two_player_first_wins: int = 0
     reference: float | None = None  # the exact first-player chance, two players (from the adapter)
+    bots: dict[str, BotStats] = field(default_factory=dict)  # per bot strength, where bots played
+
+    @property
+    def bot_rows(self) -> list[BotStats]:
+        return sorted(self.bots.values(), key=lambda b: b.strength)
 
     @property
     def avg_events(self) -> float:
@@ -158,7 +181,14 @@ def compute(engine: str | None = None) -> Statistics:
             if len(game.players) == 2:
                 es.two_player_games += 1
                 es.two_player_first_wins += first in winners
+        default_strength = adapter.bot_strengths[-1] if adapter is not None and adapter.bot_strengths else ""
         for seat, entry in enumerate(entries[game.pk]):
+            if entry.key[0] == "bot":  # results per bot strength ("" is the game's default strength)
+                strength = entry.key[1] or default_strength
+                bs = es.bots.setdefault(strength, BotStats(strength))
+                bs.seats += 1
+                bs.wins += 1 / len(winners) if seat in winners else 0.0
+                bs.fair += 1 / len(game.players)
             ps = players.setdefault(entry.key, PlayerStats(entry.label, url=entry.url))
             ps.games += 1
             ps.wins += seat in winners

@@ -267,6 +267,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                     message = _("This seat was handed to another phone. You are watching now.")
                 snapshot = selectors.for_connection(frame, seat=None, host=self.who.host)
                 await self._send_table({"type": "revoked", "message": message, **snapshot})
+                await self._presence_changed()  # the seat is no longer connected here
                 return
         await self._send_table({"type": "snapshot", **selectors.for_connection(frame, seat=self.who.seat, host=self.who.host)})
 

@@ -80,7 +80,7 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
             return redirect("tables:host", code=table.code)
     return render(
         request,
-        f"{engine.slug}/new_table.html",
+        [f"{engine.slug}/new_table.html", "tables/new_table.html"],  # a game without its own form gets the generic one
         {"engine": engine, "error": error, "values": values, "player_range": range(engine.min_players, engine.max_players + 1)},
         status=400 if error else 200,
     )

@@ -132,3 +132,4 @@ def test_option_parsers():
     assert on_off({"x": None}, "x", label, default=True) is True
     with pytest.raises(OptionsError, match="must be on or off"):
         on_off({"x": "perhaps"}, "x", label)
+

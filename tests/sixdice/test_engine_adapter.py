@@ -65,7 +65,7 @@ def test_clean_options_defaults_and_form_strings():
         "hints": False,
     }
     got = ENGINE.clean_options(
-        {"bank": "30", "rounds": "6", "time_limit_minutes": "45", "dice": "physical", "auto_balance": "on"},
+        {"bank": "30", "rounds": "6", "time_limit_minutes": "45", "dice": "physical", "auto_balance": "on", "hints": "on"},
         players=3,
     )
     assert got == {
@@ -74,7 +74,7 @@ def test_clean_options_defaults_and_form_strings():
         "time_limit_minutes": 45,
         "dice": "physical",
         "auto_balance": True,
-        "hints": False,
+        "hints": True,
     }
     assert ENGINE.clean_options({"bank": "", "time_limit_minutes": ""}, players=2)["bank"] == 24
 

@@ -102,3 +102,32 @@ def test_a_browser_without_a_seat_secret_cannot_act_for_a_bot_or_vacant_seat(tin
                                   action={"type": "add", "n": 1}, expected_seq=0)
         assert refused.value.code == code
     assert not Event.objects.filter(game=game).exists()
+
+
+@pytest.mark.asyncio
+async def test_a_kick_while_the_driver_looks_makes_it_look_once_more(monkeypatch):
+    """A move that gives a bot its turn lands while the driver is finding no bot to move: it must not stop."""
+    from django.conf import settings
+
+    from sixdice.tables import bots
+
+    monkeypatch.setattr(settings, "SIXDICE_BOT_DELAY", 0)
+    loop = asyncio.get_running_loop()
+    calls = []
+
+    async def kick_now() -> None:
+        bots.kick("ABCDE")
+
+    def step(code: str) -> bool:
+        calls.append(code)
+        if len(calls) == 1:  # a person's move commits and kicks the bots during this look
+            asyncio.run_coroutine_threadsafe(kick_now(), loop).result()
+        return False  # no bot to move (as read before that move)
+
+    monkeypatch.setattr(bots, "step", step)
+    bots.kick("ABCDE")
+    driver = bots._running[loop]["ABCDE"]
+    assert driver.task is not None
+    await driver.task
+    assert calls == ["ABCDE", "ABCDE"]  # it looked again after the kick, then stopped
+    assert "ABCDE" not in bots._running[loop]

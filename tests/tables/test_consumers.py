@@ -198,6 +198,9 @@ async def test_host_commands_and_handover_revoke_the_old_phone(tiny_table):
     assert handover["url"].startswith(f"/t/{table.code}/claim/")
     revoked = await receive_until(old_phone, "revoked")
     assert revoked["role"] == "spectator" and "another phone" in revoked["message"]
+    presence = await receive_until(hosting, "presence")
+    while 0 in presence["connected"]:  # the old phone no longer counts as seat 0
+        presence = await receive_until(hosting, "presence")
     await hosting.send_json_to({"type": "host", "command": "handover", "position": 9})
     assert (await receive_until(hosting, "error"))["code"] == "bad_seat"
     await hosting.send_json_to({"type": "host", "command": "pause"})
