@@ -86,8 +86,12 @@ def test_seat_buttons_ask_first_and_the_seat_goes_back_to_its_phone(server, phon
     ana, bo = phone(), phone()
     take_seat(ana, join_url, "Ana")
     take_seat(bo, join_url, "Bo")
+    expect(bo.locator("#lobby-note")).to_be_visible()  # the lobby says what it waits for
+    expect(bo.locator("#lobby-note")).to_contain_text("Waiting for the host to start")
+    expect(host.locator("#lobby-note")).to_be_hidden()
     host.get_by_role("button", name="Start").click()
     wait_started(bo)
+    expect(bo.locator("#lobby-note")).to_be_hidden()
     bo_row = host.locator('#seats li[data-seat="1"]')
 
     host.once("dialog", lambda dialog: dialog.dismiss())  # "No": nothing happens
