@@ -15,7 +15,7 @@ import io
 import zipfile
 from typing import TYPE_CHECKING, TypedDict
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
@@ -24,12 +24,13 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
 from sixdice.gamekit.engine import REGISTRY
+from sixdice.tables import services
 from sixdice.tables.models import Event, Game, Seat, Table
 
 from . import exchange
 from .decisions import bots_of, decisions, who_began
 from .dice import hands_html
-from .models import ReviewNote
+from .models import ImportMark, ReviewNote
 from .stats import end_reason_label
 from .steps import actor_name, replay_steps
 from .tablelog import bots_by_event, table_log
@@ -201,9 +202,32 @@ class TableAdmin(admin.ModelAdmin):
     list_display = ("code", "game", "status", "capacity", "seat_count", "game_count", "paused", "created_at")
     list_filter = (TableGameFilter, "status", "created_at")
     search_fields = ("code", "seats__name")
-    readonly_fields = ("code", "game", "options", "capacity", "created_at", "updated_at")
     fields = ("code", "game", "options", "capacity", "status", "paused", "created_at", "updated_at")
+    readonly_fields = fields  # status and paused change only through the services (the actions below)
     inlines = (SeatInline, GameInline)
+    actions = ("close_tables", "pause_tables", "resume_tables")
+
+    @admin.action(description="Close selected tables (a game in play is kept, abandoned)",
+                  permissions=("change",))
+    def close_tables(self, request: HttpRequest, queryset: QuerySet) -> None:
+        tables = list(queryset.exclude(status=Table.Status.CLOSED))
+        for table in tables:
+            services.close_table(table=table)
+        self.message_user(request, f"Closed {len(tables)} table(s).", messages.SUCCESS)
+
+    @admin.action(description="Pause selected tables", permissions=("change",))
+    def pause_tables(self, request: HttpRequest, queryset: QuerySet) -> None:
+        self._set_paused(request, queryset, paused=True)
+
+    @admin.action(description="Resume selected tables", permissions=("change",))
+    def resume_tables(self, request: HttpRequest, queryset: QuerySet) -> None:
+        self._set_paused(request, queryset, paused=False)
+
+    def _set_paused(self, request: HttpRequest, queryset: QuerySet, *, paused: bool) -> None:
+        tables = list(queryset.exclude(status=Table.Status.CLOSED).exclude(paused=paused))
+        for table in tables:
+            services.set_paused(table=table, paused=paused)
+        self.message_user(request, f"{'Paused' if paused else 'Resumed'} {len(tables)} table(s).", messages.SUCCESS)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         return super().get_queryset(request).annotate(
@@ -232,19 +256,41 @@ class SeatAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_select_related = ("table",)
 
 
+def _mark_of(game: Game) -> ImportMark | None:
+    try:
+        return game.import_mark
+    except ImportMark.DoesNotExist:
+        return None
+
+
+class ImportedFilter(admin.SimpleListFilter):
+    title = "origin"
+    parameter_name = "imported"
+
+    def lookups(self, request: HttpRequest, model_admin):
+        return (("yes", "imported"), ("no", "played here"))
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        if self.value() == "yes":
+            return queryset.filter(import_mark__isnull=False)
+        if self.value() == "no":
+            return queryset.filter(import_mark__isnull=True)
+        return queryset
+
+
 @admin.register(Game)
 class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
     """A game's page is read-only, except its reviewer note (the inline): saving the page saves only that."""
 
     list_display = ("__str__", "game_label", "status", "player_names", "winner_names", "end_reason_text",
-                    "disputed", "started_at", "finished_at", "review_links")
-    list_filter = (EngineFilter, "status", EndReasonFilter, DisputedFilter, "started_at", PlayerCountFilter)
+                    "disputed", "started_at", "finished_at", "imported", "review_links")
+    list_filter = (EngineFilter, "status", EndReasonFilter, DisputedFilter, "started_at", PlayerCountFilter, ImportedFilter)
     inlines = (ReviewNoteInline,)
     search_fields = ("table__code", "players")
     date_hierarchy = "started_at"
-    list_select_related = ("table",)
+    list_select_related = ("table", "import_mark")
     actions = ("export_json", "export_zip", "export_csv")
-    fields = ("table_link", "number", "game_label", "status", "review_links", "options_html", "player_names",
+    fields = ("table_link", "number", "game_label", "status", "imported", "review_links", "options_html", "player_names",
               "began", "winner_names", "end_reason_text", "places_html", "started_at", "finished_at", "seq",
               "final_hands", "event_log", "table_changes")
     readonly_fields = fields
@@ -254,7 +300,7 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
         return request.user.has_perm("review.change_reviewnote") or request.user.has_perm("review.add_reviewnote")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
-        return super().get_queryset(request).select_related("review_note")
+        return super().get_queryset(request).select_related("review_note", "import_mark")
 
     @admin.display(description="game", ordering="engine")
     def game_label(self, game: Game) -> str:
@@ -284,6 +330,14 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
         if seat != game.first:
             text += f" (the table had picked {game.first + 1})"
         return text
+
+    @admin.display(description="imported")
+    def imported(self, game: Game) -> str:
+        """Played here ("—") or imported: from which file, and when (UTC)."""
+        mark = _mark_of(game)
+        if mark is None:
+            return "—"
+        return f"{mark.source or 'a file'}, {mark.imported_at:%Y-%m-%d %H:%M} UTC"
 
     @admin.display(description="table")
     def table_link(self, game: Game) -> SafeString:

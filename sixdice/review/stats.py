@@ -144,9 +144,14 @@ def first_player(game: Game, engine: GameEngine | None) -> int | None:
     return game.first if game.players else None
 
 
-def compute(engine: str | None = None) -> Statistics:
-    """Every figure of the statistics page, from finished games (of one engine, if given)."""
+def compute(engine: str | None = None, *, imported: bool = True) -> Statistics:
+    """Every figure of the statistics page, from finished games (of one engine, if given).
+
+    ``imported=False`` leaves out games imported from files (issue 15): only games played here count.
+    """
     finished = Game.objects.filter(status=Game.Status.FINISHED)
+    if not imported:
+        finished = finished.filter(import_mark__isnull=True)
     if engine:
         finished = finished.filter(engine=engine)
     games = list(finished.order_by("started_at", "pk"))
@@ -184,7 +189,7 @@ def compute(engine: str | None = None) -> Statistics:
         default_strength = adapter.bot_strengths[-1] if adapter is not None and adapter.bot_strengths else ""
         for seat, entry in enumerate(entries[game.pk]):
             if entry.key[0] == "bot":  # results per bot strength ("" is the game's default strength)
-                strength = entry.key[1] or default_strength
+                strength = entry.key[-1] or default_strength  # ("bot", engine, strength)
                 bs = es.bots.setdefault(strength, BotStats(strength))
                 bs.seats += 1
                 bs.wins += 1 / len(winners) if seat in winners else 0.0

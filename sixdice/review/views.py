@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.admin.views.decorators import staff_member_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -80,7 +81,7 @@ def export(request: HttpRequest, code: str, number: int) -> HttpResponse:
     """A game as one JSON document: public for a finished or abandoned game (as its replay is), staff only
     while it is being played."""
     game = _game_or_404(code, number)
-    if game.status == Game.Status.PLAYING and not (request.user.is_active and request.user.is_staff):
+    if game.status == Game.Status.PLAYING and not can_view_games(request):
         return render(request, "review/not_finished.html",
                       {"game": game, "table": game.table, "engine": REGISTRY.get(game.engine)}, status=409)
     document = exchange.export_game(game)
@@ -104,9 +105,17 @@ def filtered_games(request: HttpRequest):
     return games
 
 
+def can_view_games(request: HttpRequest) -> bool:
+    """Staff with the admin's view permission on games: as the admin's game list asks (issue 15)."""
+    user = request.user
+    return bool(user.is_active and user.is_staff and user.has_perm("tables.view_game"))
+
+
 @staff_member_required
 def games_csv(request: HttpRequest) -> HttpResponse:
     """Every game (filters: ?game=, ?status=, ?end_reason=, ?table=) as CSV, one row per game."""
+    if not can_view_games(request):
+        raise PermissionDenied
     response = HttpResponse(exchange.games_csv(filtered_games(request)), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="games.csv"'
     return response
@@ -117,8 +126,9 @@ def statistics(request: HttpRequest) -> HttpResponse:
     slug = request.GET.get("game") or None
     if slug is not None and slug not in REGISTRY:
         raise Http404("There is no such game.")
-    figures = stats.compute(slug)
+    imported = request.GET.get("imported") != "0"  # ?imported=0: only games played here
+    figures = stats.compute(slug, imported=imported)
     return render(request, "review/stats.html", {
-        "stats": figures, "charts": stats.charts(figures), "slug": slug,
+        "stats": figures, "charts": stats.charts(figures), "slug": slug, "imported": imported,
         "games": list(REGISTRY.values()),
     })

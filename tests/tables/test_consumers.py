@@ -69,7 +69,7 @@ async def test_a_move_reaches_everyone_with_its_seq(started):
         ('{"type": "action", "seq": true, "action": {"type": "add", "n": 1}}', "bad_field"),
         ('{"type": "action", "seq": 0, "action": {"type": "add", "n": 1}, "as_host": "yes"}', "bad_field"),
         ('{"type": "resync"}', "bad_field"),
-        ('{"type": "host", "command": "explode"}', "bad_field"),
+        ('{"type": "host", "command": "explode"}', "not_host"),
         ('{"type": "ping", "id": [1]}', "bad_field"),
     ],
 )
