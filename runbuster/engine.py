@@ -35,14 +35,23 @@ from sixdice.gamekit.engine import (
     NotAllowed,
     OptionsError,
     Outcome,
+    dense_ranks,
     register,
 )
 from sixdice.gamekit.notation import Part, gettext_noop, part
+from sixdice.gamekit.schema import Field
 
 DICE_MODES = ("app", "physical")
 TRUE_WORDS = {"on", "1", "true", "yes", "y", "t"}
 FALSE_WORDS = {"off", "0", "false", "no", "n", "f", ""}
 DEFAULT_OPTIONS: JSON = {"dice": "app", "hints": False, "series": True}
+
+ACTION_SCHEMA: dict[str, dict[str, Field]] = {
+    "roll": {"values": Field("ints", required=False, nullable=True, low=1, high=6)},
+    "choose": {"straight": Field("ints", low=1, high=6)},
+    "end_turn": {},
+}
+"""Every action a phone or the host may send, with its exact fields (anything else is refused)."""
 
 
 def _flag(raw: Mapping[str, Any], key: str, default: bool) -> bool:
@@ -127,6 +136,10 @@ class RunBusterEngine(GameEngine):
         if state.get("over"):
             return frozenset()
         return frozenset({int(state["current"])})
+
+    def action_schema(self) -> Mapping[str, Mapping[str, Field]]:
+        """The fields of each action (``docs/runbuster-engine.md``); app dice: a roll without values."""
+        return ACTION_SCHEMA
 
     def apply(self, state: Mapping[str, Any], action: Mapping[str, Any], *, actor: Actor) -> JSON:
         s = self._state(state)
@@ -311,6 +324,19 @@ class RunBusterEngine(GameEngine):
             places=s.finished + (s.loser,),
             loser=s.loser,
         )
+
+    def final_ranks(self, state: Mapping[str, Any], *, players: int) -> list[int] | None:
+        """The drop-out order: the first to complete a full straight is 1, the next 2, ..., the loser last.
+
+        Never a tie (one seat finishes per straight completed).  ``None``
+        while the round goes on.
+        """
+        s = self._state(state)
+        if not s.over:
+            return None
+        assert s.loser is not None
+        order = s.finished + (s.loser,)
+        return dense_ranks([order.index(seat) for seat in range(s.players)])
 
     def is_turn(self, actor: Actor, action: Mapping[str, Any]) -> bool:
         """A turn is a roll (by the seat, the host typing physical dice in, or the app for a bot)."""

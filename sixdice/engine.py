@@ -27,10 +27,12 @@ from sixdice.gamekit.engine import (
     NotAllowed,
     OptionsError,
     Outcome,
+    dense_ranks,
     register,
 )
 from sixdice.gamekit.notation import Part, gettext_noop, part
 from sixdice.gamekit.options import on_off, whole_number
+from sixdice.gamekit.schema import Field
 from sixdice.rules import bots
 from sixdice.rules.game import State
 
@@ -42,6 +44,22 @@ BANK_PER_PLAYER = 12  # the usual bank: 12 dice per player (the rules' default)
 PARSED_KEPT = 4  # states remembered by identity (see SixDiceEngine._state)
 HINTS_KEY = "hints"  # in the state dict: the table's hints option (see start)
 HINTS_KEPT = 64  # hints remembered (the same position is viewed by every connection)
+
+
+_SEAT = Field("int", required=False, nullable=True, low=0, high=99)
+_INDEX = Field("int", low=0, high=999)
+_FACE = Field("int", low=-6, high=6)
+ACTION_SCHEMA: dict[str, dict[str, Field]] = {
+    "roll": {"values": Field("ints", low=-6, high=6), "seat": _SEAT},
+    "flip": {"victim": Field("int", low=0, high=99), "own": _INDEX, "own_to": _FACE, "other": _INDEX,
+             "other_to": _FACE, "seat": _SEAT},
+    "group": {"zero_groups": Field("int_lists", required=False, low=-6, high=6),
+              "pairs": Field("int_lists", required=False, low=-6, high=6),
+              "loose": Field("ints", required=False, nullable=True, low=-6, high=6), "seat": _SEAT},
+    "keep": {"keep": Field("ints", low=0, high=999), "seat": _SEAT},
+    "end_on_time": {"seat": _SEAT},
+}
+"""Every action a phone or the host may send, with its exact fields (anything else is refused)."""
 
 
 def _parse(state: Mapping[str, Any]) -> State:
@@ -195,6 +213,10 @@ class SixDiceEngine(GameEngine):
         if app_roll:
             raise NotAllowed(gettext_noop("The app rolls the dice at this table."))
 
+    def action_schema(self) -> Mapping[str, Mapping[str, Field]]:
+        """The fields of each action (``docs/sixdice-engine.md``); ``seat`` is optional everywhere."""
+        return ACTION_SCHEMA
+
     def apply(self, state: Mapping[str, Any], action: Mapping[str, Any], *, actor: Actor) -> JSON:
         st = self._state(state)
         if not isinstance(action, Mapping):
@@ -336,6 +358,20 @@ class SixDiceEngine(GameEngine):
         if not st.over:
             return None
         return Outcome(winners=tuple(st.winners), end_reason=st.end_reason or "")
+
+    def final_ranks(self, state: Mapping[str, Any], *, players: int) -> list[int] | None:
+        """The winners first, together (a shared win, R9/R10, is a tie); then the others by |hand value|.
+
+        The largest absolute value of a final hand comes first; equal values
+        are tied.  After *all threes* the player(s) with all threes come
+        first whatever the others' values.  ``None`` while the game goes on.
+        """
+        st = self._state(state)
+        if not st.over:
+            return None
+        won = set(st.winners)
+        values = st.values()
+        return dense_ranks([(seat not in won, -abs(values[seat])) for seat in range(st.n)])
 
     # ------------------------------------------------------------ review pages, statistics and rules
 

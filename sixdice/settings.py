@@ -12,6 +12,7 @@ import secrets
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -76,10 +77,33 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    "sixdice.tables.throttle.CodeGuessMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
 ]
+
+# Content-Security-Policy on every page (django-csp): scripts and style sheets only from this site, no
+# inline scripts anywhere (the pages load theirs from /static/; JSON data rides in
+# <script type="application/json">, which never runs).  Style *attributes* stay allowed: the admin and
+# the server-drawn dice use them, and they cannot run code.  WebSockets go to this site ('self').
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "style-src-attr": ["'unsafe-inline'"],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "font-src": [SELF],
+        "media-src": [SELF, "data:"],  # NoSleep.js keeps the screen on with a tiny looping video in a data: URL
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 ROOT_URLCONF = "sixdice.urls"
 ASGI_APPLICATION = "sixdice.asgi.application"
@@ -202,9 +226,18 @@ LOGGING = {
 }
 
 # Live tables.
-SIXDICE_WS_MAX_FRAME = 64 * 1024
+SIXDICE_WS_MAX_FRAME = 64 * 1024  # larger text frames: error too_large, connection kept (daphne closes past 1 MiB)
+# Flow control per WebSocket (sixdice/tables/flow.py, docs/protocol.md "Limits"):
+SIXDICE_WS_RATE = 20  # frames a second ...
+SIXDICE_WS_BURST = 40  # ... with this burst; past it: error rate_limited, frames dropped
+SIXDICE_WS_FLOOD = 40  # frames dropped in a row after rate_limited before the server closes with 4008
+SIXDICE_WS_FLOOD_COOLDOWN = 10  # seconds a client closed for flooding is refused at the handshake
+SIXDICE_WS_QUEUE = 64  # frames waiting for the consumer at most ...
+SIXDICE_WS_QUEUE_BYTES = 512 * 1024  # ... and bytes
 SIXDICE_RESYNC_MAX_EVENTS = 200  # further behind than this, a client gets a full snapshot
 SIXDICE_PRESENCE_TIMEOUT = 75  # seconds without a heartbeat before a connection counts as gone
+SIXDICE_GUESS_LIMIT = 20  # unknown table codes or wrong join PINs per client address / session ...
+SIXDICE_GUESS_WINDOW = 600  # ... per this many seconds (sixdice/tables/throttle.py)
 SIXDICE_EXTRA_ORIGINS = _env_list("SIXDICE_EXTRA_ORIGINS", "")
 SIXDICE_BOT_DELAY = float(os.environ.get("SIXDICE_BOT_DELAY", "1.0"))  # seconds: bots move at a human pace
 

@@ -66,6 +66,15 @@ def english_by_default():
     translation.deactivate()
 
 
+@pytest.fixture(autouse=True)
+def fresh_guess_counters():
+    """Each test starts with no counted guesses (sixdice/tables/throttle.py keeps them in the cache)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
 @pytest.fixture
 def rng() -> random.Random:
     return random.Random(1234)

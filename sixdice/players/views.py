@@ -105,14 +105,14 @@ def carry(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def join_as_profile(request: HttpRequest, code: str) -> HttpResponse:
     """One tap: take a seat under this browser's profile name, linked to the profile."""
-    from sixdice.tables.views import _hold, credentials
+    from sixdice.tables.views import _hold, _invited, credentials
 
     try:
         table = tables.load_table(code, allow_closed=True)
     except ServiceError as exc:
         raise Http404(exc.message) from None
     profile = device_profile(request)
-    if profile is None:
+    if profile is None or not _invited(request, table):  # by the code alone: the join form with its PIN
         return redirect("tables:table", code=table.code)
     if tables.seat_for(table, credentials(request, table.code)) is None:
         try:

@@ -7,15 +7,14 @@ engine's default when balancing is automatic, and it ends a game whose time
 is up.  :func:`decisions` tells them apart, for the admin and the replay.
 
 For a choice the engine has a default for (Six-Dice's grouping and the two
-groups a hand keeps: the engine's hook ``default_choice``), the default is
+groups a hand keeps: the adapter's hook :meth:`~sixdice.gamekit.engine.GameEngine.default_choice`), the default is
 shown beside the choice, and a choice that differs from it is marked.  Two
 choices are the same when they lead to the same state, so a grouping listed
 in another order is not a different choice.
 
-Bots: the log stores the seat, not whether the app played it; a seat counts
-as a bot when the table's seat is a bot (``Seat.is_bot``, or ``bot`` in an
-exported document's players), which is true for every move of a seat the
-app played from the start.
+Bots: the event log stores the seat, not whether the app played it; the
+table log says so (a seat that joined as a bot, or that the host let the
+app play, until the host takes it back: :mod:`sixdice.review.tablelog`).
 """
 
 from __future__ import annotations
@@ -26,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext, gettext_noop
 
+from sixdice.gamekit.engine import GameEngine, GameError
 from sixdice.tables.i18n import render_notation
 
 if TYPE_CHECKING:
@@ -83,33 +83,36 @@ def actor_kind(actor: str, action: Mapping[str, Any], bots: Sequence[bool]) -> t
     return APP_DEFAULT, None
 
 
-def _default(engine: Any, before: Mapping[str, Any]) -> dict[str, Any] | None:
-    hook = getattr(engine, "default_choice", None)
-    if hook is None:
-        return None
+def _default(engine: GameEngine, before: Mapping[str, Any]) -> dict[str, Any] | None:
     try:
-        action = hook(before)
-    except Exception:  # a review page must never break on an odd state
+        action = engine.default_choice(before)
+    except GameError:  # a review page must never break on an odd (damaged) state
         return None
     return dict(action) if isinstance(action, Mapping) else None
 
 
-def _same(engine: Any, before: Mapping[str, Any], after: Mapping[str, Any], action: Mapping[str, Any],
+def _same(engine: GameEngine, before: Mapping[str, Any], after: Mapping[str, Any], action: Mapping[str, Any],
           actor: Any) -> bool:
     try:
         return engine.apply(before, dict(action), actor=actor) == after
-    except Exception:
+    except GameError:
         return False
 
 
-def decisions(engine: Any, steps: Sequence[Step], bots: Sequence[bool], players: Sequence[str],
-              language: str | None = None) -> list[Decision]:
-    """One :class:`Decision` per event, that is per step after the first (``steps[1:]``)."""
+def decisions(engine: GameEngine, steps: Sequence[Step], bots: Sequence[bool] | Sequence[Sequence[bool]],
+              players: Sequence[str], language: str | None = None) -> list[Decision]:
+    """One :class:`Decision` per event, that is per step after the first (``steps[1:]``).
+
+    ``bots`` says which seats the app played: one list per event (see
+    :func:`sixdice.review.tablelog.bots_by_event`), or one list for the whole game.
+    """
+    per_event = bool(bots) and not isinstance(bots[0], bool)
     out = []
-    for before, step in zip(steps, steps[1:], strict=False):
+    for index, (before, step) in enumerate(zip(steps, steps[1:], strict=False)):
         action = step.action
         actor = step.actor or ""
-        kind, seat = actor_kind(actor, action, bots)
+        now: Sequence[bool] = bots[index] if per_event else bots  # type: ignore[assignment]
+        kind, seat = actor_kind(actor, action, now)
         default = _default(engine, before.state)
         default_text, differs = "", False
         if default is not None:

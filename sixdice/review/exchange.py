@@ -10,8 +10,6 @@ nothing is written.
 from __future__ import annotations
 
 import copy
-import csv
-import io
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
@@ -22,11 +20,13 @@ from django.utils.dateparse import parse_datetime
 
 from sixdice.gamekit.engine import HOST, REGISTRY, SYSTEM, GameError, get_engine
 from sixdice.gamekit.replay import replay
+from sixdice.tables import names as lookalikes
 from sixdice.tables import services
 from sixdice.tables.models import Event, Game, Seat, Table
 from sixdice.tables.services import NAME_MAX
 
-from .models import note_of, save_note
+from . import csvsafe, limits
+from .models import ImportMark, note_of, save_note
 from .steps import actor_name, count_turns
 
 FORMAT = "sixdice-game"
@@ -102,33 +102,44 @@ def export_filename(game: Game) -> str:
     return f"{game.engine}-{game.table.code}-game{game.number}.json"
 
 
-CSV_COLUMNS = [
-    "table", "game", "number", "status", "date", "finished_at", "players", "winners",
-    "end_reason", "events", "turns",
-]
+CSV_COLUMNS = ["table", "game", "number", "status", "date", "finished_at", "end_reason", "events", "turns", "winners"]
+"""Then one ``player_<n>`` column per seat (as many as the largest game allows), see :func:`games_csv`."""
+
+
+def _seat_columns() -> int:
+    return max((engine.max_players for engine in REGISTRY.values()), default=0)
 
 
 def games_csv(games: Iterable[Game]) -> str:
-    """One row per game; ``events`` and ``turns`` are the two measures of length."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(CSV_COLUMNS)
-    for game in games:
-        events = list(game.events.order_by("seq").values_list("actor", "action"))
-        writer.writerow([
-            game.table.code,
-            game.engine,
-            game.number,
-            game.status,
-            _iso(game.started_at),
-            _iso(game.finished_at) or "",
-            "; ".join(game.players),
-            "; ".join(actor_name(str(w), game.players) for w in game.winners),
-            game.end_reason,
-            len(events),
-            count_turns(REGISTRY[game.engine], events) if game.engine in REGISTRY else "",
-        ])
-    return out.getvalue()
+    """One row per game, a column per seat; ``events`` and ``turns`` are the two measures of length.
+
+    ``winners`` holds seat numbers (1-based, space-separated): names may
+    contain any character.  Cells are made safe for spreadsheets
+    (:mod:`sixdice.review.csvsafe`).
+    """
+    seats = _seat_columns()
+    header = [*CSV_COLUMNS, *(f"player_{n + 1}" for n in range(seats))]
+
+    def rows() -> Iterable[list[Any]]:
+        for game in games:
+            events = list(game.events.order_by("seq").values_list("actor", "action"))
+            players = list(game.players)[:seats]
+            yield [
+                game.table.code,
+                game.engine,
+                game.number,
+                game.status,
+                _iso(game.started_at),
+                _iso(game.finished_at) or "",
+                game.end_reason,
+                len(events),
+                count_turns(REGISTRY[game.engine], events) if game.engine in REGISTRY else "",
+                " ".join(str(int(w) + 1) for w in game.winners),
+                *players,
+                *([""] * (seats - len(players))),
+            ]
+
+    return csvsafe.write_csv(header, rows())
 
 
 # ---------------------------------------------------------------- import
@@ -165,18 +176,34 @@ def _time(value: Any, where: str) -> datetime | None:
 
 def load(text: str | bytes) -> list[Document]:
     """Parse a file: one document or a list of them."""
+    _need(len(text) <= limits.MAX_FILE_BYTES,
+          f"The file is larger than {limits.MAX_FILE_BYTES:,} bytes, the most accepted.")
     try:
-        data = json.loads(text)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = json.loads(text, parse_constant=_not_json)
+    except (UnicodeDecodeError, ValueError) as exc:
         raise ImportRefused(f"The file is not valid JSON ({exc}).") from None
+    except RecursionError:
+        raise ImportRefused("The file is not valid JSON (nested too deeply).") from None
     docs = data if isinstance(data, list) else [data]
     _need(bool(docs), "The file holds an empty list: no game to import.")
+    try:
+        limits.check_count(docs)
+    except limits.TooLarge as exc:
+        raise ImportRefused(str(exc)) from None
     return docs
+
+
+def _not_json(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
 
 
 def _check(doc: Any, label: str) -> dict[str, Any]:
     """Validate one document and replay it; returns what :func:`_write` needs."""
     doc = _obj(doc, label)
+    try:
+        limits.check_sizes(doc, label)
+    except limits.TooLarge as exc:
+        raise ImportRefused(str(exc)) from None
     _need(doc.get("format") == FORMAT, f'{label}: "format" must be "{FORMAT}".')
     version = doc.get("version")
     _need(version == VERSION and not isinstance(version, bool),
@@ -200,8 +227,9 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
     table_options = _obj(t.get("options", {}), f'{label}: "table.options"')
     code = t.get("code")
     _need(code is None or isinstance(code, str), f'{label}: "table.code" must be a string.')
-    if code is not None and not (code.isalnum() and len(code) <= CODE_MAX):
-        code = None  # not a code this app would give: the table gets a new one
+    _need(code is None or _is_table_code(code),
+          f'{label}: "table.code" must be {services.CODE_LENGTH} characters of {services.CODE_ALPHABET} '
+          f"(as the join form reads a code), not {str(code)[:20]!r}.")
 
     # Players.
     raw_players = doc["players"]
@@ -214,7 +242,14 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
         name = _str(p.get("name"), f'{label}: the name of player {position + 1}')
         _need(name.strip() == name and 0 < len(name) <= NAME_MAX and name.isprintable(),
               f'{label}: the name of player {position + 1} is not a valid name.')
+        try:  # as the join form takes a name
+            valid = services.clean_name(name) == name
+        except services.ServiceError:
+            valid = False
+        _need(valid, f'{label}: the name of player {position + 1} is not a valid name.')
         _need(name.casefold() not in {n.casefold() for n in names}, f'{label}: two players are called {name!r}.')
+        _need(lookalikes.confusable_with(name, names) is None,
+              f'{label}: the name of player {position + 1} looks like another player\'s.')
         bot = p.get("bot", False)
         _need(isinstance(bot, bool), f'{label}: "bot" of player {position + 1} must be true or false.')
         names.append(name)
@@ -256,12 +291,16 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
         _need(isinstance(action.get("type"), str), f'{where}: the action has no "type".')
         text = _str(e.get("text", ""), f'{where}: "text"')
         at = _time(e.get("at"), f'{where}: "at"')
+        earlier = next((x["at"] for x in reversed(events) if x["at"] is not None), started_at)
+        _need(at is None or earlier is None or at >= earlier, f'{where}: "at" is earlier than the event before it (or the game\'s start).')
         events.append({"seq": index, "actor": actor, "action": dict(action), "text": text, "at": at})
     state: dict[str, Any] = initial
     done = 0
     try:
         for step in replay(engine, initial, ((e["actor"], e["action"]) for e in events)):
             e = events[done]
+            why = limits.check_actor(engine, step.before, cleaned, e["actor"])
+            _need(why is None, f'{label}: event {done + 1}: "actor" {e["actor"]!r} is not possible: {why}.')
             e["notation"] = engine.describe_parts(step.before, e["action"], names=names)
             expected_text = engine.describe(step.before, e["action"], names=names)[:500]
             _need(e["text"] == expected_text,
@@ -282,9 +321,10 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
           f'{label}: replaying the events does not reach the recorded "final_state".')
     outcome = engine.outcome(state)
     recorded = (g.get("winners"), g.get("end_reason"), g.get("places", []), g.get("loser"))
-    if status == Game.Status.ABANDONED:  # stopped mid-game: no outcome to check
+    if status == Game.Status.ABANDONED:  # stopped mid-game (its table was closed): no outcome to check
         _need(outcome is None, f'{label}: the replayed game is over, so it was not abandoned.')
-        _need(recorded == ([], "", [], None), f"{label}: an abandoned game has no winners, end reason or places.")
+        _need((recorded[0], recorded[2], recorded[3]) == ([], [], None) and isinstance(recorded[1], str),
+              f"{label}: an abandoned game has no winners, places or loser.")
     else:
         _need(outcome is not None, f"{label}: the replayed game is not over.")
         assert outcome is not None
@@ -295,11 +335,12 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
     note = _str(review.get("note", ""), f'{label}: "review.note"')
     disputed = review.get("disputed", False)
     _need(isinstance(disputed, bool), f'{label}: "review.disputed" must be true or false.')
+    fingerprint = limits.content_hash(engine.slug, cleaned, names, first, ((e["actor"], e["action"]) for e in events))
     return {
-        "engine": engine.slug, "number": number, "options": cleaned, "first": first, "names": names,
+        "hash": fingerprint, "engine": engine.slug, "number": number, "options": cleaned, "first": first, "names": names,
         "bots": bots, "initial": initial, "state": state, "outcome": outcome, "events": events,
         "started_at": started_at, "finished_at": finished_at, "table_options": dict(table_options), "code": code,
-        "status": status, "note": note, "disputed": disputed,
+        "status": status, "note": note, "disputed": disputed, "end_reason": g.get("end_reason") or "",
     }
 
 
@@ -316,7 +357,7 @@ def _write(c: dict[str, Any]) -> Game:
     result: dict[str, Any] = (
         {"winners": list(outcome.winners), "end_reason": outcome.end_reason, "places": list(outcome.places),
          "loser": outcome.loser}
-        if outcome is not None else {}
+        if outcome is not None else {"end_reason": c["end_reason"]}
     )
     game = Game.objects.create(
         table=table, number=c["number"], engine=c["engine"], options=c["options"], players=c["names"],
@@ -324,6 +365,7 @@ def _write(c: dict[str, Any]) -> Game:
         status=c["status"], finished_at=c["finished_at"], **result,
     )
     save_note(game, note=c["note"], disputed=c["disputed"])
+    ImportMark.objects.create(game=game, source=c.get("source", "")[:200], content_hash=c["hash"])
     if c["started_at"] is not None:  # auto_now_add set it to now
         Game.objects.filter(pk=game.pk).update(started_at=c["started_at"])
     created = Event.objects.bulk_create(
@@ -345,12 +387,47 @@ def _write(c: dict[str, Any]) -> Game:
     return game
 
 
-def import_documents(docs: Sequence[Any]) -> list[Game]:
-    """Check every document, then write them all in one transaction (or nothing)."""
+def _is_table_code(code: str) -> bool:
+    return (len(code) == services.CODE_LENGTH and services.normalise_code(code) == code
+            and all(ch in services.CODE_ALPHABET for ch in code))
+
+
+def _already_here(c: dict[str, Any]) -> bool:
+    """Whether this game is in the database: imported before, or played here (same fingerprint)."""
+    if ImportMark.objects.filter(content_hash=c["hash"]).exists():
+        return True
+    candidates = Game.objects.filter(engine=c["engine"], seq=len(c["events"]), first=c["first"], import_mark=None)
+    for game_id, players, options in candidates.values_list("pk", "players", "options"):
+        if players != c["names"]:
+            continue
+        logged = Event.objects.filter(game_id=game_id).order_by("seq").values_list("actor", "action")
+        if limits.content_hash(c["engine"], options, players, c["first"], logged) == c["hash"]:
+            return True
+    return False
+
+
+def import_documents(docs: Sequence[Any], *, source: str = "") -> list[Game]:
+    """Check every document, then write them all in one transaction (or nothing).
+
+    A game already in the database (imported before, or played here), or
+    twice in the file, is refused.  Every imported game gets an
+    :class:`~sixdice.review.models.ImportMark` naming ``source``.
+    """
+    try:
+        limits.check_count(docs)
+    except limits.TooLarge as exc:
+        raise ImportRefused(str(exc)) from None
     checked = [_check(doc, f"game {i + 1}" if len(docs) > 1 else "the game") for i, doc in enumerate(docs)]
+    seen: set[str] = set()
+    for i, c in enumerate(checked):
+        label = f"game {i + 1}" if len(docs) > 1 else "the game"
+        _need(c["hash"] not in seen, f"{label} appears twice in the file.")
+        seen.add(c["hash"])
+        _need(not _already_here(c), f"{label} is already here (the same game was imported or played before).")
+        c["source"] = source
     with transaction.atomic():
         return [_write(c) for c in checked]
 
 
-def import_text(text: str | bytes) -> list[Game]:
-    return import_documents(load(text))
+def import_text(text: str | bytes, *, source: str = "") -> list[Game]:
+    return import_documents(load(text), source=source)

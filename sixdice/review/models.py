@@ -45,3 +45,23 @@ def save_note(game: Game, *, note: str, disputed: bool) -> ReviewNote | None:
         return None
     obj, _ = ReviewNote.objects.update_or_create(game=game, defaults={"note": note, "disputed": disputed})
     return obj
+
+
+class ImportMark(models.Model):
+    """A game that came from an export file: where from, when, and the fingerprint of its play.
+
+    Games played here have no mark.  The fingerprint
+    (:func:`sixdice.review.limits.content_hash`) is unique: the same game
+    cannot be imported twice.
+    """
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="import_mark")
+    source = models.CharField(max_length=200, blank=True, help_text="The file (or stream) it was imported from.")
+    imported_at = models.DateTimeField(auto_now_add=True)
+    content_hash = models.CharField(max_length=64, unique=True)
+
+    class Meta:
+        verbose_name = "import mark"
+
+    def __str__(self) -> str:
+        return f"{self.game} imported from {self.source or '?'}"

@@ -21,8 +21,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.formats import number_format
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, pgettext
 
 from sixdice.gamekit.engine import REGISTRY, GameEngine, GameError
 from sixdice.players.selectors import who_played
@@ -50,6 +52,24 @@ class PlayerStats:
 
 
 @dataclass
+class BotStats:
+    """The seats one bot strength played in finished games of one engine."""
+
+    strength: str
+    seats: int = 0
+    wins: float = 0.0  # a shared win counts as its share
+    fair: float = 0.0  # the sum over its seats of 1 / players: the wins an even player would have
+
+    @property
+    def win_pct(self) -> str:
+        return percent(self.wins / self.seats if self.seats else None)
+
+    @property
+    def fair_pct(self) -> str:
+        return percent(self.fair / self.seats if self.seats else None)
+
+
+@dataclass
 class EngineStats:
     slug: str
     label: str
@@ -62,6 +82,11 @@ class EngineStats:
     two_player_games: int = 0
     two_player_first_wins: int = 0
     reference: float | None = None  # the exact first-player chance, two players (from the adapter)
+    bots: dict[str, BotStats] = field(default_factory=dict)  # per bot strength, where bots played
+
+    @property
+    def bot_rows(self) -> list[BotStats]:
+        return sorted(self.bots.values(), key=lambda b: b.strength)
 
     @property
     def avg_events(self) -> float:
@@ -80,8 +105,13 @@ class EngineStats:
         return self.two_player_first_wins / self.two_player_games if self.two_player_games else None
 
     @property
-    def end_reason_rows(self) -> list[tuple[str, int]]:
-        return self.end_reasons.most_common()
+    def reference_pct(self) -> str:
+        return percent(self.reference, 2)
+
+    @property
+    def end_reason_rows(self) -> list[tuple[str, str, int]]:
+        """(code, label in the active language, games), most frequent first."""
+        return [(code, end_reason_label(self.slug, code), n) for code, n in self.end_reasons.most_common()]
 
     @property
     def first_win_pct(self) -> str:
@@ -114,9 +144,14 @@ def first_player(game: Game, engine: GameEngine | None) -> int | None:
     return game.first if game.players else None
 
 
-def compute(engine: str | None = None) -> Statistics:
-    """Every figure of the statistics page, from finished games (of one engine, if given)."""
+def compute(engine: str | None = None, *, imported: bool = True) -> Statistics:
+    """Every figure of the statistics page, from finished games (of one engine, if given).
+
+    ``imported=False`` leaves out games imported from files (issue 15): only games played here count.
+    """
     finished = Game.objects.filter(status=Game.Status.FINISHED)
+    if not imported:
+        finished = finished.filter(import_mark__isnull=True)
     if engine:
         finished = finished.filter(engine=engine)
     games = list(finished.order_by("started_at", "pk"))
@@ -151,7 +186,14 @@ def compute(engine: str | None = None) -> Statistics:
             if len(game.players) == 2:
                 es.two_player_games += 1
                 es.two_player_first_wins += first in winners
+        default_strength = adapter.bot_strengths[-1] if adapter is not None and adapter.bot_strengths else ""
         for seat, entry in enumerate(entries[game.pk]):
+            if entry.key[0] == "bot":  # results per bot strength ("" is the game's default strength)
+                strength = entry.key[-1] or default_strength  # ("bot", engine, strength)
+                bs = es.bots.setdefault(strength, BotStats(strength))
+                bs.seats += 1
+                bs.wins += 1 / len(winners) if seat in winners else 0.0
+                bs.fair += 1 / len(game.players)
             ps = players.setdefault(entry.key, PlayerStats(entry.label, url=entry.url))
             ps.games += 1
             ps.wins += seat in winners
@@ -170,6 +212,11 @@ def compute(engine: str | None = None) -> Statistics:
 BAR_COLOURS = ("#2f6fdf", "#d9822b", "#2e9e5b", "#b04ac2", "#c23b3b", "#5a6b7a")
 
 
+def short(label: str, size: int = 17) -> str:
+    """A bar's label cut to fit beside the bar (the whole label is in the chart's spoken text)."""
+    return label if len(label) <= size else label[: size - 1].rstrip() + "…"
+
+
 def bar_chart(rows: Sequence[tuple[str, float, str]], *, title: str, max_value: float | None = None,
               marker: tuple[float, str] | None = None) -> SafeString:
     """Horizontal bars: (label, value, value as shown).  ``marker`` draws a reference line.
@@ -181,15 +228,20 @@ def bar_chart(rows: Sequence[tuple[str, float, str]], *, title: str, max_value: 
     height = top + len(rows) * (bar_h + gap) + (18 if marker else 0)
     top_value = max_value if max_value is not None else max([v for _l, v, _s in rows] + [1])
     scale = (width - label_w - 48) / (top_value or 1)
+    # What a screen reader says: the title, then every bar's label and value (and the reference line).
+    spoken = "; ".join(f"{label}: {shown}" for label, _v, shown in rows)
+    if marker:
+        spoken += f"; {marker[1]}"
     parts = [
-        f'<svg class="chart" viewBox="0 0 {width} {max(height, 30)}" role="img" aria-label="{escape(title)}" '
-        f'xmlns="http://www.w3.org/2000/svg"><title>{escape(title)}</title>'
+        f'<svg class="chart" viewBox="0 0 {width} {max(height, 30)}" role="img" '
+        f'aria-label="{escape(title)}. {escape(spoken)}" '
+        f'xmlns="http://www.w3.org/2000/svg"><title>{escape(title)}</title><desc>{escape(spoken)}</desc>'
     ]
     for i, (label, value, shown) in enumerate(rows):
         y = top + i * (bar_h + gap)
         w = max(0.0, value * scale)
         parts.append(
-            f'<text x="{label_w - 6}" y="{y + bar_h * 0.7:.1f}" text-anchor="end" font-size="12">{escape(label[:16])}</text>'
+            f'<text x="{label_w - 6}" y="{y + bar_h * 0.7:.1f}" text-anchor="end" font-size="12">{escape(short(label))}</text>'
             f'<rect x="{label_w}" y="{y}" width="{w:.1f}" height="{bar_h}" rx="3" '
             f'fill="{BAR_COLOURS[i % len(BAR_COLOURS)]}"/>'
             f'<text x="{label_w + w + 4:.1f}" y="{y + bar_h * 0.7:.1f}" font-size="12">{escape(shown)}</text>'
@@ -205,29 +257,52 @@ def bar_chart(rows: Sequence[tuple[str, float, str]], *, title: str, max_value: 
     return mark_safe("".join(parts))  # noqa: S308 - every text above is escaped
 
 
-def percent(value: float | None) -> str:
-    return "–" if value is None else f"{value * 100:.1f}%"
+def percent(value: float | None, digits: int = 1) -> str:
+    """A rate as a percentage in the active language's format (50,0 % in French, 50.0% in English)."""
+    if value is None:
+        return "–"
+    return gettext("{number}%").format(number=number_format(value * 100, digits, use_l10n=True))
+
+
+def number(value: float, digits: int = 0) -> str:
+    return number_format(value, digits, use_l10n=True)
+
+
+CLOSED = "closed"  # the end reason of an abandoned game (see services.close_table)
+
+
+def end_reason_label(slug: str, code: str) -> str:
+    """How a game ended, in the active language, as its engine words it (the code when it has no label)."""
+    if not code or code == "unknown":
+        return gettext("Unknown")
+    if code == CLOSED:  # any game: the host closed the table mid-game (the game is abandoned)
+        return gettext("Abandoned: the table was closed")
+    labels = getattr(REGISTRY.get(slug), "end_reasons", {}) or {}
+    return gettext(labels[code]) if code in labels else code
 
 
 def charts(stats: Statistics) -> dict[str, Any]:
-    """The page's SVG charts, keyed by what they show."""
+    """The page's SVG charts, keyed by what they show; every title and label in the active language."""
     out: dict[str, Any] = {}
     top = [p for p in stats.players if p.games][:10]
     if top:
-        out["wins"] = bar_chart([(p.name, p.wins, f"{p.wins}/{p.games}") for p in top], title="Wins per player")
+        out["wins"] = bar_chart([(p.name, p.wins, f"{number(p.wins)}/{number(p.games)}") for p in top],
+                                title=gettext("Wins per player"))
     per_engine = []
     for es in stats.engines:
-        reasons = es.end_reasons.most_common()
-        chart = bar_chart([(r, c, str(c)) for r, c in reasons], title=f"How {es.label} games ended")
+        chart = bar_chart([(label, c, number(c)) for _code, label, c in es.end_reason_rows],
+                          title=gettext("How %(game)s games ended") % {"game": es.label})
         first = None
         if es.first_win_rate is not None:
-            rows = [("All games", es.first_win_rate, percent(es.first_win_rate))]
+            rows = [(pgettext("games played", "All games"), es.first_win_rate, percent(es.first_win_rate))]
             marker = None
             if es.reference is not None:
                 if es.two_player_first_win_rate is not None:
-                    rows.append(("2 players", es.two_player_first_win_rate, percent(es.two_player_first_win_rate)))
-                marker = (es.reference, f"solver {es.reference:.4f}")
-            first = bar_chart(rows, title=f"{es.label}: first player's win rate", max_value=1.0, marker=marker)
+                    rows.append((gettext("2 players"), es.two_player_first_win_rate,
+                                 percent(es.two_player_first_win_rate)))
+                marker = (es.reference, gettext("solver: %(rate)s") % {"rate": percent(es.reference, 2)})
+            first = bar_chart(rows, title=gettext("%(game)s: first player's win rate") % {"game": es.label},
+                              max_value=1.0, marker=marker)
         per_engine.append({"stats": es, "ended": chart, "first": first})
     out["engines"] = per_engine
     return out

@@ -69,7 +69,8 @@ def replay_steps(game: Game, events: Sequence[Event] | None = None) -> list[Step
     return steps
 
 
-def step_payloads(game: Game, steps: Sequence[Step], bots: Sequence[bool] = ()) -> list[dict[str, Any]]:
+def step_payloads(game: Game, steps: Sequence[Step],
+                  bots: Sequence[bool] | Sequence[Sequence[bool]] = ()) -> list[dict[str, Any]]:
     """What the replay page is sent per step: the spectator's view, the line in the reader's language,
     who decided (and the engine's default for a choice), and the generic drawing."""
     engine = get_engine(game.engine)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.admin.views.decorators import staff_member_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -17,6 +18,7 @@ from . import exchange, stats
 from .decisions import bots_of, who_began
 from .models import note_of
 from .steps import replay_steps, step_payloads
+from .tablelog import bots_by_event, table_log
 
 
 def _game_or_404(code: str, number: int) -> Game:
@@ -44,7 +46,8 @@ def replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
     if game.status == Game.Status.PLAYING:
         return render(request, "review/not_finished.html", {"game": game, "table": table, "engine": engine},
                       status=409)
-    steps = replay_steps(game)
+    events = list(game.events.order_by("seq"))
+    steps = replay_steps(game, events)
     bots = bots_of(game)
     info = table_info(table)
     info["game"] = game.engine
@@ -55,7 +58,7 @@ def replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
     payload = {
         "game": {"id": game.pk, "number": game.number, "status": game.status, "players": game.players},
         "table": info,
-        "steps": step_payloads(game, steps, bots),
+        "steps": step_payloads(game, steps, bots_by_event(game, events)),
         "turns": steps[-1].turn,
     }
     payload = mask_hidden(game, payload)  # a hidden profile is "a player" in public replays
@@ -65,8 +68,11 @@ def replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
         "turns": steps[-1].turn, "game_template": [f"{engine.slug}/table.html", "tables/no_board.html"],
         "export_url": reverse("review:export", args=[table.code, game.number]),
         "abandoned": game.status == Game.Status.ABANDONED,
-        "began": payload["game"]["players"][began] if began < len(game.players) else "", "began_why": why,
+        "began": payload["game"]["players"][began] if began < len(game.players) else "",
+        "began_why": mask_hidden(game, why),
         "note": note_of(game) if staff else None, "staff": staff,
+        "table_log": mask_hidden(game, [{"step": c.step, "kind": c.kind, "text": c.text}
+                                        for c in table_log(game, events)]),
         "note_url": reverse("admin:tables_game_change", args=[game.pk]) if staff else "",
     })
 
@@ -75,7 +81,7 @@ def export(request: HttpRequest, code: str, number: int) -> HttpResponse:
     """A game as one JSON document: public for a finished or abandoned game (as its replay is), staff only
     while it is being played."""
     game = _game_or_404(code, number)
-    if game.status == Game.Status.PLAYING and not (request.user.is_active and request.user.is_staff):
+    if game.status == Game.Status.PLAYING and not can_view_games(request):
         return render(request, "review/not_finished.html",
                       {"game": game, "table": game.table, "engine": REGISTRY.get(game.engine)}, status=409)
     document = exchange.export_game(game)
@@ -99,9 +105,17 @@ def filtered_games(request: HttpRequest):
     return games
 
 
+def can_view_games(request: HttpRequest) -> bool:
+    """Staff with the admin's view permission on games: as the admin's game list asks (issue 15)."""
+    user = request.user
+    return bool(user.is_active and user.is_staff and user.has_perm("tables.view_game"))
+
+
 @staff_member_required
 def games_csv(request: HttpRequest) -> HttpResponse:
     """Every game (filters: ?game=, ?status=, ?end_reason=, ?table=) as CSV, one row per game."""
+    if not can_view_games(request):
+        raise PermissionDenied
     response = HttpResponse(exchange.games_csv(filtered_games(request)), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="games.csv"'
     return response
@@ -112,8 +126,9 @@ def statistics(request: HttpRequest) -> HttpResponse:
     slug = request.GET.get("game") or None
     if slug is not None and slug not in REGISTRY:
         raise Http404("There is no such game.")
-    figures = stats.compute(slug)
+    imported = request.GET.get("imported") != "0"  # ?imported=0: only games played here
+    figures = stats.compute(slug, imported=imported)
     return render(request, "review/stats.html", {
-        "stats": figures, "charts": stats.charts(figures), "slug": slug,
+        "stats": figures, "charts": stats.charts(figures), "slug": slug, "imported": imported,
         "games": list(REGISTRY.values()),
     })

@@ -717,11 +717,11 @@ class Bot:
         return bot_action(st, self.strength, self.rng, budget=self.budget, time_cap=self.time_cap)
 
 
-def hint(st: State, *, budget: int = STRONG_BUDGET) -> Hint | None:
+def hint(st: State, *, budget: int = STRONG_BUDGET, time_cap: float | None = STRONG_TIME_CAP) -> Hint | None:
     """The strong bot's suggestion for the pending decision (the same hint for the same state)."""
     if not is_decision(st):
         return None
-    return strong_search(st, budget=budget, time_cap=STRONG_TIME_CAP)
+    return strong_search(st, budget=budget, time_cap=time_cap)
 
 
 def play(

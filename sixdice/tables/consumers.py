@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs
 
+from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -21,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from sixdice.gamekit.engine import GameError
 
-from . import bots, broadcast, i18n, presence, selectors, services
+from . import bots, broadcast, i18n, presence, selectors, services, throttle
 from .broadcast import database_sync_to_async, write
 from .services import Credentials, ServiceError
 
@@ -72,6 +73,10 @@ def _reidentify(who: Who) -> Who:
     return Who(who.table_id, who.code, seat.position if seat else None, who.host, who.credentials, who.bots)
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
 def _int_field(msg: dict[str, Any], name: str) -> int:
     value = msg.get(name)
     if isinstance(value, bool) or not isinstance(value, int):
@@ -105,9 +110,16 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def _connect(self) -> None:
         code = services.normalise_code(self.scope["url_route"]["kwargs"]["code"])
         await self.accept()
+        guesser = throttle.scope_keys(self.scope)
+        if await sync_to_async(throttle.is_blocked)(*guesser):
+            await self._error("rate_limited", _("Too many unknown table codes: please wait a few minutes."))
+            await self.close(code=throttle.CLOSE_GUESSING)
+            return
         try:
             self.who = who = await database_sync_to_async(_identify)(self.scope.get("session"), code)
         except ServiceError as exc:
+            if exc.code == "unknown_table":
+                await sync_to_async(throttle.record_miss)(*guesser)
             await self._error(exc.code, exc.message)
             await self.close(code=4404)
             return
@@ -168,7 +180,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if bytes_data is not None:
             raise BadFrame("bad_json", _("Send text frames holding JSON."))
         try:
-            msg = json.loads(raw)
+            msg = json.loads(raw, parse_constant=_no_constant)  # NaN, Infinity: not JSON
         except (ValueError, RecursionError):
             raise BadFrame("bad_json", _("That frame is not valid JSON.")) from None
         if not isinstance(msg, dict):
@@ -176,7 +188,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not isinstance(msg.get("type"), str):
             raise BadFrame("bad_field", _("Field %(name)s is missing or not a string.") % {"name": "'type'"})
         ref = msg.get("id")
-        if ref is not None and (isinstance(ref, bool) or not isinstance(ref, str | int)):
+        if ref is not None and (
+            isinstance(ref, bool) or not isinstance(ref, str | int) or len(str(ref)) > 64
+        ):
             raise BadFrame("bad_field", _("Field %(name)s must be a string or a number.") % {"name": "'id'"})
         return msg
 
@@ -252,6 +266,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                     message = _("This seat was handed to another phone. You are watching now.")
                 snapshot = selectors.for_connection(frame, seat=None, host=self.who.host)
                 await self._send_table({"type": "revoked", "message": message, **snapshot})
+                await self._presence_changed()  # the seat is no longer connected here
                 return
         await self._send_table({"type": "snapshot", **selectors.for_connection(frame, seat=self.who.seat, host=self.who.host)})
 

@@ -48,7 +48,7 @@ def event_text(event: Mapping[str, Any], language: str | None = None) -> str:
     """An event payload's line in ``language``: from its notation, else its stored (English) text."""
     try:
         return render_notation(event.get("notation"), language) or str(event.get("text", ""))
-    except Exception:  # pragma: no cover - the stored text always stands
+    except (KeyError, TypeError, ValueError, AttributeError):  # malformed stored parts: the stored text stands
         log.exception("could not render the notation of an event")
         return str(event.get("text", ""))
 

@@ -1,4 +1,4 @@
-"""Refuse WebSockets opened by pages of another site."""
+"""Refuse WebSockets opened by pages of another site, or addressed to a host name we do not serve."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from urllib.parse import urlsplit
 
 from channels.security.websocket import WebsocketDenier
 from django.conf import settings
+from django.http.request import split_domain_port, validate_host
 
 
 def _header(scope: dict[str, Any], name: bytes) -> str | None:
@@ -16,11 +17,29 @@ def _header(scope: dict[str, Any], name: bytes) -> str | None:
     return None
 
 
-def origin_allowed(origin: str | None, host: str | None) -> bool:
-    """Same origin as the page's host, or one listed in SIXDICE_EXTRA_ORIGINS.
+def host_allowed(host: str | None) -> bool:
+    """The ``Host`` header names one of ``ALLOWED_HOSTS``, as Django checks it for pages.
 
-    A client that sends no Origin at all is not a browser (browsers always
-    send one on a WebSocket), so scripts and test clients may connect.
+    With ``DEBUG`` and an empty ``ALLOWED_HOSTS``, Django allows the local
+    names; so does this.
+    """
+    if not host:
+        return False
+    domain, _port = split_domain_port(host)
+    allowed = list(settings.ALLOWED_HOSTS)
+    if settings.DEBUG and not allowed:
+        allowed = [".localhost", "127.0.0.1", "[::1]"]
+    return bool(domain) and validate_host(domain, allowed)
+
+
+def origin_allowed(origin: str | None, host: str | None, scheme: str = "ws") -> bool:
+    """Same origin as the page's host and scheme, or one listed in SIXDICE_EXTRA_ORIGINS.
+
+    The socket's scheme (``ws``/``wss``) must match the page's
+    (``http``/``https``): an ``http://`` page may not open a socket served
+    over TLS for an ``https://`` site, nor the other way round.  A client
+    that sends no Origin at all is not a browser (browsers always send one
+    on a WebSocket), so scripts and test clients may connect.
     """
     if origin is None:
         return True
@@ -29,19 +48,24 @@ def origin_allowed(origin: str | None, host: str | None) -> bool:
     parts = urlsplit(origin)
     if parts.scheme not in {"http", "https"} or not parts.netloc:
         return False
+    expected = "https" if scheme in {"wss", "https"} else "http"
+    if parts.scheme != expected:
+        return False
     return host is not None and parts.netloc.lower() == host.lower()
 
 
 class SameOriginValidator:
-    """ASGI middleware: deny the WebSocket handshake from a foreign Origin."""
+    """ASGI middleware: deny the WebSocket handshake for a host not in ALLOWED_HOSTS or from a foreign Origin."""
 
     def __init__(self, application: Any) -> None:
         self.application = application
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
-        if scope["type"] == "websocket" and not origin_allowed(
-            _header(scope, b"origin"), _header(scope, b"host")
-        ):
-            denier = WebsocketDenier()
-            return await denier(scope, receive, send)
+        if scope["type"] == "websocket":
+            host = _header(scope, b"host")
+            if not host_allowed(host) or not origin_allowed(
+                _header(scope, b"origin"), host, scope.get("scheme", "ws")
+            ):
+                denier = WebsocketDenier()
+                return await denier(scope, receive, send)
         return await self.application(scope, receive, send)

@@ -145,8 +145,8 @@ def welcome(table_id: int, *, seat: int | None, host: bool, game_id: int | None,
     frame: dict[str, Any] = {"type": "welcome", **snapshot(table_id, seat=seat, host=host)}
     game = frame["game"]
     if game_id is not None and since is not None and game and game["id"] == game_id and since <= game["seq"]:
-        # Up to the snapshot's seq only: a move committed since then reaches the client by broadcast,
-        # and must not come twice (once here beyond the frame's seq, once in its update).
+        # Up to the snapshot's own seq: an event committed since then comes as an update, and
+        # sending it here too would show it twice.
         missed = Event.objects.filter(game_id=game_id, seq__gt=since, seq__lte=game["seq"]).order_by("seq")
         frame["missed"] = [event_payload(e) for e in missed[: settings.SIXDICE_RESYNC_MAX_EVENTS]]
     return frame

@@ -20,6 +20,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
@@ -28,6 +29,7 @@ from sixdice.gamekit.notation import render_parts
 from sixdice.gamekit.replay import final_state
 
 from . import broadcast, i18n
+from . import names as lookalikes
 from .models import Event, Game, Seat, Table, TableChange
 
 if TYPE_CHECKING:
@@ -165,6 +167,20 @@ def create_table(
     raise ServiceError("busy", gettext("Could not find a free table code; please try again."))
 
 
+def join_key(table: Table) -> str:
+    """The key in the join link and QR code: whoever opens it may take a seat without the PIN.
+
+    Derived from the table's secret host hash, so it needs no column and cannot be guessed from the code.
+    """
+    return salted_hmac("sixdice.join-key", f"{table.pk}:{table.host_secret_hash}").hexdigest()[:20]
+
+
+def join_pin(table: Table) -> str:
+    """The 4-digit join PIN shown on the host's screen: with the table code, it lets a phone take a seat."""
+    digest = salted_hmac("sixdice.join-pin", f"{table.pk}:{table.host_secret_hash}").hexdigest()
+    return f"{int(digest, 16) % 10_000:04d}"
+
+
 def is_host(table: Table, credentials: Credentials) -> bool:
     return _matches(credentials.host_secret, table.host_secret_hash)
 
@@ -182,7 +198,7 @@ def clean_name(name: str) -> str:
         raise ServiceError("bad_name", gettext("Please type a name."))
     if len(cleaned) > NAME_MAX:
         raise ServiceError("bad_name", gettext("A name has at most %(n)s characters.") % {"n": NAME_MAX})
-    if any(not ch.isprintable() for ch in cleaned):
+    if any(not ch.isprintable() for ch in cleaned) or lookalikes.has_invisible(cleaned):
         raise ServiceError("bad_name", gettext("A name cannot hold control characters."))
     return cleaned
 
@@ -199,6 +215,9 @@ def join_table(*, table: Table, name: str, is_bot: bool = False, strength: str =
         raise ServiceError("table_full", gettext("All %(n)s seats are taken.") % {"n": table.capacity})
     if any(seat.name.casefold() == cleaned.casefold() for seat in seats):
         raise ServiceError("name_taken", gettext("Someone at this table is already called %(name)s.") % {"name": cleaned})
+    if (lookalike := lookalikes.confusable_with(cleaned, [seat.name for seat in seats])) is not None:
+        raise ServiceError("name_taken", gettext("%(name)s looks too much like %(other)s, who is already at this table.")
+                           % {"name": cleaned, "other": lookalike})
     secret = new_secret()
     seat = Seat.objects.create(
         table=table,
@@ -316,11 +335,11 @@ def _int_field(fields: Mapping[str, Any], name: str) -> int:
 
 def host_command(*, table_code: str, credentials: Credentials, command: Any, fields: Mapping[str, Any]) -> dict[str, Any] | None:
     """Run one host command (``docs/protocol.md``); returns a reply frame for the host, if it has one."""
-    if command not in HOST_COMMANDS:
-        raise ServiceError("bad_field", gettext("Unknown host command %(command)s.") % {"command": repr(command)})
     table = load_table(table_code)
-    if not is_host(table, credentials):
+    if not is_host(table, credentials):  # first: a spectator's frame is refused before it is looked at
         raise ServiceError("not_host", gettext("Only the host can do that."))
+    if not isinstance(command, str) or command not in HOST_COMMANDS:  # a list or object is not hashable
+        raise ServiceError("bad_field", gettext("Unknown host command %(command)s.") % {"command": repr(command)[:40]})
     if command in {"start", "rematch"}:
         start_game(table=table)
     elif command in {"pause", "resume"}:
@@ -493,6 +512,10 @@ def apply_action(
     if table.paused:
         raise ServiceError("paused", gettext("The host has paused the game."))
     engine = get_engine(game.engine)
+    try:  # only the declared fields, checked, go on: never the frame as it came (issue 15)
+        action = engine.clean_action(action)
+    except GameError as exc:
+        raise ServiceError(exc.code, i18n.game_error_message(exc)) from None
     rng = rng or _system_rng("move", game.number, game.seq)
     state = game.state
     try:

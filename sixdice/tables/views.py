@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hmac
 from typing import Any
 
 import segno
@@ -14,7 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from sixdice.gamekit.engine import REGISTRY, GameError, get_engine
 
-from . import i18n, services
+from . import i18n, services, throttle
 from .models import Table
 from .services import Credentials, ServiceError
 
@@ -51,6 +52,7 @@ def home(request: HttpRequest) -> HttpResponse:
 def join_by_code(request: HttpRequest) -> HttpResponse:
     code = services.normalise_code(request.GET.get("code", ""))
     if not code or not Table.objects.filter(code=code).exists():
+        throttle.record_request_miss(request)
         return redirect(reverse("tables:home") + "?error=" + (code or "empty"))
     return redirect("tables:table", code=code)
 
@@ -80,14 +82,27 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
             return redirect("tables:host", code=table.code)
     return render(
         request,
-        f"{engine.slug}/new_table.html",
+        [f"{engine.slug}/new_table.html", "tables/new_table.html"],  # a game without its own form gets the generic one
         {"engine": engine, "error": error, "values": values, "player_range": range(engine.min_players, engine.max_players + 1)},
         status=400 if error else 200,
     )
 
 
 def _join_url(request: HttpRequest, table: Table) -> str:
-    return request.build_absolute_uri(reverse("tables:table", args=[table.code]))
+    """The link (and QR code) that lets a phone take a seat: it carries the table's join key."""
+    return request.build_absolute_uri(reverse("tables:table", args=[table.code]) + "?k=" + services.join_key(table))
+
+
+def _invited(request: HttpRequest, table: Table) -> bool:
+    """This browser opened the join link (or QR code): it may take a seat without the PIN."""
+    return _held(request, table.code).get("invited") == services.join_key(table)
+
+
+def _join_form(request: HttpRequest, table: Table, *, status: int = 200, **extra: Any) -> HttpResponse:
+    return render(request, "tables/join.html", {
+        "table": table, "engine": get_engine(table.game), "seats": table.seats.order_by("position"),
+        "need_pin": not _invited(request, table), **extra,
+    }, status=status)
 
 
 @never_cache
@@ -106,7 +121,9 @@ def _live_context(request: HttpRequest, table: Table, *, role: str) -> dict[str,
         "role": role,
         "join_url": _join_url(request, table),
         "qr_svg": _qr(request, table, scale=4) if role == "host" else "",
+        "join_pin": services.join_pin(table) if role == "host" else "",
         "game_template": [f"{engine.slug}/table.html", "tables/no_board.html"],
+        "game_help_template": [f"{engine.slug}/help.html", "tables/no_board.html"],
     }
 
 
@@ -117,9 +134,18 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
     if services.seat_for(table, creds) is not None:
         return render(request, "tables/live.html", _live_context(request, table, role="seat"))
     if table.status == Table.Status.LOBBY and request.GET.get("watch") is None:
-        return render(request, "tables/join.html", {"table": table, "engine": get_engine(table.game),
-                                                    "seats": table.seats.order_by("position")})
+        key = request.GET.get("k")
+        if key is not None and hmac.compare_digest(key, services.join_key(table)):
+            _hold(request, table.code, invited=key)
+        return _join_form(request, table)
     return render(request, "tables/live.html", _live_context(request, table, role="spectator"))
+
+
+@never_cache
+def screen_page(request: HttpRequest, code: str) -> HttpResponse:
+    """The table screen: a tablet or TV in the middle of the table shows every hand, large, with no controls."""
+    table = _table_or_404(code)
+    return render(request, "tables/screen.html", _live_context(request, table, role="spectator"))
 
 
 @require_POST
@@ -127,16 +153,17 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     table = _table_or_404(code)
     if services.seat_for(table, credentials(request, table.code)) is not None:
         return redirect("tables:table", code=table.code)
+    name = request.POST.get("name", "")
+    if not _invited(request, table):  # came by the code alone: the host's PIN too
+        pin = request.POST.get("pin", "").strip()
+        if not hmac.compare_digest(pin.encode(), services.join_pin(table).encode()):
+            throttle.record_request_miss(request)  # PIN guesses count as code guesses
+            return _join_form(request, table, status=403, name=name,
+                              error=_("Wrong join PIN: ask the host, it is on the host's screen."))
     try:
-        _seat, secret = services.join_table(table=table, name=request.POST.get("name", ""))
+        _seat, secret = services.join_table(table=table, name=name)
     except ServiceError as exc:
-        return render(
-            request,
-            "tables/join.html",
-            {"table": table, "engine": get_engine(table.game), "error": exc.message,
-             "seats": table.seats.order_by("position"), "name": request.POST.get("name", "")},
-            status=400,
-        )
+        return _join_form(request, table, status=400, error=exc.message, name=name)
     _hold(request, table.code, seat=secret)
     return redirect("tables:table", code=table.code)
 

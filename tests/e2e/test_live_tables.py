@@ -20,7 +20,8 @@ def test_host_creates_players_join_by_link_and_watchers_watch(server, phone):
     expect(host).to_have_url(re.compile(r"/t/[A-Z0-9]{5}/host/$"))
     join_url = host.locator("#join-link").get_attribute("href")
     code = host.locator("strong.code").inner_text()
-    assert join_url.endswith(f"/t/{code}/")
+    assert re.search(rf"/t/{code}/\?k=[0-9a-f]{{20}}$", join_url)  # the link carries the join key
+    pin = host.locator("#join-pin").inner_text()
     expect(host.locator(".qr svg")).to_be_visible()
 
     ana = phone(join_url)
@@ -33,6 +34,7 @@ def test_host_creates_players_join_by_link_and_watchers_watch(server, phone):
     bo.get_by_placeholder("Table code").fill(code.lower())
     bo.get_by_role("button", name="Join").click()
     bo.get_by_label("Your name").fill("Bo")
+    bo.get_by_label("Join PIN").fill(pin)  # by code alone, a seat also needs the host's PIN
     bo.get_by_role("button", name="Take a seat").click()
     expect(host.locator('#seats li[data-seat="1"] .dot.on')).to_be_visible()
     expect(ana.locator('#seats li[data-seat="1"]')).to_contain_text("Bo")

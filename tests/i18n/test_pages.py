@@ -47,7 +47,7 @@ def _pages(game: str, lang: str, how: str) -> dict[str, tuple[Client, str]]:
         "rules runbuster": (joiner, "/rules/runbuster/"),
     }
     seat = _client(lang, how)
-    assert seat.post(f"/t/{code}/join/", {"name": "Ana"}).status_code == 302
+    assert seat.post(f"/t/{code}/join/", {"name": "Ana", "pin": services.join_pin(table)}).status_code == 302
     pages["seat"] = (seat, f"/t/{code}/")
     pages["spectator"] = (joiner, f"/t/{code}/?watch")
     token = services.hand_over_seat(table=table, position=0)

@@ -9,6 +9,7 @@ multi:  two daphne processes sharing PostgreSQL and Redis (started here on loopb
 Each case also runs the baseline (tests/load/baseline.py: a bare consumer relaying a
 message to a group of the same size) with the same clients and prints our p99 over its.
 idle:   N idle connections to one process, held, then one move per table must reach all.
+hostile: one table's move times alone, then while a socket at another table floods (tests/load/hostile.py).
 The clients run in their own process; the servers in theirs.
 """
 
@@ -24,6 +25,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from tests.load import hostile
 from tests.load.infra import ROOT, Daphne, Postgres, Redis, base_env, migrate, raise_fd_limit
 
 TARGET_RATIO = 2.0
@@ -128,6 +130,9 @@ def main() -> None:
     parser.add_argument("--mode", choices=["single", "multi", "both", "none"], default="both")
     parser.add_argument("--idle", type=int, default=2000, help="idle connections (0: skip)")
     parser.add_argument("--idle-hold", type=float, default=60.0, help="seconds to hold them")
+    parser.add_argument("--hostile", action=argparse.BooleanOptionalAction, default=True,
+                        help="run the hostile-neighbour case (flood from one socket)")
+    hostile.add_arguments(parser)
     parser.add_argument("--json", help="also write the results here")
     args = parser.parse_args()
     raise_fd_limit()  # the servers and the clients inherit it
@@ -158,6 +163,10 @@ def main() -> None:
         print(f"\nidle: {idle['connections']} connections opened in {idle['connect_s']} s, held {idle['held_s']} s: "
               f"{idle['held']} still open, {idle['received_broadcast']} received the broadcast "
               f"({'met' if held_ok else 'MISSED'}); peak RSS {idle['peak_rss_mib']} MiB")
+    if args.hostile:
+        case = hostile.run(args)
+        results["hostile"] = case
+        ok &= hostile.report(case)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))
     sys.exit(0 if ok else 1)

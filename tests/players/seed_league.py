@@ -39,6 +39,7 @@ def main() -> None:
         "ids": {p.display_name: p.public_id for p in people},
         "token": players.issue_transfer(profile=people[0]),
         "lobby": lobby.code,
+        "join": f"/t/{lobby.code}/?k={services.join_key(lobby)}",  # the host's join link (issue 15)
     }))
 
 

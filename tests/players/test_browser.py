@@ -42,7 +42,7 @@ def test_profile_carried_seat_taken_player_page_and_leaderboard(server, phone, l
     assert page.get_by_role("link", name="Your player page").is_visible()
     keep(page, "players-my-profile-360")
 
-    page.goto(f"{server.url}/t/{league['lobby']}/")
+    page.goto(f"{server.url}{league['join']}")
     assert fits_the_phone(page)
     keep(page, "players-join-with-profile-360")
     page.get_by_role("button", name="Take a seat as Олена").click()
@@ -75,7 +75,7 @@ def test_profile_carried_seat_taken_player_page_and_leaderboard(server, phone, l
 
 
 def test_a_guest_still_joins_with_one_tap(server, phone, league):  # noqa: F811
-    page = phone(f"{server.url}/t/{league['lobby']}/")
+    page = phone(f"{server.url}{league['join']}")
     assert page.get_by_role("link", name="Make a profile (no password)").is_visible()
     page.fill("#name", "Walk-in")
     page.get_by_role("button", name="Take a seat").click()

@@ -17,7 +17,7 @@ from sixdice.players.selectors import search_profiles
 from sixdice.players.text import search_key
 from sixdice.tables import services
 from sixdice.tables.models import Game, Seat
-from sixdice.tables.services import ServiceError
+from sixdice.tables.services import ServiceError, join_key
 
 from .helpers import table_with
 
@@ -52,15 +52,16 @@ def test_a_bad_name_or_avatar_is_refused_or_replaced_without_a_traceback():
 
 def test_joining_stays_one_tap_for_a_guest_and_one_tap_with_a_profile():
     table, _host = services.create_table(game="tiny", options={}, capacity=3)
+    link = reverse("tables:table", args=[table.code]) + "?k=" + join_key(table)  # the host's join link / QR
     guest = Client()
-    page = guest.get(reverse("tables:table", args=[table.code]))
+    page = guest.get(link)
     assert b"Make a profile" in page.content  # offered, never required
     guest.post(reverse("tables:join", args=[table.code]), {"name": "Guest"})
     assert not SeatProfile.objects.exists()
 
     phone = Client()
     profile = make_profile(phone, "Inês")
-    page = phone.get(reverse("tables:table", args=[table.code]))
+    page = phone.get(link)
     assert "Take a seat as Inês".encode() in page.content
     response = phone.post(reverse("players:join", args=[table.code]))
     assert response.status_code == 302
@@ -286,7 +287,7 @@ def test_a_profile_made_from_the_join_page_leads_back_to_the_table():
     table, _host = services.create_table(game="tiny", options={}, capacity=3)
     phone = Client()
     back = reverse("tables:table", args=[table.code])
-    page = phone.get(reverse("tables:table", args=[table.code])).content.decode()
+    page = phone.get(back + "?k=" + join_key(table)).content.decode()  # by the join link (issue 15)
     assert f'{reverse("players:me")}?next={back}' in page
     response = phone.post(reverse("players:me"), {"action": "create", "name": "Noor", "next": back})
     assert response.status_code == 302 and response["Location"] == back

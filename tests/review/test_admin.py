@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
+from sixdice.review.stats import end_reason_label
 from sixdice.tables.models import Event, Game
 
 from .conftest import play
@@ -72,7 +73,7 @@ def test_game_page_shows_everything(staff, games):
         html = staff.get(reverse("admin:tables_game_change", args=[game.pk])).content.decode()
         for name in game.players:
             assert name in html
-        assert game.end_reason in html
+        assert end_reason_label(game.engine, game.end_reason) in html  # in words, not the code
         for key in game.options:
             assert key in html
         assert 'class="die"' in html  # hands drawn as dice

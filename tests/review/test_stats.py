@@ -82,7 +82,7 @@ def test_page_is_public_and_shows_the_figures(client, many):
     html = response.content.decode()
     figures = stats.compute()
     assert html.count("<svg") >= 3 and "<script" not in html.split("<main>")[1]
-    assert f"{runbuster_stats(figures).reference:.4f}" in html
+    assert f"{runbuster_stats(figures).reference * 100:.2f}%" in html  # the solver's exact chance, in English
     for p in figures.players:
         assert f'data-player="{p.name}"' in html
     rb = client.get(reverse("review:stats"), {"game": "runbuster"}).content.decode()
@@ -99,15 +99,15 @@ def test_games_csv_is_staff_only_and_one_row_per_game(client, many):
     response = client.get(url)
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
     client.force_login(get_user_model().objects.create_superuser("boss", "b@example.com", "pw-for-tests-1"))
-    rows = list(csv.DictReader(io.StringIO(client.get(url).content.decode())))
+    rows = list(csv.DictReader(io.StringIO(client.get(url).content.decode("utf-8-sig"))))
     assert len(rows) == Game.objects.count()
     by_key = {(r["table"], r["number"]): r for r in rows}
     for game in Game.objects.all():
         row = by_key[(game.table.code, str(game.number))]
-        assert row["players"] == "; ".join(game.players)
-        assert row["winners"] == "; ".join(game.players[s] for s in game.winners)
+        assert [row[f"player_{n + 1}"] for n in range(len(game.players))] == game.players
+        assert row["winners"] == " ".join(str(s + 1) for s in game.winners)  # seat numbers (issue 15)
         assert row["end_reason"] == game.end_reason
         assert int(row["events"]) == game.events.count()
         assert row["date"].startswith(game.started_at.date().isoformat())
-    only = list(csv.DictReader(io.StringIO(client.get(url, {"game": "sixdice"}).content.decode())))
+    only = list(csv.DictReader(io.StringIO(client.get(url, {"game": "sixdice"}).content.decode("utf-8-sig"))))
     assert len(only) == 3 and {r["game"] for r in only} == {"sixdice"}

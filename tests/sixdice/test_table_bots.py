@@ -6,8 +6,10 @@ import random
 
 import pytest
 from django.test import override_settings
+from django.urls import reverse
 
 from sixdice.engine import ENGINE
+from sixdice.review import stats
 from sixdice.rules import FACES, State, apply, legal_actions
 from sixdice.tables import bots, services
 from sixdice.tables.models import Event, Game, Seat
@@ -21,7 +23,7 @@ def _events(game: Game) -> list[tuple[str, dict]]:
 
 
 @override_settings(SIXDICE_DICE_SEED="bots-app")
-def test_two_bot_seats_play_a_whole_game_with_app_dice():
+def test_two_bot_seats_play_a_whole_game_with_app_dice(client):
     """The issue's freeze: two bot seats, 2 rounds, app dice; the game used to stop at seq 2."""
     table, host = services.create_table(game="sixdice", options={"rounds": 2}, capacity=2)
     creds = Credentials(host_secret=host)
@@ -44,6 +46,13 @@ def test_two_bot_seats_play_a_whole_game_with_app_dice():
     for _actor, a in events:
         st = apply(st, a)
     assert st.to_dict()["hands"] == game.state["hands"]
+    # the statistics page gives the results per bot strength
+    es = next(e for e in stats.compute().engines if e.slug == "sixdice")
+    rows = {b.strength: (b.seats, b.wins, b.fair) for b in es.bot_rows}
+    assert set(rows) == {"random", "strong"} and all(seats == 1 and fair == 0.5 for seats, _, fair in rows.values())
+    assert sum(w for _, w, _ in rows.values()) == pytest.approx(1.0)
+    page = client.get(reverse("review:stats")).content.decode()
+    assert "Bot results by strength" in page and 'data-strength="strong"' in page
 
 
 @override_settings(SIXDICE_DICE_SEED="bots-physical")

@@ -22,7 +22,7 @@ def bot_plays_one(monkeypatch):
     from tests.tinygame import TINY
 
     monkeypatch.setattr(settings, "SIXDICE_BOT_DELAY", 0.01)
-    monkeypatch.setattr(TINY, "bot_action", lambda state, seat, rng: {"type": "add", "n": 1}, raising=False)
+    monkeypatch.setattr(TINY, "bot_action", lambda state, seat, rng, strength=None: {"type": "add", "n": 1}, raising=False)
 
 
 @pytest.mark.asyncio
@@ -58,7 +58,7 @@ async def test_a_bot_move_another_process_made_first_is_not_an_error_and_the_bot
         await sync_to_async(services.set_bot)(table=table, position=position)
     raced = []
 
-    def choose_while_another_process_moves(state, seat, rng):
+    def choose_while_another_process_moves(state, seat, rng, strength=None):
         if not raced:  # the first time only: the other process applies its move for this seat first
             raced.append(seat)
             game = services.current_game(table)
@@ -102,3 +102,32 @@ def test_a_browser_without_a_seat_secret_cannot_act_for_a_bot_or_vacant_seat(tin
                                   action={"type": "add", "n": 1}, expected_seq=0)
         assert refused.value.code == code
     assert not Event.objects.filter(game=game).exists()
+
+
+@pytest.mark.asyncio
+async def test_a_kick_while_the_driver_looks_makes_it_look_once_more(monkeypatch):
+    """A move that gives a bot its turn lands while the driver is finding no bot to move: it must not stop."""
+    from django.conf import settings
+
+    from sixdice.tables import bots
+
+    monkeypatch.setattr(settings, "SIXDICE_BOT_DELAY", 0)
+    loop = asyncio.get_running_loop()
+    calls = []
+
+    async def kick_now() -> None:
+        bots.kick("ABCDE")
+
+    def step(code: str) -> bool:
+        calls.append(code)
+        if len(calls) == 1:  # a person's move commits and kicks the bots during this look
+            asyncio.run_coroutine_threadsafe(kick_now(), loop).result()
+        return False  # no bot to move (as read before that move)
+
+    monkeypatch.setattr(bots, "step", step)
+    bots.kick("ABCDE")
+    driver = bots._running[loop]["ABCDE"]
+    assert driver.task is not None
+    await driver.task
+    assert calls == ["ABCDE", "ABCDE"]  # it looked again after the kick, then stopped
+    assert "ABCDE" not in bots._running[loop]

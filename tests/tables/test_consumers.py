@@ -69,7 +69,7 @@ async def test_a_move_reaches_everyone_with_its_seq(started):
         ('{"type": "action", "seq": true, "action": {"type": "add", "n": 1}}', "bad_field"),
         ('{"type": "action", "seq": 0, "action": {"type": "add", "n": 1}, "as_host": "yes"}', "bad_field"),
         ('{"type": "resync"}', "bad_field"),
-        ('{"type": "host", "command": "explode"}', "bad_field"),
+        ('{"type": "host", "command": "explode"}', "not_host"),
         ('{"type": "ping", "id": [1]}', "bad_field"),
     ],
 )
@@ -198,6 +198,9 @@ async def test_host_commands_and_handover_revoke_the_old_phone(tiny_table):
     assert handover["url"].startswith(f"/t/{table.code}/claim/")
     revoked = await receive_until(old_phone, "revoked")
     assert revoked["role"] == "spectator" and "another phone" in revoked["message"]
+    presence = await receive_until(hosting, "presence")
+    while 0 in presence["connected"]:  # the old phone no longer counts as seat 0
+        presence = await receive_until(hosting, "presence")
     await hosting.send_json_to({"type": "host", "command": "handover", "position": 9})
     assert (await receive_until(hosting, "error"))["code"] == "bad_seat"
     await hosting.send_json_to({"type": "host", "command": "pause"})
@@ -214,7 +217,7 @@ async def test_host_adds_a_bot_in_the_lobby_and_bots_move_by_themselves(tiny_tab
     from tests.tinygame import TINY
 
     monkeypatch.setattr(settings, "SIXDICE_BOT_DELAY", 0.01)
-    monkeypatch.setattr(TINY, "bot_action", lambda state, seat, rng: {"type": "add", "n": 1}, raising=False)
+    monkeypatch.setattr(TINY, "bot_action", lambda state, seat, rng, strength=None: {"type": "add", "n": 1}, raising=False)
     table, host, secrets = tiny_table
     hosting, _ = await connect(table.code, host=host)
     await hosting.send_json_to({"type": "host", "command": "add_bot"})

@@ -101,7 +101,7 @@ def test_every_scored_option_is_legal_and_flips_cover_every_distinct_flip():
 def test_a_bot_plays_the_same_game_for_the_same_seed(strength):
     def game(seed: int) -> list[dict]:
         log: list[dict] = []
-        bots = {s: Bot(strength, seed=seed + s, budget=3) for s in range(3)}
+        bots = {s: Bot(strength, seed=seed + s, budget=3, time_cap=None) for s in range(3)}
 
         def chooser(seat: int):
             def act(st: State) -> dict:
@@ -129,7 +129,7 @@ def test_bots_take_an_all_threes_flip():
     st = position([Hand(((3, -3),), (3, 3, 3, 3, 3)), Hand(((3, -1),), (2,))], bank=10)
     assert st.pending.kind == "flip"
     for strength in ("greedy", "strong"):
-        action = bot_action(st, strength, random.Random(1))
+        action = bot_action(st, strength, random.Random(1), time_cap=None)
         after = apply(st, action)
         assert after.over and after.end_reason == "all_threes" and after.winners == (0,), strength
     pos = Pos.of(st)
@@ -150,12 +150,12 @@ def test_greedy_prefers_a_bigger_hand_value_on_the_last_turn():
 
 def test_hint_gives_a_legal_action_with_a_value_and_none_without_a_decision():
     st = next(s for s in _decisions(1, seed=15, players=(3,)) if s.pending.kind == "flip")
-    h = hint(st, budget=3)
+    h = hint(st, budget=3, time_cap=None)
     assert h is not None
     apply(st, h.action)
     assert len(h.candidates) == 3 and any(a == h.action and v == h.value for a, v in h.candidates)
     assert h.value == max(v for _, v in h.candidates)
-    assert hint(st, budget=3) == h  # the same hint for the same state
+    assert hint(st, budget=3, time_cap=None) == h  # the same hint for the same state
     rolling = new_game(2)
     assert rolling.pending.kind == "roll" and hint(rolling) is None
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from sixdice.review import exchange
+from sixdice.review import exchange, limits
 
 
 class Command(BaseCommand):
@@ -20,12 +20,14 @@ class Command(BaseCommand):
         parser.add_argument("file", help="The JSON file ('-' for standard input).")
 
     def handle(self, *args, file: str, **options) -> None:
-        try:
-            raw = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
+        try:  # the size is checked before the file is read whole, let alone parsed
+            raw = limits.read_bounded(sys.stdin.buffer if file == "-" else Path(file))
         except OSError as exc:
             raise CommandError(f"Cannot read {file}: {exc.strerror}.") from None
+        except limits.TooLarge as exc:
+            raise CommandError(f"Refused: {exc}") from None
         try:
-            games = exchange.import_text(raw)
+            games = exchange.import_text(raw, source="stdin" if file == "-" else Path(file).name)
         except exchange.ImportRefused as exc:
             raise CommandError(f"Refused: {exc}") from None
         for game in games:

@@ -18,6 +18,9 @@
   const steps = data.steps;
   const last = steps.length - 1;
   const slug = app.dataset.game;
+  // Numbers in the page's language (the server formats its own figures with Django's l10n).
+  const numbers = new Intl.NumberFormat(document.documentElement.lang || undefined);
+  const num = (n) => numbers.format(n);
 
   const live = {
     code: app.dataset.code, role: "replay", slug, seat: null, host: false, readOnly: true,
@@ -49,9 +52,9 @@
     draw() {
       const s = steps[this.step];
       $("step-slider").value = String(this.step);
-      $("step-slider").setAttribute("aria-valuetext", `${T.step} ${this.step} / ${last}`);
-      $("step-label").textContent = `${T.step} ${this.step} / ${last}`;
-      $("turn-label").textContent = `${T.turn} ${s.turn} / ${data.turns}`;
+      $("step-slider").setAttribute("aria-valuetext", `${T.step} ${num(this.step)} / ${num(last)}`);
+      $("step-label").textContent = `${T.step} ${num(this.step)} / ${num(last)}`;
+      $("turn-label").textContent = `${T.turn} ${num(s.turn)} / ${num(data.turns)}`;
       $("step-text").replaceChildren(...(this.step === 0 ? [T.start] : stepLine(s)));
       const hash = `#step-${this.step}`;
       if (location.hash !== hash) history.replaceState(null, "", hash);
@@ -86,7 +89,9 @@
   // language; for a choice the engine has a default for, the default beside it, marked when it differs.
   function stepLine(s) {
     const parts = [];
-    if (s.who) parts.push(el("span", {class: "who who-" + (s.kind || "seat")}, s.who), " \u00b7 ");
+    // A player's own move already starts with their name; anyone else who decided is named first.
+    const named = s.kind === "seat" && s.text.startsWith(s.who);
+    if (s.who && !named) parts.push(el("span", {class: "who who-" + (s.kind || "seat")}, s.who), " \u00b7 ");
     parts.push(el("span", {class: "move"}, s.text));
     if (s.default) {
       parts.push(" ", el("small", {class: "default" + (s.differs ? " differs" : "")},

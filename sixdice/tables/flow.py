@@ -1,0 +1,214 @@
+"""Flow control for every table WebSocket: a token bucket and a bounded inbound queue.
+
+The server (daphne) puts each frame a client sends into an unbounded queue
+for the application.  :class:`FlowControl` (ASGI middleware around the
+WebSocket routes) moves frames from that queue as soon as they arrive, so it
+never grows, and lets the consumer see only what the limits allow:
+
+* **frame size**: a text frame larger than ``SIXDICE_WS_MAX_FRAME`` (64 KiB)
+  is answered at once with ``error`` ``too_large`` and dropped; the connection
+  stays open.  (daphne itself closes a connection whose frame is over 1 MiB,
+  its ``--websocket_max_message_size``, with 1009 before anyone reads it.)
+* **rate**: each connection has a token bucket of ``SIXDICE_WS_RATE`` frames
+  per second with a burst of ``SIXDICE_WS_BURST`` (20/s, burst 40).  A frame
+  that finds the bucket empty is dropped; the first such frame of a run is
+  answered with ``error`` ``rate_limited``.  When ``SIXDICE_WS_FLOOD``
+  (40) more frames are dropped before a token is free again, the server
+  closes the connection with :data:`CLOSE_FLOOD` (4008) and reads no more;
+  for ``SIXDICE_WS_FLOOD_COOLDOWN`` seconds (10) that client (its session, or
+  its address when it has none) is refused at the handshake (HTTP 403).
+* **queue**: at most ``SIXDICE_WS_QUEUE`` frames (64) and
+  ``SIXDICE_WS_QUEUE_BYTES`` (512 KiB) wait for the consumer; a frame that
+  does not fit is dropped as if the bucket were empty (the consumer is busy
+  with a slow database).
+
+A phone sends a frame per tap and a ping every 25 s: it never meets these
+limits.  See ``docs/protocol.md`` ("Limits").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from channels.security.websocket import WebsocketDenier
+from django.conf import settings
+from django.core.cache import cache
+from django.utils import translation
+from django.utils.translation import gettext_lazy
+
+CLOSE_FLOOD = 4008
+"""Close code after a flood: the client kept sending past ``rate_limited``."""
+
+Message = dict[str, Any]
+
+MESSAGES = {
+    "too_large": gettext_lazy("Frame is larger than 64 KiB."),
+    "rate_limited": gettext_lazy("Too many messages: slow down, or the connection will be closed."),
+}
+
+
+def _setting(name: str, default: float) -> float:
+    return float(getattr(settings, name, default))
+
+
+def _clock() -> float:
+    return time.monotonic()
+
+
+class TokenBucket:
+    """``rate`` tokens a second, at most ``burst`` saved up; :meth:`take` spends one if there is one."""
+
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float] | None = None) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.clock = clock or (lambda: _clock())
+        self.tokens = burst
+        self.stamp = self.clock()
+
+    def take(self) -> bool:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+def _frame_size(message: Message) -> int:
+    text = message.get("text")
+    if text is not None:
+        return len(text.encode("utf-8", "surrogatepass"))
+    data = message.get("bytes")
+    return len(data) if data is not None else 0
+
+
+class _Connection:
+    """The flow state of one socket, between daphne's ``receive`` and the consumer's."""
+
+    def __init__(self, scope: Message, receive: Callable[[], Awaitable[Message]],
+                 send: Callable[[Message], Awaitable[None]]) -> None:
+        self.scope = scope
+        self.outer_receive = receive
+        self.outer_send = send
+        self.bucket = TokenBucket(_setting("SIXDICE_WS_RATE", 20), _setting("SIXDICE_WS_BURST", 40))
+        self.max_frame = int(_setting("SIXDICE_WS_MAX_FRAME", 64 * 1024))
+        self.flood = int(_setting("SIXDICE_WS_FLOOD", 40))
+        self.max_queue = int(_setting("SIXDICE_WS_QUEUE", 64))
+        self.max_queue_bytes = int(_setting("SIXDICE_WS_QUEUE_BYTES", 512 * 1024))
+        self.queue: deque[Message] = deque()
+        self.queued_bytes = 0
+        self.ready = asyncio.Event()
+        self.dropped = 0  # frames dropped since the last one let through
+        self.closed = False  # we closed the socket: the consumer's sends go nowhere
+        self.ended = False  # daphne said disconnect
+        self.lang: str | None = None
+
+    # ------------------------------------------------------------ the consumer's side
+
+    async def receive(self) -> Message:
+        while not self.queue:
+            self.ready.clear()
+            await self.ready.wait()
+        message = self.queue.popleft()
+        self.queued_bytes -= _frame_size(message)
+        return message
+
+    async def send(self, message: Message) -> None:
+        if self.closed:
+            return
+        await self.outer_send(message)
+
+    def _put(self, message: Message) -> None:
+        self.queue.append(message)
+        self.queued_bytes += _frame_size(message)
+        self.ready.set()
+
+    # ------------------------------------------------------------ daphne's side
+
+    async def pump(self) -> None:
+        """Take every message from daphne at once; pass on what the limits allow."""
+        while True:
+            message = await self.outer_receive()
+            kind = message.get("type")
+            if kind != "websocket.receive":
+                if kind == "websocket.disconnect":
+                    self.ended = True
+                    if not self.closed:
+                        self._put(message)
+                    return
+                self._put(message)
+                continue
+            if self.closed:
+                continue  # read and forget until daphne reports the disconnect
+            size = _frame_size(message)
+            if size > self.max_frame:
+                await self._error("too_large")
+                continue
+            fits = len(self.queue) < self.max_queue and self.queued_bytes + size <= self.max_queue_bytes
+            if fits and self.bucket.take():
+                self.dropped = 0
+                self._put(message)
+                continue
+            self.dropped += 1
+            if self.dropped == 1:
+                await self._error("rate_limited")
+            elif self.dropped > self.flood:
+                await self._close_for_flood()
+
+    async def _close_for_flood(self) -> None:
+        self.closed = True
+        with contextlib.suppress(Exception):  # a cache that is down must not keep the flood going
+            await cache.aset(_cooldown_key(self.scope), 1, int(_setting("SIXDICE_WS_FLOOD_COOLDOWN", 10)))
+        with contextlib.suppress(Exception):  # the socket may already be gone
+            await self.outer_send({"type": "websocket.close", "code": CLOSE_FLOOD})
+        # The consumer leaves the table (presence, groups) as on any disconnect; queued frames are dropped.
+        self.queue.clear()
+        self.queued_bytes = 0
+        self._put({"type": "websocket.disconnect", "code": CLOSE_FLOOD})
+
+    async def _error(self, code: str) -> None:
+        from . import i18n
+
+        if self.lang is None:
+            self.lang = i18n.connection_language(self.scope)
+        with translation.override(self.lang):
+            frame = {"type": "error", "code": code, "message": str(MESSAGES[code]), "ref": None}
+        with contextlib.suppress(Exception):  # the socket may already be gone
+            await self.outer_send({"type": "websocket.send", "text": json.dumps(frame, separators=(",", ":"))})
+
+
+def _cooldown_key(scope: Message) -> str:
+    session = scope.get("session")
+    key = getattr(session, "session_key", None) if session is not None else None
+    who = f"session:{key}" if key else f"addr:{(scope.get('client') or ['?'])[0]}"
+    return f"sixdice:flooded:{who}"
+
+
+class FlowControl:
+    """ASGI middleware: per-connection flow control for WebSockets (see the module's doc)."""
+
+    def __init__(self, application: Any) -> None:
+        self.application = application
+
+    async def __call__(self, scope: Message, receive: Any, send: Any) -> Any:
+        if scope["type"] != "websocket":
+            return await self.application(scope, receive, send)
+        with contextlib.suppress(Exception):
+            if await cache.aget(_cooldown_key(scope)):  # closed for flooding a moment ago: not yet back
+                return await WebsocketDenier()(scope, receive, send)
+        conn = _Connection(scope, receive, send)
+        pump = asyncio.get_running_loop().create_task(conn.pump())
+        try:
+            return await self.application(scope, conn.receive, conn.send)
+        finally:
+            if not pump.done():
+                pump.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await pump

@@ -1,0 +1,109 @@
+"""Slow down guessing: unknown table codes and wrong join PINs, per client address and per session.
+
+Every miss (a page or WebSocket for a table code that does not exist, a
+wrong join PIN) adds one to two counters in Django's cache: one for the
+client's address, one for its session (when it has one).  When either
+reaches :data:`settings.SIXDICE_GUESS_LIMIT` within
+:data:`settings.SIXDICE_GUESS_WINDOW` seconds, table pages answer 429 and
+WebSocket handshakes get an ``error`` ``rate_limited`` then close with
+:data:`CLOSE_GUESSING`, until the window ends.  With the defaults (20 misses
+in 10 minutes) one client needs about 10 years to find one of 100 live
+tables among 32^5 codes.  Counting is per process with the default local
+memory cache; set a shared cache (e.g. Redis) when several processes serve.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+CLOSE_GUESSING = 4429
+"""WebSocket close code after too many unknown table codes from one client."""
+
+TABLE_PATH = re.compile(r"^/t/(?P<code>[^/]+)/")
+PREFIX = "sixdice:guess:"
+
+
+def _keys(address: str | None, session_key: str | None) -> list[str]:
+    keys = [f"{PREFIX}addr:{address or '?'}"]
+    if session_key:
+        keys.append(f"{PREFIX}session:{session_key}")
+    return keys
+
+
+def _limit() -> int:
+    return int(getattr(settings, "SIXDICE_GUESS_LIMIT", 20))
+
+
+def _window() -> int:
+    return int(getattr(settings, "SIXDICE_GUESS_WINDOW", 600))
+
+
+def is_blocked(address: str | None, session_key: str | None) -> bool:
+    counts = cache.get_many(_keys(address, session_key))
+    return any(int(n) >= _limit() for n in counts.values())
+
+
+def record_miss(address: str | None, session_key: str | None) -> None:
+    """Count one unknown code or wrong PIN against this address and session."""
+    for key in _keys(address, session_key):
+        if not cache.add(key, 1, _window()):
+            try:
+                cache.incr(key)
+            except ValueError:  # expired between add and incr
+                cache.add(key, 1, _window())
+
+
+def _request_keys(request: HttpRequest) -> tuple[str | None, str | None]:
+    session = getattr(request, "session", None)
+    return request.META.get("REMOTE_ADDR"), (session.session_key if session is not None else None)
+
+
+def request_blocked(request: HttpRequest) -> bool:
+    return is_blocked(*_request_keys(request))
+
+
+def record_request_miss(request: HttpRequest) -> None:
+    record_miss(*_request_keys(request))
+
+
+def scope_keys(scope: dict[str, Any]) -> tuple[str | None, str | None]:
+    """A WebSocket's client address and session key."""
+    client = scope.get("client") or [None]
+    session = scope.get("session")
+    return client[0], (getattr(session, "session_key", None) if session is not None else None)
+
+
+def throttled_response(request: HttpRequest) -> HttpResponse:
+    response = render(request, "tables/throttled.html", status=429)
+    response["Retry-After"] = str(_window())
+    return response
+
+
+class CodeGuessMiddleware:
+    """Table pages (``/t/<code>/...``, ``/join/``): 429 while the client is blocked; count 404s of unknown codes."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        match = TABLE_PATH.match(request.path_info)
+        if (match or request.path_info == "/join/") and request_blocked(request):
+            return throttled_response(request)
+        response = self.get_response(request)
+        if match and response.status_code == 404 and not _table_exists(match["code"]):
+            record_request_miss(request)
+        return response
+
+
+def _table_exists(code: str) -> bool:
+    from .models import Table
+    from .services import normalise_code
+
+    return Table.objects.filter(code=normalise_code(code)).exists()

@@ -1,0 +1,69 @@
+"""Six-Dice in a browser: the host adds a bot of a chosen strength in the lobby; with hints on, the
+phone whose turn it is and the host console show the strong bot's suggestion."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import PHONE, ROOT, screenshot
+
+SCREENS = ROOT / "docs" / "screens"
+
+
+@pytest.fixture(scope="module")
+def server_env() -> dict[str, str]:
+    return {"SIXDICE_BOT_DELAY": "0.2"}
+
+
+def test_bot_in_the_lobby_and_hints_on_the_phone(server, phone):
+    host = phone(server.url + "/new/sixdice/", viewport=PHONE)
+    host.get_by_label("Players").select_option("2")
+    host.get_by_label("Rounds").fill("2")
+    host.get_by_label("The app rolls them").check()
+    host.get_by_label("Hints: the app suggests a flip and a balancing").check()
+    host.get_by_role("button", name="Create the table").click()
+    expect(host).to_have_url(re.compile(r"/t/[A-Z0-9]{5}/host/$"))
+    join_url = host.locator("#join-link").get_attribute("href")
+
+    # the lobby: the host picks a strength and adds a bot
+    host.get_by_label("Bot strength").select_option("greedy")
+    host.get_by_role("button", name="Add a bot").click()
+    expect(host.locator('#seats li[data-seat="0"]')).to_contain_text("Bot 1")
+    host.wait_for_function("window.live.table.seats.length === 1 && window.live.table.seats[0].strength === 'greedy'")
+
+    ana = phone(join_url)
+    ana.get_by_label("Your name").fill("Ana")
+    ana.get_by_role("button", name="Take a seat").click()
+    expect(ana.locator("#app")).to_have_attribute("data-role", "seat")
+    expect(host.locator('#seats li[data-seat="1"] .dot.on')).to_be_visible()
+    host.get_by_role("button", name="Start").click()
+
+    # the bot plays its own decisions; when Ana decides, her phone shows the hint
+    ana.wait_for_function(
+        "(() => { const v = window.live.game && window.live.game.view;"
+        " return v && v.pending && v.pending.seat === 1 && v.hint; })()",
+        timeout=60_000,
+    )
+    hint = ana.locator(".sd-hint")
+    expect(hint).to_be_visible()
+    expect(hint.locator("h2")).to_have_text("Hint")
+    view = ana.evaluate("window.live.game.view")
+    kind = view["hint"]["kind"]
+    expected = {"flip": "Flip your", "group": "Group:", "keep": "Keep"}[kind]
+    expect(hint.locator(".sd-hint-move")).to_contain_text(expected)
+    expect(hint.locator(".sd-hint-value")).to_contain_text(re.compile(r"Estimated lead over the best opponent|wins at once"))
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    ana.screenshot(path=str(SCREENS / "sixdice-hint-phone.png"), full_page=True)
+    screenshot(ana, "sixdice-hint-phone")
+
+    # the host console shows the hint for the seat in turn
+    host.wait_for_function("window.live.game && window.live.game.view && window.live.game.view.hint")
+    expect(host.locator(".sd-hint h2")).to_have_text("Hint for Ana")
+    host.screenshot(path=str(SCREENS / "sixdice-hint-host.png"), full_page=True)
+
+    # the bot's moves are logged as its seat's
+    log = host.locator("#log li")
+    expect(log.filter(has_text=re.compile(r"^Bot 1"))).not_to_have_count(0)

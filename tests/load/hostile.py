@@ -1,0 +1,284 @@
+"""The "hostile neighbour" load case (issue 15): one socket floods, another table keeps playing.
+
+    python -m tests.load.hostile [--hostile-quiet 15 --hostile-flood 15 --hostile-rate 10]
+
+One daphne process (SQLite, in-memory layer, as ``make run``).  A quiet Run
+Buster table with two seats plays ``--hostile-rate`` moves a second; each move's time
+is from sending the action to receiving the ``update`` that carries it.
+First ``--hostile-quiet`` seconds alone (the baseline), then ``--hostile-flood`` seconds while
+a spectator socket at another table sends malformed frames as fast as it can,
+reconnecting whenever the server closes it.  Printed: the quiet table's p50 /
+p99 in both phases and their ratio (target: flood p99 <= 2x quiet p99), the
+server's RSS before and after the flood (target: growth <= 32 MiB), how many
+frames the flooder sent and how often the server closed it (4008), and the
+time the server needs to answer a ping once the flood stops.
+
+``tests/load/bench.py`` runs it as its "hostile" case.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import websockets
+
+from tests.load.clients import next_action, percentile
+from tests.load.infra import ROOT, Daphne, base_env, migrate
+
+TARGET_RATIO = 2.0
+TARGET_RSS_GROWTH_MIB = 32.0
+FLOOD_FRAME = '{"type": "action", "seq": 0, "action": ' + "[" * 50 + "]" * 50 + "}" + " " * 200  # malformed
+
+
+def rss_kib(pid: int) -> int | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        return None
+    return None
+
+
+# ---------------------------------------------------------------- set-up (Django side, in a child process)
+
+
+def setup() -> dict[str, Any]:
+    import django
+
+    django.setup()
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from sixdice.tables import services
+
+    quiet, _host = services.create_table(game="runbuster", options={"dice": "app"}, capacity=2)
+    sessions = []
+    for name in ("Ana", "Bo"):
+        _seat, secret = services.join_table(table=quiet, name=name)
+        store = SessionStore()
+        held = {"seat": secret} if sessions else {"seat": secret, "host": _host}  # Ana also hosts: rematches
+        store["tables"] = {quiet.code: held}
+        store.create()
+        sessions.append(store.session_key)
+    services.start_game(table=quiet)
+    noisy, _host = services.create_table(game="runbuster", options={"dice": "app"}, capacity=2)
+    return {"quiet": quiet.code, "sessions": sessions, "noisy": noisy.code}
+
+
+# ---------------------------------------------------------------- the clients
+
+
+class Seat:
+    def __init__(self, port: int, code: str, session: str) -> None:
+        self.url = f"ws://127.0.0.1:{port}/ws/t/{code}/"
+        self.headers = {"Cookie": f"sessionid={session}"}
+        self.view: dict[str, Any] = {}
+        self.seq = 0
+        self.game: int | None = None
+        self.ws: Any = None
+        self.waiters: dict[int, asyncio.Future[float]] = {}
+
+    async def open(self) -> None:
+        self.ws = await websockets.connect(self.url, additional_headers=self.headers, max_size=2**22)
+        welcome = json.loads(await self.ws.recv())
+        self.view, self.seq, self.game = welcome["game"]["view"], welcome["game"]["seq"], welcome["game"]["id"]
+        asyncio.get_running_loop().create_task(self._read())
+
+    async def _read(self) -> None:
+        with contextlib.suppress(websockets.ConnectionClosed):
+            async for raw in self.ws:
+                frame = json.loads(raw)
+                if frame.get("type") == "update" and (frame["seq"] > self.seq or frame["game"] != self.game):
+                    self.view, self.seq, self.game = frame["view"], frame["seq"], frame["game"]
+                    now = time.perf_counter()
+                    for target in [s for s in self.waiters if s <= self.seq]:
+                        fut = self.waiters.pop(target)
+                        if not fut.done():
+                            fut.set_result(now)
+                elif frame.get("type") in {"snapshot", "welcome"} and frame.get("game"):
+                    game = frame["game"]
+                    if game["id"] != self.game or game["seq"] >= self.seq:
+                        self.view, self.seq, self.game = game["view"], game["seq"], game["id"]
+
+    async def move(self, rng: random.Random) -> float | None:
+        """Send this seat's next move; seconds until its update arrives (None: refused or timed out)."""
+        fut: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        self.waiters[self.seq + 1] = fut
+        sent = time.perf_counter()
+        await self.ws.send(json.dumps({"type": "action", "seq": self.seq, "action": next_action(self.view, rng)}))
+        try:
+            return (await asyncio.wait_for(fut, timeout=10)) - sent
+        except TimeoutError:
+            return None
+
+
+async def play_quiet(seats: list[Seat], rate: float, seconds: float, rng: random.Random) -> list[float]:
+    times: list[float] = []
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        tick = time.perf_counter()
+        turn = next((s for s in seats if s.view.get("your_turn")), None)
+        if turn is None:  # the round is over: Ana (the host) starts the next one, not timed
+            await seats[0].ws.send(json.dumps({"type": "host", "command": "rematch"}))
+            for _ in range(200):
+                await asyncio.sleep(0.05)
+                if any(s.view.get("your_turn") for s in seats):
+                    break
+            continue
+        took = await turn.move(rng)
+        if took is not None:
+            times.append(took)
+        await asyncio.sleep(max(0.0, 1 / rate - (time.perf_counter() - tick)))
+    return times
+
+
+async def flood(port: int, code: str, stop: asyncio.Event, stats: dict[str, int]) -> None:
+    url = f"ws://127.0.0.1:{port}/ws/t/{code}/"
+    while not stop.is_set():
+        try:
+            async with websockets.connect(url, max_size=2**22) as ws:
+                stats["connections"] += 1
+                while not stop.is_set():
+                    await ws.send(FLOOD_FRAME)
+                    stats["frames"] += 1
+                    if stats["frames"] % 64 == 0:
+                        await asyncio.sleep(0)  # let the client read (and notice a close)
+        except websockets.ConnectionClosed as exc:
+            if exc.rcvd is not None and exc.rcvd.code == 4008:
+                stats["closed_4008"] += 1
+        except (OSError, websockets.InvalidStatus, websockets.InvalidHandshake):  # refused for a while
+            stats["refused"] = stats.get("refused", 0) + 1
+            await asyncio.sleep(0.05)
+
+
+def _ms(values: list[float], q: float) -> float | None:
+    p = percentile(values, q / 100)
+    return round(p * 1000, 1) if p is not None else None
+
+
+async def run_clients(plan: dict[str, Any], port: int, pid: int, args: argparse.Namespace) -> dict[str, Any]:
+    rng = random.Random(15)
+    seats = [Seat(port, plan["quiet"], s) for s in plan["sessions"]]
+    for seat in seats:
+        await seat.open()
+    await asyncio.sleep(0.5)
+    quiet = await play_quiet(seats, args.hostile_rate, args.hostile_quiet, rng)
+    rss_before = rss_kib(pid)
+    # The flooders run in their own processes: a flood in this one would slow the quiet clients, not the server.
+    flooders = [await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tests.load.hostile", "--flooder", str(port), plan["noisy"], str(args.hostile_flood + 1),
+        cwd=ROOT, stdout=asyncio.subprocess.PIPE) for _ in range(args.hostile_flooders)]
+    await asyncio.sleep(0.5)
+    flooded = await play_quiet(seats, args.hostile_rate, args.hostile_flood, rng)
+    rss_during = rss_kib(pid)
+    stats = {"frames": 0, "connections": 0, "closed_4008": 0, "refused": 0}
+    for proc in flooders:
+        out, _err = await proc.communicate()
+        for key, value in json.loads(out.decode().strip().splitlines()[-1]).items():
+            stats[key] += value
+    stopped = time.perf_counter()
+    turn = next((s for s in seats if s.view.get("your_turn")), None)
+    took = await turn.move(rng) if turn else None
+    recover = None
+    if took is not None:
+        recover = round((time.perf_counter() - stopped) * 1000, 1)
+    await asyncio.sleep(2)
+    rss_after = rss_kib(pid)
+    for seat in seats:
+        await seat.ws.close()
+    return {
+        "quiet": {"moves": len(quiet), "p50_ms": _ms(quiet, 50), "p99_ms": _ms(quiet, 99)},
+        "flood": {"moves": len(flooded), "p50_ms": _ms(flooded, 50), "p99_ms": _ms(flooded, 99)},
+        "flooder": stats,
+        "rss_mib": {k: round(v / 1024, 1) if v else None for k, v in
+                    (("before", rss_before), ("during", rss_during), ("after", rss_after))},
+        "first_move_after_flood_ms": recover,
+    }
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="sixdice-bench-hostile-") as tmp:
+        workdir = Path(tmp)
+        env = base_env(workdir)
+        migrate(env)
+        out = subprocess.run([sys.executable, "-m", "tests.load.hostile", "--setup"], cwd=ROOT, env=env,
+                             check=True, capture_output=True, text=True).stdout
+        plan = json.loads(out.strip().splitlines()[-1])
+        server = Daphne(workdir, env, name="hostile").start()
+        try:
+            assert server.pid is not None
+            result = asyncio.run(run_clients(plan, server.port, server.pid, args))
+        finally:
+            server.stop()
+    q, f = result["quiet"]["p99_ms"], result["flood"]["p99_ms"]
+    result["p99_ratio"] = round(f / q, 2) if q and f else None
+    before, during = result["rss_mib"]["before"], result["rss_mib"]["during"]
+    result["rss_growth_mib"] = round(during - before, 1) if before and during else None
+    return result
+
+
+def report(r: dict[str, Any]) -> bool:
+    ratio_ok = r["p99_ratio"] is not None and r["p99_ratio"] <= TARGET_RATIO
+    rss_ok = r["rss_growth_mib"] is not None and r["rss_growth_mib"] <= TARGET_RSS_GROWTH_MIB
+    print("\nhostile neighbour: one process; a quiet table plays while another table's socket floods")
+    print(f"  quiet     {r['quiet']['moves']} moves  p50 {r['quiet']['p50_ms']} ms  p99 {r['quiet']['p99_ms']} ms")
+    print(f"  flooded   {r['flood']['moves']} moves  p50 {r['flood']['p50_ms']} ms  p99 {r['flood']['p99_ms']} ms")
+    fl = r["flooder"]
+    print(f"  flooder   {fl['frames']} frames sent over {fl['connections']} connections; closed with 4008 "
+          f"{fl['closed_4008']} times; {fl.get('refused', 0)} handshakes refused (cool-down)")
+    rss = r["rss_mib"]
+    print(f"  RSS       before {rss['before']} MiB, during {rss['during']} MiB, 2 s after {rss['after']} MiB")
+    print(f"  first move after the flood stopped: {r['first_move_after_flood_ms']} ms")
+    print(f"  p99 flooded / quiet = {r['p99_ratio']} (target <= {TARGET_RATIO}: {'met' if ratio_ok else 'MISSED'}); "
+          f"RSS growth {r['rss_growth_mib']} MiB (target <= {TARGET_RSS_GROWTH_MIB:.0f}: "
+          f"{'met' if rss_ok else 'MISSED'})")
+    return ratio_ok and rss_ok
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--hostile-quiet", dest="hostile_quiet", type=float, default=15.0, help="seconds without the flood")
+    parser.add_argument("--hostile-flood", dest="hostile_flood", type=float, default=15.0, help="seconds of flood")
+    parser.add_argument("--hostile-rate", dest="hostile_rate", type=float, default=10.0, help="quiet table moves per second")
+    parser.add_argument("--hostile-flooders", dest="hostile_flooders", type=int, default=1, help="flooding sockets")
+
+
+async def flood_for(port: int, code: str, seconds: float) -> dict[str, int]:
+    stop = asyncio.Event()
+    stats = {"frames": 0, "connections": 0, "closed_4008": 0}
+    task = asyncio.get_running_loop().create_task(flood(port, code, stop, stats))
+    await asyncio.sleep(seconds)
+    stop.set()
+    task.cancel()
+    with contextlib.suppress(BaseException):
+        await task
+    return stats
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Six-Dice hostile-neighbour benchmark")
+    parser.add_argument("--setup", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--flooder", nargs=3, metavar=("PORT", "CODE", "SECONDS"), help=argparse.SUPPRESS)
+    add_arguments(parser)
+    args = parser.parse_args()
+    if args.setup:
+        print(json.dumps(setup()))
+        return
+    if args.flooder:
+        port, code, seconds = args.flooder
+        print(json.dumps(asyncio.run(flood_for(int(port), code, float(seconds)))))
+        return
+    sys.exit(0 if report(run(args)) else 1)
+
+
+if __name__ == "__main__":
+    main()

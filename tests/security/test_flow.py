@@ -1,0 +1,168 @@
+"""Issue 15, items 3 and 4: per-connection flow control and the frame size limit."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.testing import WebsocketCommunicator
+from django.test import override_settings
+
+from sixdice.asgi import application
+from sixdice.tables import flow
+from sixdice.tables.flow import CLOSE_FLOOD, TokenBucket, _Connection
+from tests.live_client import connect, receive_until
+
+
+def test_token_bucket_gives_a_burst_then_the_rate():
+    now = [0.0]
+    bucket = TokenBucket(rate=20, burst=40, clock=lambda: now[0])
+    assert sum(bucket.take() for _ in range(100)) == 40
+    now[0] += 0.5  # half a second: 10 more
+    assert sum(bucket.take() for _ in range(100)) == 10
+    now[0] += 100  # never more than the burst saved up
+    assert sum(bucket.take() for _ in range(100)) == 40
+
+
+async def _outputs_until_close(comm, limit: int = 500) -> list[dict]:
+    out = []
+    for _ in range(limit):
+        message = await comm.receive_output(timeout=5)
+        out.append(message)
+        if message["type"] == "websocket.close":
+            break
+    return out
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(SIXDICE_WS_RATE=0.0001, SIXDICE_WS_BURST=5, SIXDICE_WS_FLOOD=3)
+def test_a_flood_gets_rate_limited_then_closed_with_4008(tiny_table):
+    table, host, secrets = tiny_table
+
+    async def run():
+        comm, _welcome = await connect(table.code, seat=secrets[0])
+        for k in range(5):
+            await comm.send_to(text_data=json.dumps({"type": "ping", "id": k}))
+        outputs = []
+        while sum('"pong"' in o.get("text", "") for o in outputs) < 5:  # the burst is served
+            outputs.append(await comm.receive_output(timeout=5))
+        for k in range(5, 30):
+            await comm.send_to(text_data=json.dumps({"type": "ping", "id": k}))
+        outputs += await _outputs_until_close(comm)
+        await comm.wait()
+        return outputs
+
+    outputs = async_to_sync(run)()
+    frames = [json.loads(o["text"]) for o in outputs if o["type"] == "websocket.send"]
+    pongs = [f for f in frames if f["type"] == "pong"]
+    errors = [f for f in frames if f["type"] == "error"]
+    assert sorted(p["ref"] for p in pongs) == [0, 1, 2, 3, 4]
+    assert [e["code"] for e in errors] == ["rate_limited"] and errors[0]["message"]
+    assert outputs[-1] == {"type": "websocket.close", "code": CLOSE_FLOOD}
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(SIXDICE_WS_RATE=0.0001, SIXDICE_WS_BURST=1, SIXDICE_WS_FLOOD=1, SIXDICE_WS_FLOOD_COOLDOWN=60)
+def test_a_client_closed_for_flooding_is_refused_at_the_handshake_for_a_while(tiny_table):
+    table, host, secrets = tiny_table
+
+    async def run():
+        comm, _welcome = await connect(table.code, seat=secrets[0])
+        cookie = dict(comm.scope["headers"])[b"cookie"]
+        for k in range(5):
+            await comm.send_to(text_data=json.dumps({"type": "ping", "id": k}))
+        outputs = await _outputs_until_close(comm)
+        await comm.wait()
+        again = WebsocketCommunicator(application, f"/ws/t/{table.code}/",
+                                      headers=[(b"host", b"testserver"), (b"cookie", cookie)])
+        refused, _ = await again.connect()
+        other, _welcome = await connect(table.code, seat=secrets[1])  # another session is not held back
+        await other.disconnect()
+        return outputs, refused
+
+    outputs, refused = async_to_sync(run)()
+    assert outputs[-1] == {"type": "websocket.close", "code": CLOSE_FLOOD}
+    assert refused is False
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(SIXDICE_WS_RATE=20, SIXDICE_WS_BURST=2, SIXDICE_WS_FLOOD=1000)
+def test_a_client_that_slows_down_after_rate_limited_keeps_its_connection(tiny_table, monkeypatch):
+    table, host, secrets = tiny_table
+    now = [1000.0]
+    monkeypatch.setattr(flow, "_clock", lambda: now[0])  # the bucket's time stands still until we move it
+
+    async def frames_until(comm, wanted):
+        seen = []
+        while not wanted(seen):
+            frame = await comm.receive_json_from(timeout=5)
+            if frame["type"] in {"pong", "error"}:
+                seen.append(frame)
+        return seen
+
+    async def run():
+        comm, _welcome = await connect(table.code, seat=secrets[0], lang="fr")
+        for k in range(4):
+            await comm.send_to(text_data=json.dumps({"type": "ping", "id": k}))
+        first = await frames_until(comm, lambda seen: len(seen) == 3)
+        now[0] += 1.0  # a second later: 20 tokens (at most the burst of 2)
+        await comm.send_to(text_data=json.dumps({"type": "ping", "id": "later"}))
+        later = await frames_until(comm, lambda seen: len(seen) == 1)
+        await comm.disconnect()
+        return first, later
+
+    first, later = async_to_sync(run)()
+    assert sorted(str(f.get("ref")) for f in first if f["type"] == "pong") == ["0", "1"]  # 2 and 3 dropped
+    (error,) = [f for f in first if f["type"] == "error"]
+    assert error["code"] == "rate_limited" and "Too many" not in error["message"]  # in the reader's language
+    assert later == [{**later[0], "type": "pong", "ref": "later"}]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_frame_over_64_kib_gets_too_large_and_the_connection_stays(tiny_table):
+    table, host, secrets = tiny_table
+
+    async def run():
+        comm, _welcome = await connect(table.code, seat=secrets[0])
+        await comm.send_to(text_data=json.dumps({"type": "ping", "pad": "x" * 900_000}))
+        first = await receive_until(comm, "error")
+        await comm.send_to(text_data=json.dumps({"type": "ping", "id": "after"}))
+        second = await receive_until(comm, "pong")
+        await comm.disconnect()
+        return first, second
+
+    first, second = async_to_sync(run)()
+    assert first["type"] == "error" and first["code"] == "too_large"
+    assert second["type"] == "pong" and second["ref"] == "after"
+
+
+@override_settings(SIXDICE_WS_RATE=10_000, SIXDICE_WS_BURST=10_000, SIXDICE_WS_QUEUE=8, SIXDICE_WS_FLOOD=10_000)
+def test_the_queue_to_a_busy_consumer_is_bounded():
+    """A consumer that reads nothing (a slow database): at most SIXDICE_WS_QUEUE frames wait; the rest are dropped."""
+
+    async def run():
+        inbound: asyncio.Queue = asyncio.Queue()
+        sent: list[dict] = []
+
+        async def send(message):
+            sent.append(message)
+
+        conn = _Connection({"type": "websocket", "headers": []}, inbound.get, send)
+        pump = asyncio.get_running_loop().create_task(conn.pump())
+        for k in range(1000):
+            inbound.put_nowait({"type": "websocket.receive", "text": json.dumps({"type": "ping", "id": k})})
+        while not inbound.empty():
+            await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        queued = len(conn.queue)
+        first = await conn.receive()
+        pump.cancel()
+        return queued, first, sent
+
+    queued, first, sent = asyncio.run(run())
+    assert queued == 8
+    assert json.loads(first["text"])["id"] == 0
+    codes = [json.loads(m["text"])["code"] for m in sent if m["type"] == "websocket.send"]
+    assert codes == ["rate_limited"]
