@@ -137,8 +137,11 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
         key = request.GET.get("k")
         if key is not None and hmac.compare_digest(key, services.join_key(table)):
             _hold(request, table.code, invited=key)
-        return _join_form(request, table)
-    return render(request, "tables/live.html", _live_context(request, table, role="spectator"))
+        full = table.seats.count() >= table.capacity  # say so before the name form, not after it
+        return _join_form(request, table, full_message=_("All %(n)s seats are taken.") % {"n": table.capacity} if full else "")
+    # A phone whose seat secret no longer matches: its seat was handed over or the app plays it.
+    lost_seat = bool(creds.seat_secret)
+    return render(request, "tables/live.html", {**_live_context(request, table, role="spectator"), "lost_seat": lost_seat})
 
 
 @never_cache
