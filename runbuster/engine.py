@@ -35,6 +35,7 @@ from sixdice.gamekit.engine import (
     NotAllowed,
     OptionsError,
     Outcome,
+    dense_ranks,
     register,
 )
 from sixdice.gamekit.notation import Part, gettext_noop, part
@@ -323,6 +324,19 @@ class RunBusterEngine(GameEngine):
             places=s.finished + (s.loser,),
             loser=s.loser,
         )
+
+    def final_ranks(self, state: Mapping[str, Any], *, players: int) -> list[int] | None:
+        """The drop-out order: the first to complete a full straight is 1, the next 2, ..., the loser last.
+
+        Never a tie (one seat finishes per straight completed).  ``None``
+        while the round goes on.
+        """
+        s = self._state(state)
+        if not s.over:
+            return None
+        assert s.loser is not None
+        order = s.finished + (s.loser,)
+        return dense_ranks([order.index(seat) for seat in range(s.players)])
 
     def is_turn(self, actor: Actor, action: Mapping[str, Any]) -> bool:
         """A turn is a roll (by the seat, the host typing physical dice in, or the app for a bot)."""

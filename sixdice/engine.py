@@ -27,6 +27,7 @@ from sixdice.gamekit.engine import (
     NotAllowed,
     OptionsError,
     Outcome,
+    dense_ranks,
     register,
 )
 from sixdice.gamekit.notation import Part, gettext_noop, part
@@ -357,6 +358,20 @@ class SixDiceEngine(GameEngine):
         if not st.over:
             return None
         return Outcome(winners=tuple(st.winners), end_reason=st.end_reason or "")
+
+    def final_ranks(self, state: Mapping[str, Any], *, players: int) -> list[int] | None:
+        """The winners first, together (a shared win, R9/R10, is a tie); then the others by |hand value|.
+
+        The largest absolute value of a final hand comes first; equal values
+        are tied.  After *all threes* the player(s) with all threes come
+        first whatever the others' values.  ``None`` while the game goes on.
+        """
+        st = self._state(state)
+        if not st.over:
+            return None
+        won = set(st.winners)
+        values = st.values()
+        return dense_ranks([(seat not in won, -abs(values[seat])) for seat in range(st.n)])
 
     # ------------------------------------------------------------ review pages, statistics and rules
 

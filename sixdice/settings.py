@@ -97,6 +97,7 @@ CONTENT_SECURITY_POLICY = {
         "img-src": [SELF, "data:"],
         "connect-src": [SELF],
         "font-src": [SELF],
+        "media-src": [SELF, "data:"],  # NoSleep.js keeps the screen on with a tiny looping video in a data: URL
         "object-src": [NONE],
         "base-uri": [SELF],
         "form-action": [SELF],

@@ -24,6 +24,7 @@ from .engine import (
     NotAllowed,
     OptionsError,
     Outcome,
+    dense_ranks,
     get_engine,
     parse_actor,
     register,
@@ -34,6 +35,6 @@ from .replay import Replayed, final_state, replay
 __all__ = [
     "HOST", "JSON", "REGISTRY", "SEPARATOR", "SYSTEM", "Actor", "BoardPicture", "DieFace", "FirstPlayer", "GameEngine",
     "GameError", "HandPicture", "IllegalMove", "NotAllowed", "OptionsError", "Outcome", "Part", "Refusal",
-    "Replayed", "english", "final_state", "get_engine", "gettext_noop", "parse_actor", "part", "register",
+    "Replayed", "dense_ranks", "english", "final_state", "get_engine", "gettext_noop", "parse_actor", "part", "register",
     "render_parts", "replay",
 ]

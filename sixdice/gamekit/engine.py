@@ -54,6 +54,12 @@ Actor = int | str
 JSON = dict[str, Any]
 
 
+def dense_ranks(keys: Sequence[Any]) -> list[int]:
+    """Rank 1 for the smallest key, equal keys share a rank: ``[3, 1, 3] -> [2, 1, 2]``."""
+    order = {key: i + 1 for i, key in enumerate(sorted(set(keys)))}
+    return [order[key] for key in keys]
+
+
 def parse_actor(actor: str) -> Actor:
     """An event's stored actor (``"0"``, ``"host"``, ``"system"``) as an :data:`Actor`."""
     return int(actor) if actor.isdigit() else actor
@@ -321,6 +327,26 @@ class GameEngine:
         return {}
 
     # ------------------------------------------------------------ hooks with defaults: reviewing a game
+
+    def final_ranks(self, state: Mapping[str, Any], *, players: int) -> list[int] | None:
+        """Each seat's final rank (1 = best, equal numbers are ties); ``None`` while the game goes on.
+
+        The profiles' results and ratings use it.  Default, from
+        :meth:`outcome`: the finishing order where the outcome has one
+        (``Outcome.places``; a seat missing from it comes after them, all
+        tied), else the winners first, together, and everyone else tied
+        behind them.  ``players`` is the number of seats (the state's shape is
+        the game's own, so the kit does not read it there).
+        """
+        outcome = self.outcome(state)
+        if outcome is None:
+            return None
+        seats = range(players)
+        if outcome.places:
+            where = {seat: i for i, seat in enumerate(outcome.places)}
+            return dense_ranks([where.get(seat, len(outcome.places)) for seat in seats])
+        won = set(outcome.winners)
+        return dense_ranks([seat not in won for seat in seats])
 
     end_reasons: ClassVar[Mapping[str, str]] = {}
     """A label per :attr:`Outcome.end_reason` code (English, marked with ``gettext_noop``), for the

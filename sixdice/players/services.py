@@ -216,8 +216,7 @@ def record_result(game: Game) -> None:
     with transaction.atomic():
         by_position = {s.position: s for s in _table_seats(game)}
         names = list(game.players)
-        ranks = final_ranks(engine=game.engine, state=game.state, players=len(names),
-                            winners=game.winners or [], places=game.places or [])
+        ranks = final_ranks(engine=game.engine, state=game.state, players=len(names))
         rows = []
         for position, name in enumerate(names):
             seat = by_position.get(position)
@@ -291,8 +290,7 @@ def rebuild_ratings(*, replay: bool = False) -> int:
             outcome = get_engine(game.engine).outcome(state)
             if outcome is None:
                 raise ServiceError("not_finished", f"{game}: the event log does not finish the game")
-            ranks = final_ranks(engine=game.engine, state=state, players=len(game.players),
-                                winners=outcome.winners, places=outcome.places)
+            ranks = final_ranks(engine=game.engine, state=state, players=len(game.players))
             for row in rows:
                 if row.rank != ranks[row.position]:
                     row.rank = ranks[row.position]

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils.dateparse import parse_datetime
 
 from sixdice.gamekit.engine import HOST, REGISTRY, SYSTEM, GameError, get_engine
-from sixdice.gamekit.replay import replay
+from sixdice.gamekit.replay import describe, describe_parts, replay
 from sixdice.tables import names as lookalikes
 from sixdice.tables import services
 from sixdice.tables.models import Event, Game, Seat, Table
@@ -301,8 +301,8 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
             e = events[done]
             why = limits.check_actor(engine, step.before, cleaned, e["actor"])
             _need(why is None, f'{label}: event {done + 1}: "actor" {e["actor"]!r} is not possible: {why}.')
-            e["notation"] = engine.describe_parts(step.before, e["action"], names=names)
-            expected_text = engine.describe(step.before, e["action"], names=names)[:500]
+            e["notation"] = describe_parts(engine, step.before, e["action"], names=names)  # undo events too
+            expected_text = describe(engine, step.before, e["action"], names=names)[:500]
             _need(e["text"] == expected_text,
                   f'{label}: event {done + 1}: "text" does not match the action (expected {expected_text!r}).')
             state = step.after

@@ -189,7 +189,7 @@ def compute(engine: str | None = None, *, imported: bool = True) -> Statistics:
         default_strength = adapter.bot_strengths[-1] if adapter is not None and adapter.bot_strengths else ""
         for seat, entry in enumerate(entries[game.pk]):
             if entry.key[0] == "bot":  # results per bot strength ("" is the game's default strength)
-                strength = entry.key[1] or default_strength
+                strength = entry.key[-1] or default_strength  # ("bot", engine, strength)
                 bs = es.bots.setdefault(strength, BotStats(strength))
                 bs.seats += 1
                 bs.wins += 1 / len(winners) if seat in winners else 0.0

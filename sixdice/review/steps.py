@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sixdice.gamekit.engine import GameEngine, get_engine, parse_actor
-from sixdice.gamekit.replay import replay
+from sixdice.gamekit.replay import replay, undone
 from sixdice.tables.i18n import render_notation
 from sixdice.tables.models import Event, Game
 
@@ -75,6 +75,7 @@ def step_payloads(game: Game, steps: Sequence[Step],
     who decided (and the engine's default for a choice), and the generic drawing."""
     engine = get_engine(game.engine)
     made = decisions(engine, steps, bots, game.players)
+    gone = undone((step.actor or "", step.action) for step in steps[1:])  # struck through: an undo took them back
     payloads = []
     for step in steps:
         payload = {
@@ -86,6 +87,7 @@ def step_payloads(game: Game, steps: Sequence[Step],
             "turn": step.turn,
             "view": engine.view(step.state, None),
             "picture": picture_data(engine, step.state),
+            "undone": step.index in gone,
         }
         if step.index:
             payload.update(made[step.index - 1].as_json(game.players))

@@ -53,6 +53,50 @@ def _result(after: State, names: Sequence[str]) -> list[Part]:
     return [part(msg, who=who)]
 
 
+def _aftermath(before: State, after: State, action: Mapping[str, Any], nm: list[str]) -> list[Part]:
+    """What the app did by itself after the action: steps skipped (R2, R8), dice that went back to the
+    bank without a choice, and who starts the game and why (R1)."""
+    out: list[Part] = []
+    for note in after.skipped:
+        step, _, seat_text = note.partition(":")
+        if not seat_text.isdigit() or int(seat_text) >= len(nm):
+            continue
+        who = nm[int(seat_text)]
+        if step == "flip":
+            out.append(part(gettext_noop("%(name)s has no legal flip: no flip this turn (R2)"), name=who))
+        elif step == "draw":
+            out.append(part(gettext_noop("the bank is empty: %(name)s draws nothing (R8)"), name=who))
+        elif step == "pair":
+            out.append(part(gettext_noop("fewer than 2 dice in the bank: no pair for %(name)s (R8)"), name=who))
+        elif step == "start":
+            out.append(part(gettext_noop("the bank is too short: no starting dice for %(name)s (R8)"), name=who))
+    p = before.pending
+    taken = len(action.get("values") or ()) if action.get("type") == "roll" and p is not None else 0
+    if action.get("type") == "roll" and p is not None and p.purpose == "pair":
+        taken = 2
+    explicit = 0
+    if action.get("type") == "keep" and p is not None:
+        i, j = sorted(action["keep"])
+        explicit = sum(len(g) for k, g in enumerate(before.hands[p.seat].groups) if k not in (i, j))
+    back = after.bank - before.bank + taken - explicit
+    if back > 0:
+        out.append(part(gettext_noop("%(n)s dice went back to the bank (the only way to keep 2 groups)"), n=back))
+    if before.round == 0 and after.round >= 1 and after.first is not None:
+        values = after.values()
+        best = abs(values[after.first])
+        tied = [nm[s] for s, v in enumerate(values) if abs(v) == best and s != after.first]
+        v = values[after.first]
+        value = ("+" if v > 0 else "\u2212") + str(abs(v)) if v else "0"
+        if tied:
+            out.append(part(gettext_noop("%(name)s starts: hand value %(value)s is closest to 0, tied with %(others)s; "
+                                         "the first in seat order starts (R1)"),
+                            name=nm[after.first], value=value, others=", ".join(tied)))
+        else:
+            out.append(part(gettext_noop("%(name)s starts: hand value %(value)s is closest to 0"),
+                            name=nm[after.first], value=value))
+    return out
+
+
 def describe_parts(
     state_before: State, action: Mapping[str, Any], names: Sequence[str] | None = None
 ) -> list[Part]:
@@ -115,7 +159,7 @@ def describe_parts(
         text = part(gettext_noop("%(name)s keeps %(kept)s, returns %(back)s to the bank"), name=who, kept=kept, back=back)
     else:
         text = part(gettext_noop("(%(kind)s)"), kind=kind)
-    return [text, *tail]
+    return [text, *_aftermath(state_before, after, action, nm), *tail]
 
 
 def describe(state_before: State, action: Mapping[str, Any], names: Sequence[str] | None = None) -> str:

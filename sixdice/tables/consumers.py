@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from sixdice.gamekit.engine import GameError
 
-from . import bots, broadcast, i18n, presence, selectors, services, throttle
+from . import bots, broadcast, dedupe, handover, i18n, presence, selectors, services, throttle
 from .broadcast import database_sync_to_async, write
 from .services import Credentials, ServiceError
 
@@ -94,6 +94,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     who: Who | None = None
     lang: str = "en"  # this connection's language: log lines and messages are rendered in it
     version: int = -1  # the table version of the last table frame sent on this connection
+    seen_presence: dict[str, Any] | None = None  # the last presence frame this connection was sent
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Overrides Channels (no setting does it): no thread hop per message to close DB connections, docs/performance.md #6.
@@ -161,7 +162,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             except BadFrame as exc:
                 await self._error(exc.code, exc.message, ref)
             except ServiceError as exc:
-                extra: dict[str, Any] = {}
+                extra: dict[str, Any] = dict(exc.extra)  # e.g. duplicate: true (dedupe)
                 if exc.code in WITH_SNAPSHOT:
                     extra["snapshot"] = await self._snapshot()
                 await self._error(exc.code, exc.message, ref, **extra)
@@ -202,6 +203,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_add(broadcast.group_name(who.code), self.channel_name)
             where = await database_sync_to_async(presence.heartbeat)(self.channel_name, who.table_id)
             await self._send({"type": "pong", "ref": ref, **where})
+            await self._presence_expired()
             if who.bots:  # whichever process hears a heartbeat makes sure the bots are driven
                 bots.kick(who.code)
         elif kind == "action":
@@ -212,12 +214,15 @@ class TableConsumer(AsyncWebsocketConsumer):
             as_host = msg.get("as_host", False)
             if not isinstance(as_host, bool):
                 raise BadFrame("bad_field", _("Field %(name)s must be true or false.") % {"name": "'as_host'"})
-            applied = await write(
-                services.apply_action, table_code=who.code, credentials=who.credentials,
-                action=action, expected_seq=seq, as_host=as_host,
+            sender = "host" if as_host else (None if who.seat is None else str(who.seat))
+            outcome = await write(
+                dedupe.apply_once, table_id=who.table_id, sender=sender,
+                action_id=dedupe.clean_action_id(msg.get("action_id")), table_code=who.code,
+                credentials=who.credentials, action=action, expected_seq=seq, as_host=as_host,
             )
-            await self._send({"type": "ack", "ref": ref, "seq": applied.game.seq})
-            if applied.bots:
+            await self._send({**outcome.reply, "ref": ref})
+            applied = outcome.applied
+            if applied is not None and applied.bots:
                 bots.kick(who.code)
         elif kind == "resync":
             since = _int_field(msg, "since")
@@ -235,6 +240,9 @@ class TableConsumer(AsyncWebsocketConsumer):
                 services.host_command, table_code=who.code, credentials=who.credentials,
                 command=msg.get("command"), fields=msg,
             )
+            if reply and reply.get("type") == "handover":  # the link as a QR code too
+                reply["url_full"] = handover.absolute_url(self.scope, reply["url"])
+                reply["qr"] = handover.qr_svg(reply["url_full"])
             await self._send({**(reply or {"type": "ack"}), "ref": ref})
             bots.kick(who.code)  # the command may have given a bot its turn (issue 14: the take-over freeze)
         else:
@@ -256,6 +264,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         if frame["table"]["version"] < self.version:
             return  # an older frame overtaken by a newer one (two writers in two processes)
         self.who.bots = _has_bots(frame)
+        if self.who.seat is None and self.who.credentials.seat_secret:
+            # A phone whose seat the app played: "Give the seat back" may have returned it.
+            self.who = await database_sync_to_async(_reidentify)(self.who)
+            if self.who.seat is not None:
+                await database_sync_to_async(presence.register)(
+                    self.channel_name, table_id=self.who.table_id, seat=self.who.seat, host=self.who.host
+                )
         if self.who.seat is not None and self.who.seat in event["revoked"]:
             self.who = await database_sync_to_async(_reidentify)(self.who)
             await database_sync_to_async(presence.register)(
@@ -271,6 +286,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self._send_table({"type": "snapshot", **selectors.for_connection(frame, seat=self.who.seat, host=self.who.host)})
 
     async def table_presence(self, event: dict[str, Any]) -> None:
+        self.seen_presence = event["presence"]
         await self._send({"type": "presence", **event["presence"]})
 
     # -------------------------------------------------------------- helpers
@@ -280,6 +296,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         assert self.who is not None
         here = await database_sync_to_async(presence.current)(self.who.table_id)
         await self.channel_layer.group_send(broadcast.group_name(self.who.code), {"type": "table.presence", "presence": here})
+
+    async def _presence_expired(self) -> None:
+        """At a heartbeat: a connection gone silent (no heartbeat for SIXDICE_PRESENCE_TIMEOUT) is away now; say so."""
+        assert self.who is not None
+        here = await database_sync_to_async(presence.current)(self.who.table_id)
+        if self.seen_presence is not None and here != self.seen_presence:
+            await self.channel_layer.group_send(broadcast.group_name(self.who.code), {"type": "table.presence", "presence": here})
 
     async def _snapshot(self) -> dict[str, Any]:
         assert self.who is not None

@@ -88,6 +88,9 @@ class Seat(models.Model):
     name = models.CharField(max_length=24)
     secret_hash = models.CharField(max_length=64, blank=True)
     claim_token_hash = models.CharField(max_length=64, blank=True, help_text="A pending hand-over link.")
+    parked_secret_hash = models.CharField(
+        max_length=64, blank=True, help_text="The phone's secret while the app plays the seat: 'Give the seat back' restores it."
+    )
     is_bot = models.BooleanField(default=False)
     bot_strength = models.CharField(
         max_length=16, blank=True, default="", help_text="How the app plays this seat (one of the game's bot strengths; empty: the game's default)."
@@ -173,3 +176,26 @@ class Connection(models.Model):
 
     def __str__(self) -> str:
         return self.channel_name
+
+
+class ActionReceipt(models.Model):
+    """The answer a seat (or the host) got for an action frame carrying a client action id.
+
+    A resent frame with the same id (a double tap, a second tab, a resend after
+    a reconnect) gets this answer again instead of being applied twice; kept in
+    the database so it holds across server processes (``sixdice.tables.dedupe``).
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="receipts")
+    sender = models.CharField(max_length=10, help_text="A seat number or 'host'.")
+    action_id = models.CharField(max_length=64)
+    reply = models.JSONField(help_text="The ack ({'seq': n}) or the refusal ({'code', 'message'}).")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "sender", "action_id"], name="receipt_unique_action_id")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id} {self.sender} {self.action_id}"

@@ -240,10 +240,10 @@ def hand_over_seat(*, table: Table, position: int) -> str:
     """
     seat = _seat_at(table, position)
     token = new_secret()
-    seat.secret_hash = ""
+    seat.secret_hash = seat.parked_secret_hash = ""
     seat.claim_token_hash = hash_secret(token)
     seat.is_bot = False
-    seat.save(update_fields=["secret_hash", "claim_token_hash", "is_bot"])
+    seat.save(update_fields=["secret_hash", "parked_secret_hash", "claim_token_hash", "is_bot"])
     _changed(table, TableChange.Kind.HANDOVER, payload={"position": position}, revoked=[position])
     return token
 
@@ -290,9 +290,12 @@ def set_bot(*, table: Table, position: int, is_bot: bool = True, strength: str =
     seat = _seat_at(table, position)
     seat.is_bot = is_bot
     seat.bot_strength = _strength(table, strength) if is_bot else ""
-    if is_bot:
+    if is_bot:  # the phone's secret is kept aside: giving the seat back returns it to that phone
+        seat.parked_secret_hash = seat.secret_hash or seat.parked_secret_hash
         seat.secret_hash = ""
-    seat.save(update_fields=["is_bot", "secret_hash", "bot_strength"])
+    elif seat.parked_secret_hash:
+        seat.secret_hash, seat.parked_secret_hash = seat.parked_secret_hash, ""
+    seat.save(update_fields=["is_bot", "secret_hash", "parked_secret_hash", "bot_strength"])
     kind = TableChange.Kind.BOT_ON if is_bot else TableChange.Kind.BOT_OFF
     _changed(table, kind, payload={"position": position}, revoked=[position] if is_bot else [])
     return seat
@@ -323,7 +326,7 @@ def set_paused(*, table: Table, paused: bool) -> Table:
 
 # ---------------------------------------------------------------- host commands
 
-HOST_COMMANDS = frozenset({"start", "rematch", "pause", "resume", "handover", "bot", "add_bot", "close"})
+HOST_COMMANDS = frozenset({"start", "rematch", "pause", "resume", "handover", "bot", "add_bot", "close", "undo", "correct"})
 
 
 def _int_field(fields: Mapping[str, Any], name: str) -> int:
@@ -354,6 +357,14 @@ def host_command(*, table_code: str, credentials: Credentials, command: Any, fie
         taken = {name.casefold() for name in table.seats.values_list("name", flat=True)}
         number = next(n for n in range(1, 100) if f"bot {n}" not in taken)
         join_table(table=table, name=f"Bot {number}", is_bot=True, strength=fields.get("strength", ""))
+    elif command == "undo":  # issue 14: sixdice/tables/undo.py
+        from .undo import undo
+
+        undo(table_code=table.code, credentials=credentials, to=fields.get("to"))
+    elif command == "correct":  # issue 14: a typed roll's values, corrected
+        from .undo import correct
+
+        correct(table_code=table.code, credentials=credentials, seq=fields.get("seq"), values=fields.get("values"))
     elif command == "bot":
         on = fields.get("on", True)
         if not isinstance(on, bool):

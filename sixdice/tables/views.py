@@ -123,6 +123,7 @@ def _live_context(request: HttpRequest, table: Table, *, role: str) -> dict[str,
         "qr_svg": _qr(request, table, scale=4) if role == "host" else "",
         "join_pin": services.join_pin(table) if role == "host" else "",
         "game_template": [f"{engine.slug}/table.html", "tables/no_board.html"],
+        "game_help_template": [f"{engine.slug}/help.html", "tables/no_board.html"],
     }
 
 
@@ -136,8 +137,18 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
         key = request.GET.get("k")
         if key is not None and hmac.compare_digest(key, services.join_key(table)):
             _hold(request, table.code, invited=key)
-        return _join_form(request, table)
-    return render(request, "tables/live.html", _live_context(request, table, role="spectator"))
+        full = table.seats.count() >= table.capacity  # say so before the name form, not after it
+        return _join_form(request, table, full_message=_("All %(n)s seats are taken.") % {"n": table.capacity} if full else "")
+    # A phone whose seat secret no longer matches: its seat was handed over or the app plays it.
+    lost_seat = bool(creds.seat_secret)
+    return render(request, "tables/live.html", {**_live_context(request, table, role="spectator"), "lost_seat": lost_seat})
+
+
+@never_cache
+def screen_page(request: HttpRequest, code: str) -> HttpResponse:
+    """The table screen: a tablet or TV in the middle of the table shows every hand, large, with no controls."""
+    table = _table_or_404(code)
+    return render(request, "tables/screen.html", _live_context(request, table, role="spectator"))
 
 
 @require_POST

@@ -2,7 +2,11 @@
  * Keeps the table's state in step with the server (see docs/protocol.md):
  * seq tracking, resync on a gap, table versions (a missed table change is
  * asked for again), reconnect with backoff and jitter, presence,
- * the host's controls and the move log.  A game draws its board by
+ * the host's controls and the move log.  Every action carries a client
+ * action id; one tapped while offline waits ("sending…") and is sent once
+ * the socket is back, with the same id, so it is applied at most once.
+ * A socket that stays open but answers no ping for two intervals is closed
+ * and opened again (the "reconnecting" banner shows meanwhile).  A game draws its board by
  * registering window.GameRenderers[slug] = {render(live, boardEl)}.
  */
 (function () {
@@ -13,6 +17,13 @@
 
   const $ = (id) => document.getElementById(id);
   const el = window.el;
+  const PING_MS = window.SIXDICE_PING_MS || 25000;  // heartbeat interval (a test may shorten it)
+
+  function newActionId() {  // random, unique per tap; kept when the same action is sent again
+    const bytes = new Uint8Array(12);
+    crypto.getRandomValues(bytes);
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
 
   const live = {
     code: app.dataset.code, role: app.dataset.role, slug: app.dataset.game,
@@ -25,15 +36,38 @@
       if (this.game) url += `?game=${this.game.id}&since=${this.game.seq}`;
       const ws = new WebSocket(url);
       this.ws = ws;
+      this.pingAt = null; this.lastPing = Date.now();
       ws.onopen = () => { this.attempt = 0; $("banner").hidden = true; };
       ws.onmessage = (e) => this.receive(JSON.parse(e.data));
       ws.onclose = (e) => {
         if (this.ws !== ws) return;
         if (e.code === 4404) return;
-        $("banner").hidden = false;
-        const delay = Math.min(15000, 500 * 2 ** this.attempt++) * (0.5 + Math.random());
-        setTimeout(() => this.connect(), delay);
+        this.lost();
       };
+    },
+    lost() {  // the socket is gone (or dead): show the banner and try again with backoff and jitter
+      this.ws = null;
+      $("banner").hidden = false;
+      if (this.pending) { this.pending.offline = true; this.showSending(true); }  // resent on reconnect
+      const delay = Math.min(15000, 500 * 2 ** this.attempt++) * (0.5 + Math.random());
+      setTimeout(() => this.connect(), delay);
+    },
+    heartbeat() {  // every PING_MS a ping; no pong within two intervals: the socket is dead
+      const ws = this.ws;
+      if (!ws || ws.readyState !== WebSocket.OPEN) return;
+      const now = Date.now();
+      if (this.pingAt !== null && now - this.pingAt >= 2 * PING_MS) {
+        // Open but silent (a half-open connection): give it up and reconnect.
+        ws.onclose = ws.onmessage = ws.onopen = null;
+        try { ws.close(); } catch (err) { /* already closing */ }
+        this.lost();
+        return;
+      }
+      if (now - this.lastPing >= PING_MS) {
+        this.lastPing = now;
+        if (this.pingAt === null) this.pingAt = now;
+        this.send({type: "ping"});
+      }
     },
 
     send(msg) {
@@ -44,7 +78,36 @@
     },
     act(action, asHost) {
       if (!this.game) return null;
-      return this.send({type: "action", seq: this.game.seq, action, as_host: !!asHost});
+      if (this.pending) { this.toast(T.sending); return null; }  // one action at a time: the last is on its way
+      const frame = {type: "action", seq: this.game.seq, action, as_host: !!asHost, action_id: newActionId()};
+      this.pending = {frame, ref: null, offline: false};
+      this.sendPending();
+      return this.pending ? this.pending.ref : null;
+    },
+    sendPending() {  // (again) send the action waiting for its answer, with its own action id
+      const p = this.pending;
+      if (!p) return;
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+        p.offline = true;
+        this.showSending(true);
+        return;
+      }
+      const frame = Object.assign({}, p.frame);
+      p.ref = this.send(frame);
+    },
+    settle(msg) {  // the answer to the waiting action: an ack (maybe of an earlier send), or a refusal
+      const p = this.pending;
+      if (!p || msg.ref !== p.ref) return false;
+      this.pending = null;
+      this.showSending(false);
+      if (msg.type === "ack") { if (p.offline) this.toast(T.sent); }
+      else this.toast(p.offline ? T.notSent + " " + msg.message : msg.message);
+      return true;
+    },
+    showSending(on) {
+      document.body.classList.toggle("sending", on);
+      const t = $("toast");
+      if (on) { clearTimeout(this.toastTimer); t.textContent = T.sending; t.hidden = false; }
     },
     hostCommand(command, extra) { return this.send(Object.assign({type: "host", command}, extra || {})); },
     onChange(fn) { this.listeners.push(fn); },
@@ -63,18 +126,21 @@
             this.lastEvents = msg.missed;
           }
           if (msg.type === "revoked") this.toast(msg.message);
+          if (msg.type === "welcome" && this.pending) this.sendPending();  // back online: deliver it now
           break;
         }
         case "update": this.applyUpdate(msg); break;
         case "presence": this.presence = msg; break;
+        case "ack": this.settle(msg); return;
         case "pong":  // the table moved on without us (lost broadcasts): catch up
+          this.pingAt = null;
           if (this.checkVersion(msg.version)) return;
           if (msg.game !== (this.game ? this.game.id : null) || (this.game && msg.seq > this.game.seq)) {
             this.send({type: "resync", game: this.game ? this.game.id : null, since: this.game ? this.game.seq : 0});
           }
           return;
         case "error":
-          this.toast(msg.message);
+          if (!this.settle(msg)) this.toast(msg.message);
           if (msg.snapshot) this.applySnapshot(msg.snapshot);
           break;
         case "handover": this.showHandover(msg); break;
@@ -114,6 +180,7 @@
       this.game.seq = u.seq; this.game.status = u.status; this.game.view = u.view;
       this.log.push(...fresh);
       this.lastEvents = fresh;
+      for (const e of fresh) if (e.action && e.action.type === "undo") this.toast(e.text);  // in this phone's language
     },
 
     toast(text) {
@@ -122,10 +189,13 @@
       clearTimeout(this.toastTimer);
       this.toastTimer = setTimeout(() => { t.hidden = true; }, 5000);
     },
+    confirmed(question, name) { return window.confirm(`${name}: ${question}`); },
     showHandover(msg) {
       const p = $("handover");
       const url = location.origin + msg.url;
-      p.replaceChildren(T.handoverLink + " ", el("a", {href: url, class: "handover-link"}, url));
+      const qr = el("div", {class: "qr handover-qr", role: "img", "aria-label": T.handoverQr});
+      if (msg.qr) qr.innerHTML = msg.qr;  // an SVG the server drew (segno), as the join QR
+      p.replaceChildren(T.handoverLink + " ", el("a", {href: url, class: "handover-link"}, url), msg.qr ? qr : "");
       p.hidden = false;
     },
 
@@ -147,8 +217,13 @@
         s.position === this.seat ? el("small", {}, ` (${T.you})`) : null,
         s.bot ? el("small", {}, ` (${T.bot})`) : null,
         this.role === "host" ? el("span", {class: "seat-actions"},
-          el("button", {type: "button", class: "small", onclick: () => this.hostCommand("handover", {position: s.position})}, T.handOver),
-          s.bot ? null : el("button", {type: "button", class: "small", onclick: () => this.hostCommand("bot", {position: s.position, on: true})}, T.makeBot))
+          el("button", {type: "button", class: "small", "data-seat-act": "handover",
+                        onclick: () => this.confirmed(T.handOverConfirm, s.name) && this.hostCommand("handover", {position: s.position})}, T.handOver),
+          s.bot
+            ? el("button", {type: "button", class: "small", "data-seat-act": "give-back",
+                            onclick: () => this.hostCommand("bot", {position: s.position, on: false})}, T.giveBack)
+            : el("button", {type: "button", class: "small", "data-seat-act": "bot",
+                            onclick: () => this.confirmed(T.makeBotConfirm, s.name) && this.hostCommand("bot", {position: s.position, on: true})}, T.makeBot))
           : null));
       if (!rows.length) rows.push(el("li", {class: "muted"}, T.waiting));
       $("seats").replaceChildren(...rows);
@@ -159,12 +234,27 @@
         hc.querySelector('[data-host="pause"]').hidden = !playing || this.table.paused;
         hc.querySelector('[data-host="resume"]').hidden = !playing || !this.table.paused;
         hc.querySelector('[data-host="rematch"]').hidden = !(this.game && this.game.status === "finished");
+        let undo = hc.querySelector('[data-host="undo"]');  // the host takes the last move back (docs/undo.md)
+        if (!undo) {
+          undo = el("button", {type: "button", "data-host": "undo", class: "secondary"}, T.undo);
+          hc.querySelector('[data-host="close"]').before(undo);
+        }
+        undo.hidden = !playing || !this.game.seq;
         hc.hidden = status === "closed";
       }
       $("closed-note").hidden = this.table.status !== "closed";
+      const lobby = $("lobby-note");  // a phone in the lobby: the host has not started yet
+      if (lobby) lobby.hidden = !(this.table.status === "lobby" && this.role !== "host");
     },
     drawLog() {
-      const items = this.log.slice(-60).reverse().map((e) => el("li", {value: e.seq}, e.text));
+      const gone = new Set(), line = [];  // moves an undo took back: struck through, still in the log
+      for (const e of this.log) {
+        if (e.action && e.action.type === "undo") { while (line.length && line[line.length - 1] > e.action.to) gone.add(line.pop()); }
+        else line.push(e.seq);
+      }
+      const items = this.log.slice(-60).reverse().map((e) => gone.has(e.seq)
+        ? el("li", {value: e.seq, class: "undone"}, el("s", {}, e.text))
+        : el("li", {value: e.seq}, e.text));
       $("log").replaceChildren(...items);
     },
   };
@@ -172,7 +262,8 @@
   const hc = $("host-controls");
   if (hc) hc.addEventListener("click", (e) => {
     const b = e.target.closest("[data-host]");
-    if (b && (b.dataset.host !== "close" || window.confirm(T.closeConfirm))) live.hostCommand(b.dataset.host);
+    const ask = b && {close: T.closeConfirm, undo: T.undoConfirm}[b.dataset.host];
+    if (b && (!ask || window.confirm(ask))) live.hostCommand(b.dataset.host);
   });
 
   // Keep the screen awake while the table is open (where the browser allows it).
@@ -183,7 +274,7 @@
   document.addEventListener("visibilitychange", wake);
   wake();
 
-  setInterval(() => { if (live.ws && live.ws.readyState === WebSocket.OPEN) live.send({type: "ping"}); }, 25000);
+  setInterval(() => live.heartbeat(), Math.max(50, PING_MS / 5));
   window.live = live;
   live.connect();
 })();

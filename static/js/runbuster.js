@@ -70,49 +70,85 @@
   function render(live, board) {
     const el = live.el;
     const game = live.game;
-    const controls = live.role === "seat" || live.role === "host";
-    if (!game || !game.view) { board.replaceChildren(lobby(live, el)); return; }
+    const screen = document.getElementById("app").dataset.view === "screen";
+    const controls = !screen && (live.role === "seat" || live.role === "host");
+    if (!game || !game.view) { window.redraw(board, [lobby(live, el)]); board.classList.add("rb"); return; }
     const v = game.view;
     const nm = names(live, v);
     const n = v.hands.length;
-    const me = live.role === "seat" ? live.seat : null;
+    const me = live.role === "seat" && !screen ? live.seat : null;
     turnReset(live, v);
     noteBust(live, v, nm);
     const mine = me !== null && v.your_turn && controls;
+    window.cues.myTurn(mine && game.status === "playing");
+    const rolled = freshRoll(live);
 
     const parts = [];
-    // Round, Player 1, whose turn.
+    // Round, Player 1, whose turn, the last move.
     const p1 = v.first != null ? v.first : 0;
+    const turn = v.over ? null : mine ? turnHint(live, v) : f(T.turnOf, {name: nm[v.current]});
+    const log = live.log || [];
     parts.push(el("div", {class: "rb-head"},
-      el("strong", {}, f(T.round, {n: game.number || 1})), " · ",
-      el("span", {class: "rb-p1"}, f(T.player1, {name: nm[p1]})),
-      v.over ? null : el("div", {class: "rb-turn", "data-current": v.current}, f(T.turnOf, {name: nm[v.current]}))));
+      el("div", {class: "rb-facts"}, el("strong", {}, f(T.round, {n: game.number || 1})), " · ",
+        el("span", {class: "rb-p1"}, f(T.player1, {name: nm[p1]}))),
+      turn ? el("div", {class: "rb-turn" + (mine ? " mine" : ""), "data-current": v.current}, turn) : null,
+      log.length ? el("div", {class: "rb-last"}, el("span", {class: "sr"}, T.lastMove + ": "), log[log.length - 1].text) : null,
+      ui.bust && ui.bust.text ? el("p", {class: "rb-flash"}, ui.bust.text) : null));
 
-    if (ui.bust && ui.bust.text) parts.push(el("p", {class: "rb-flash", role: "status"}, ui.bust.text));
+    // The last roll, for everyone but the roller who is choosing (who taps it in the cup area).
+    if (!(mine && v.phase === "choose")) parts.push(rollArea(el, live, v, nm, false, rolled));
 
-    // Every other player, in turn order after me.
+    // The host types in a player's real dice: the host's prompt comes first.
+    if (live.role === "host" && controls) {
+      const kp = keypad(el, live, v, nm);
+      if (kp) { kp.setAttribute("data-region", "act"); kp.prepend(el("p", {class: "rb-host-badge"}, el("span", {class: "badge"}, "!"), " " + T.hostResolves)); parts.push(kp); }
+    }
+
+    // My hand and my cup, with the controls of my turn.
+    const animate = ui.bust && Date.now() - ui.bust.at < 1600;
+    if (me !== null) parts.push(myArea(el, live, v, nm, me, animate, mine, rolled));
+    if (v.over) parts.push(roundEnd(el, live, v, nm));
+
+    // Every other player, in turn order after me, compact.
     const order = [];
     for (let k = 1; k <= n; k++) order.push(((me === null ? -1 : me) + k + n) % n);
     const others = order.filter((s) => s !== me);
-    const animate = ui.bust && Date.now() - ui.bust.at < 1600;
-    parts.push(el("ul", {class: "rb-players"}, others.map((s) => playerRow(el, live, v, nm, s, animate))));
+    parts.push(el("ul", {class: "rb-players" + (me === null ? " all" : "")}, others.map((s) => playerRow(el, live, v, nm, s, animate))));
 
-    // The last roll: tappable for the roller who is choosing.
-    parts.push(rollArea(el, live, v, nm, mine));
-
-    // Hints, keypad, the Take button.
-    if (mine) parts.push(...pickTools(el, live, v));
-    if (mine || live.role === "host") parts.push(keypad(el, live, v, nm));
-    if (controls && v.hints && mine) parts.push(hints(el, live, v));
-
-    // My cup at the bottom.
-    if (me !== null) parts.push(myArea(el, live, v, nm, me, animate));
-
-    parts.push(dropOuts(el, v, nm));
-    if (v.over) parts.push(roundEnd(el, live, v, nm));
-    parts.push(tally(el, live, v, nm));
-    board.replaceChildren(...parts.filter(Boolean));
+    // The drop-out order and the tally: in the Standings panel where the page has one.
+    const sheet = document.getElementById("standings");
+    const standings = [dropOuts(el, v, nm), tally(el, live, v, nm)].filter(Boolean);
+    if (sheet && !screen) sheet.replaceChildren(...standings); else parts.push(...standings);
     board.classList.add("rb");
+    board.classList.toggle("rb-acting", mine);
+    window.redraw(board, parts.filter(Boolean));
+    window.cues.announce([log.length ? log[log.length - 1].text : "", mine ? turnHint(live, v) : ""].filter(Boolean).join(" "));
+  }
+
+  // The newest roll (for the tumble and the dice sound), once.
+  let rolledSeq = null;
+  function freshRoll(live) {
+    const fresh = (live.lastEvents || []).filter((e) => e.action && e.action.type === "roll");
+    const last = fresh.length ? fresh[fresh.length - 1].seq : null;
+    if (last === null || last === rolledSeq) return false;
+    rolledSeq = last;
+    window.cues.roll();
+    return true;
+  }
+
+  function turnHint(live, v) {
+    const physical = ((live.table && live.table.options) || v.options || {}).dice === "physical";
+    if (v.phase === "roll") return physical ? T.yourTurnType : T.yourTurnRoll;
+    if (v.phase === "choose") return T.yourTurnPick;
+    const last = (live.log || [])[(live.log || []).length - 1];
+    return last && last.action && last.action.type === "roll" ? T.cannotExtend : T.yourTurnEnd;
+  }
+
+  // A die with pips (the number is there for screen readers and tests).
+  const PIPS = {1: [5], 2: [3, 7], 3: [3, 5, 7], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9]};
+  function face(el, x) {
+    return [el("span", {class: "pips", "aria-hidden": "true"}, (PIPS[x] || []).map((k) => el("i", {style: `grid-area:${Math.ceil(k / 3)}/${(k - 1) % 3 + 1}`}))),
+      el("span", {class: "sr"}, String(x))];
   }
 
   function lobby(live, el) {
@@ -165,25 +201,25 @@
     return (v.hand_options || []).filter((o) => [...hand, ...pick].every((x) => o.includes(x)));
   }
 
-  function rollArea(el, live, v, nm, mine) {
+  function rollArea(el, live, v, nm, choosing, rolled) {
     const roll = v.last_roll || [];
     if (!roll.length || v.last_roller == null) return null;
     const hand = v.hands[v.current] || [];
-    const choosing = mine && v.phase === "choose";
     const taken = [];  // which dice (by index) show the picked values: one die per value
     for (const x of ui.pick) { const i = roll.findIndex((r, j) => r === x && !taken.includes(j)); if (i >= 0) taken.push(i); }
+    const tumble = rolled ? " rolled" : "";
     const dice = roll.map((x, i) => {
-      if (!choosing) return el("span", {class: "die pip rb-die"}, String(x));
+      if (!choosing) return el("span", {class: "die pip rb-die" + tumble, "data-value": x}, face(el, x));
       const on = taken.includes(i);
       const ok = on || (!hand.includes(x) && !ui.pick.includes(x) && reachable(v, hand, [...ui.pick, x]).length > 0);
-      return el("button", {type: "button", class: "die pip rb-die" + (on ? " sel" : ""), "aria-pressed": on ? "true" : "false",
-        "data-value": x, disabled: !ok,
+      return el("button", {type: "button", class: "die pip rb-die" + (on ? " sel" : ok ? " cand" : "") + tumble, "aria-pressed": on ? "true" : "false",
+        "data-value": x, "data-i": i, disabled: !ok,
         onclick: () => {
           ui.pick = on ? ui.pick.filter((y) => y !== x) : [...ui.pick, x];
           live.draw();
-        }}, String(x));
+        }}, face(el, x));
     });
-    return el("div", {class: "rb-roll"},
+    return el("div", {class: "rb-roll" + (choosing ? " choosing" : "")},
       el("div", {class: "rb-roll-who"}, f(T.lastRoll, {name: nm[v.last_roller]})),
       el("div", {class: "rb-dice"}, dice));
   }
@@ -215,11 +251,11 @@
     const count = v.cups[v.current];
     const full = ui.keys.length >= count;
     const keys = [1, 2, 3, 4, 5, 6].map((x) => el("button", {type: "button", class: "die pip rb-key", "data-key": x, disabled: full,
-      onclick: () => { if (ui.keys.length < count) { ui.keys = [...ui.keys, x]; live.draw(); } }}, String(x)));
+      onclick: () => { if (ui.keys.length < count) { ui.keys = [...ui.keys, x]; live.draw(); } }}, face(el, x)));
     const typed = [];
     for (let i = 0; i < count; i++) typed.push(el("span", {class: "rb-typed" + (ui.keys[i] ? "" : " blank")}, ui.keys[i] ? String(ui.keys[i]) : "·"));
     return el("div", {class: "card rb-keypad"},
-      el("div", {class: "rb-keypad-title"}, f(T.keypadFor, {n: live.plural("dice", count), name: nm[v.current]})),
+      el("div", {class: "rb-keypad-title"}, byHost ? f(T.keypadFor, {n: live.plural("dice", count), name: nm[v.current]}) : f(T.keypadYou, {n: live.plural("dice", count)})),
       el("div", {class: "rb-typed-row"}, typed),
       el("div", {class: "rb-keys"}, keys),
       el("div", {class: "rb-pick"},
@@ -231,14 +267,20 @@
 
   function hints(el, live, v) {
     const h = v.hints;
-    const kids = [el("strong", {}, T.hints)];
+    const kids = [el("strong", {class: "sr"}, T.hints)];
     if (h.kind === "exact" && h.win != null && v.phase === "roll") kids.push(el("p", {class: "rb-win"}, f(T.winChance, {p: pct(h.win)})));
     if (h.kind === "exact" && h.options && v.phase === "choose") {
-      kids.push(el("ul", {class: "rb-hint-list"}, h.options.map((o) => el("li", {},
+      const row = (o) => el("li", {},
         el("button", {type: "button", class: "secondary rb-hint", "data-straight": o.straight.join("-"),
           onclick: () => { const hand = v.hands[v.current] || []; ui.pick = o.straight.filter((x) => !hand.includes(x)); live.draw(); }},
           el("span", {class: "rb-hint-st"}, st(o.straight)),
-          el("span", {class: "rb-hint-p", title: T.optionChance}, pct(o.win)))))));
+          el("span", {class: "rb-hint-p", title: T.optionChance}, pct(o.win))));
+      kids.push(el("ul", {class: "rb-hint-list"}, h.options.slice(0, 3).map(row)));
+      if (h.options.length > 3) {
+        kids.push(el("details", {class: "rb-more", open: ui.moreOpen || null, ontoggle: (e) => { ui.moreOpen = e.target.open; }},
+          el("summary", {}, f(T.moreHints, {n: h.options.length - 3})),
+          el("ul", {class: "rb-hint-list"}, h.options.slice(3).map(row))));
+      }
     }
     if (h.kind === "heuristic" && h.suggestion && h.suggestion.length && v.phase === "choose") {
       kids.push(el("p", {class: "rb-suggest"}, f(T.suggestion, {straight: st(h.suggestion)})));
@@ -246,20 +288,16 @@
     return kids.length > 1 ? el("div", {class: "card rb-hints"}, kids) : null;
   }
 
-  function myArea(el, live, v, nm, me, animate) {
+  function myArea(el, live, v, nm, me, animate, mine, rolled) {
     const state = cupState(v, me);
     const physical = ((live.table && live.table.options) || v.options || {}).dice === "physical";
     const playing = live.game.status === "playing" && !v.over;
-    let label = T.waiting, hint = null;
+    let label = T.waiting;
     if (state === "done") label = T.done;
     else if (v.over) label = T.roundOver;
-    else if (state === "green") { label = physical ? T.typeTheDice : T.tapToRoll; hint = physical ? T.yourTurnType : T.yourTurnRoll; }
-    else if (state === "yellow" && v.phase === "choose") { label = T.pickFirst; hint = T.yourTurnPick; }
-    else if (state === "yellow") {
-      label = T.tapToEnd;
-      const last = (live.log || [])[(live.log || []).length - 1];
-      hint = last && last.action && last.action.type === "roll" ? T.cannotExtend : T.yourTurnEnd;
-    }
+    else if (state === "green") label = physical ? T.typeTheDice : T.tapToRoll;
+    else if (state === "yellow" && v.phase === "choose") label = T.pickFirst;
+    else if (state === "yellow") label = T.tapToEnd;
     const tap = () => {
       if (v.over || !playing) { live.toast(T.roundOver); return; }
       if (!v.your_turn || live.role !== "seat") { live.act({type: "roll"}); return; }  // the server says whose turn it is
@@ -272,13 +310,18 @@
     };
     const cls = ["rb-me", "state-" + state];
     if (animate && ui.bust.seats.includes(me)) cls.push("bust-anim");
-    return el("div", {class: cls.join(" "), "data-seat": me},
-      hint ? el("p", {class: "rb-hint-line"}, hint) : null,
+    const attrs = {class: cls.join(" "), "data-seat": me};
+    if (mine && playing) attrs["data-region"] = "act";
+    return el("div", attrs,
       el("div", {class: "rb-me-row"},
         cup(el, state, v.cups[me], true, tap, label),
-        el("div", {class: "rb-who"},
-          el("span", {class: "rb-name"}, nm[me]), ...badges(el, v, nm, me),
-          strip(el, v, me, true))));
+        el("div", {class: "rb-who rb-mine", "data-region": "me"},
+          el("span", {class: "rb-name"}, nm[me], " ", el("span", {class: "sd-you"}, T.you)), ...badges(el, v, nm, me),
+          strip(el, v, me, true))),
+      mine && v.phase === "choose" ? rollArea(el, live, v, nm, true, rolled) : null,
+      ...(mine ? pickTools(el, live, v) : []),
+      mine ? keypad(el, live, v, nm) : null,
+      mine && v.hints ? hints(el, live, v) : null);
   }
 
   function dropOuts(el, v, nm) {

@@ -18,7 +18,6 @@
   // What the player is in the middle of; forgotten when the game moves on.
   let ui = {key: null};
   let build = {key: null, groups: [[]]};
-  let lastActors = null;
   let timer = null;
 
   function flat(hand) { return hand.groups.flat().concat(hand.loose); }
@@ -32,10 +31,11 @@
     }
     const v = g.view;
     const key = g.id + ":" + g.seq;
-    if (ui.key !== key) ui = {key};
+    if (ui.key !== key) ui = {key, broken: brokenHands(live, v)};
     if (build.key !== key) build = {key, groups: [[]]};
     const p = v.pending;
-    const replay = live.role === "replay";
+    const screen = document.getElementById("app").dataset.view === "screen";
+    const replay = live.role === "replay" || screen;
     const names = v.players;
     const me = typeof live.seat === "number" && !replay ? live.seat : null;
     const isHost = !replay && (live.role === "host" || !!live.host);
@@ -44,60 +44,95 @@
     const asHost = (seat) => me !== seat;
     const myFlip = !replay && !paused && p && p.kind === "flip" && me === p.seat && Array.isArray(v.legal_flips);
 
-    buzz(live, v, me);
+    window.cues.myTurn(!v.over && me !== null && (v.actors || []).includes(me));
+    rolledNow(live);
 
-    // --- the picture: status, last move, hands (own hand last) ---
-    const parts = [status(live, v), v.over ? endPanel(live, v) : null, lastMove(live)];
-    const order = names.map((_, i) => i);
-    if (me !== null && me < names.length) {
-      order.splice(0, order.length, ...order.slice(me + 1), ...order.slice(0, me), me);
-    }
-    const flips = myFlip ? v.legal_flips : [];
-    const hands = el("div", {class: "sd-hands"});
-    for (const s of order) hands.append(handCard(live, v, s, me, flips));
-    parts.push(hands);
-
-    // --- what the phone asks for ---
+    // --- what the phone asks for: the controls of the current prompt ---
+    let act = null;
     if (!v.over && p && !replay) {
-      if (myFlip) parts.push(flipPanel(live, v));
-      else if (p.kind === "roll" && v.dice === "physical" && mayAct(p.seat)) parts.push(keypad(live, v, asHost(p.seat)));
-      else if (p.kind === "group" && mayAct(p.seat)) parts.push(groupPanel(live, v, asHost(p.seat)));
-      else if (p.kind === "keep" && mayAct(p.seat)) parts.push(keepPanel(live, v, asHost(p.seat)));
+      if (myFlip) act = flipPanel(live, v);
+      else if (p.kind === "roll" && v.dice === "physical" && mayAct(p.seat)) act = keypad(live, v, asHost(p.seat));
+      else if (p.kind === "group" && mayAct(p.seat)) act = groupPanel(live, v, asHost(p.seat));
+      else if (p.kind === "keep" && mayAct(p.seat)) act = keepPanel(live, v, asHost(p.seat));
     }
-    if (isHost && !v.over && g.status === "playing") parts.push(hostPanel(live, v));
-    if (me !== null && !v.over && "vibrate" in navigator) parts.push(vibrateToggle(live));
-    board.replaceChildren(...parts.filter(Boolean));
+    if (act) {
+      act.setAttribute("data-region", "act");
+      if (me !== p.seat) act.prepend(el("p", {class: "sd-host-badge"}, el("span", {class: "badge"}, "!"), " " + tr("hostResolves")));
+    }
+
+    // --- the picture: status and last move; my hand and the controls; the others, compact ---
+    const flips = myFlip ? v.legal_flips : [];
+    const others = [];
+    for (let k = 1; k <= names.length; k++) {
+      const s = ((me === null ? -1 : me) + k) % names.length;
+      if (s !== me) others.push(s);
+    }
+    const left = el("div", {class: "sd-col sd-left"},
+      status(live, v, me), lastMove(live),
+      me !== null ? handCard(live, v, me, me, flips) : null,
+      el("div", {class: "sd-hands sd-others" + (me === null ? " all" : "")}, others.map((s) => handCard(live, v, s, me, flips))));
+    const right = el("div", {class: "sd-col sd-right"},
+      v.over ? endPanel(live, v) : null,
+      act,
+      isHost && !v.over && g.status === "playing" ? hostPanel(live, v) : null);
+    board.classList.add("sd-board");
+    board.classList.toggle("sd-acting", !!act);
+    window.redraw(board, [left, right]);
+    const sheet = document.getElementById("standings");
+    if (sheet && standingsOk(live)) sheet.replaceChildren(standingsTable(live));
+    window.cues.announce(announceText(live, v, me));
     tick(live);
+  }
+
+  // The newest roll gets a short tumble (not under prefers-reduced-motion) and, if on, a sound.
+  let rolledSeq = null;
+  function rolledNow(live) {
+    const fresh = (live.lastEvents || []).filter((e) => e.action && e.action.type === "roll");
+    const last = fresh.length ? fresh[fresh.length - 1].seq : null;
+    ui.rolled = last !== null && last !== rolledSeq ? last : null;
+    if (ui.rolled !== null) { rolledSeq = last; window.cues.roll(); }
+  }
+
+  function announceText(live, v, me) {
+    const log = live.log || [];
+    const last = log.length ? log[log.length - 1].text : "";
+    const p = v.pending;
+    const mine = p && me !== null && p.seat === me && !v.over;
+    return [last, mine ? turnText(v, me) : ""].filter(Boolean).join(" ");
   }
 
   // ------------------------------------------------------------------ picture
 
   function who(v, seat) { return v.players[seat] || "?"; }
 
-  function waitText(v) {
+  function whatOf(p) { return tr({start: "whatStart", draw: "whatDraw", pair: "whatPair"}[p.purpose] || "whatDraw"); }
+
+  // "Your turn: roll 6 dice" on the player's own phone, "Ana rolls…" on the others.
+  function turnText(v, me) {
     const p = v.pending;
     if (!p) return "";
     const name = who(v, p.seat);
-    if (p.kind === "flip") return tr("waitFlip", {name});
-    if (p.kind === "group") return tr("waitGroup", {name});
-    if (p.kind === "keep") return tr("waitKeep", {name});
-    const what = tr({start: "whatStart", draw: "whatDraw", pair: "whatPair"}[p.purpose] || "whatDraw");
-    return v.dice === "physical" ? tr("waitRoll", {name, what}) : tr("rolling", {name});
+    const mine = me !== null && p.seat === me;
+    if (p.kind === "flip") return mine ? tr("yourFlip") : tr("waitFlip", {name});
+    if (p.kind === "group") return mine ? tr("youGroup") : tr("waitGroup", {name});
+    if (p.kind === "keep") return mine ? tr("youKeep") : tr("waitKeep", {name});
+    const n = window.plural("dice", p.count);
+    if (v.dice !== "physical") return tr("rolling", {name});
+    return mine ? tr("youRoll", {n, what: p.purpose === "start" ? tr("whatStartHand") : whatOf(p)}) : tr("waitRoll", {name, what: whatOf(p)});
   }
 
-  function status(live, v) {
+  function status(live, v, me) {
     const el = live.el;
     const p = v.pending;
-    const mine = p && p.seat === live.seat && live.role !== "replay";
-    const turn = v.over ? tr("over") : mine && p.kind === "flip" ? tr("yourTurn") + " " + tr("tapOwn") : waitText(v);
+    const mine = !!p && me !== null && p.seat === me;
     return el("div", {class: "card sd-status"},
+      el("p", {class: "sd-turn" + (mine ? " mine" : ""), "data-kind": p ? p.kind : "over"}, v.over ? tr("over") : turnText(v, me)),
       el("div", {class: "sd-facts"},
         el("span", {class: "sd-round"}, v.round ? tr("round", {r: v.round, n: v.rounds}) : tr("setup")),
         el("span", {class: "sd-bank"}, live.plural("bank", v.bank)),
-        el("span", {class: "sd-dice-mode"}, tr("rolledBy", {how: tr(v.dice === "physical" ? "dicePhysical" : "diceApp")}))),
-      el("p", {class: "sd-turn" + (mine ? " mine" : ""), "data-kind": p ? p.kind : "over"}, turn),
-      live.table && live.table.paused ? el("p", {class: "sd-paused"}, tr("paused")) : null,
-      el("p", {class: "sd-timer", hidden: true}));
+        el("span", {class: "sd-dice-mode"}, tr("rolledBy", {how: tr(v.dice === "physical" ? "dicePhysical" : "diceApp")})),
+        el("span", {class: "sd-timer", hidden: true})),
+      live.table && live.table.paused ? el("p", {class: "sd-paused"}, tr("paused")) : null);
   }
 
   function lastMove(live) {
@@ -105,10 +140,12 @@
     const log = live.log || [];
     const batch = live.lastEvents || [];
     const fresh = batch.length && log.length && batch[batch.length - 1].seq === log[log.length - 1].seq;
-    const events = (fresh ? batch : log.length ? log.slice(-1) : batch).slice(-4);
-    return el("div", {class: "card sd-last", "aria-live": "polite"},
-      el("h2", {}, tr("lastMove")),
-      events.length ? el("ul", {}, events.map((e) => el("li", {"data-seq": e.seq}, e.text))) : el("p", {class: "muted"}, tr("noMoves")));
+    const events = (fresh ? batch : log.length ? log.slice(-1) : batch).slice(-3);
+    const line = (e) => el("li", {"data-seq": e.seq}, e.text,
+      e.actor === "system" && e.action && (e.action.type === "group" || e.action.type === "keep") ? el("small", {class: "sd-auto"}, " (" + tr("appChose") + ")") : null);
+    return el("div", {class: "card sd-last"},
+      el("h2", {class: "sr"}, tr("lastMove")),
+      events.length ? el("ul", {}, events.map(line)) : el("p", {class: "muted"}, tr("noMoves")));
   }
 
   function die(live, value, attrs) {
@@ -116,9 +153,26 @@
     const label = fmt(value);
     if (attrs && attrs.onclick) {
       return live.el("button", {type: "button", class: cls, "data-seat": attrs.seat, "data-i": attrs.i,
-        "aria-pressed": attrs.pressed ? "true" : null, onclick: attrs.onclick}, label);
+        "aria-pressed": attrs.pressed == null ? null : attrs.pressed ? "true" : "false", onclick: attrs.onclick}, label);
     }
     return live.el("span", {class: cls, "data-seat": attrs && attrs.seat, "data-i": attrs && attrs.i}, label);
+  }
+
+  // A group box is drawn only while it is one: a flip since the last balancing breaks the groups
+  // of both hands it touched (they are regrouped from scratch), so those dice are drawn loose.
+  function brokenHands(live, v) {
+    const b = new Set();
+    const m = v.current, vic = v.victim, p = v.pending;
+    if (vic == null || m == null) return b;
+    if (!p) {
+      const log = live.log || [];
+      const last = log.length ? log[log.length - 1].action || {} : {};
+      if (last.type === "flip") { b.add(m); b.add(vic); }
+      return b;
+    }
+    if ((p.kind === "roll" && p.purpose === "draw" && p.seat === m) || (p.kind === "group" && p.seat === m)) { b.add(m); b.add(vic); }
+    else if (p.seat === m || (p.kind === "group" && p.seat === vic)) b.add(vic);
+    return b;
   }
 
   function handCard(live, v, s, me, flips) {
@@ -128,29 +182,44 @@
     const value = v.values ? v.values[s] : sum(flat(hand));
     const current = !v.over && p && p.seat === s;
     const winner = v.over && (v.winners || []).includes(s);
-    const card = el("section", {class: "card sd-hand" + (s === me ? " me" : "") + (current ? " current" : "") + (winner ? " winner" : ""),
-      "data-seat": s, "aria-label": who(v, s)});
+    const mine = s === me;
+    const attrs = {class: "card sd-hand" + (mine ? " me" : " mini") + (current ? " current" : "") + (winner ? " winner" : ""),
+      "data-seat": s, "aria-label": who(v, s)};
+    if (mine) attrs["data-region"] = "me";
+    const card = el("section", attrs);
     card.append(el("header", {},
       el("span", {class: "sd-name"}, who(v, s)),
-      s === me ? el("span", {class: "sd-you"}, tr("you")) : null,
+      mine ? el("span", {class: "sd-you"}, tr("you")) : null,
       current ? el("span", {class: "sd-badge"}, tr("turn")) : null,
       winner ? el("span", {class: "sd-badge win"}, "\u2605") : null,
-      el("span", {class: "sd-value", title: tr("value")}, tr("value") + " ", el("strong", {}, signed(value)))));
+      el("span", {class: "sd-value", title: tr("value")}, el("span", {class: mine ? "" : "sr"}, tr("value") + " "), el("strong", {}, signed(value)))));
     const body = el("div", {class: "sd-dice"});
     let i = 0;
+    const rolledHere = ui.rolled !== null && lastRollSeat(live) === s;
     const dieFor = (x) => {
       const idx = i++;
-      return die(live, x, dieAttrs(live, v, s, me, idx, flips));
+      const a = dieAttrs(live, v, s, me, idx, flips);
+      if (rolledHere) a.extra = (a.extra || "") + " rolled";
+      return die(live, x, a);
     };
+    const stale = ui.broken.has(s);
     for (const grp of hand.groups) {
+      if (stale) { for (const x of grp) body.append(dieFor(x)); continue; }
       const zero = sum(grp) === 0;
       body.append(el("span", {class: "sd-group " + (zero ? "zero" : "pair"), title: tr(zero ? "zeroGroup" : "pairGroup")}, grp.map(dieFor)));
     }
     for (const x of hand.loose) body.append(dieFor(x));
     if (!i) body.append(el("span", {class: "muted"}, tr("noDice")));
     card.append(body);
-    if (flips.length && s === me && ui.own != null && ui.to == null) card.append(facePicker(live, v, flips));
     return card;
+  }
+
+  function lastRollSeat(live) {
+    const e = (live.log || []).find((x) => x.seq === ui.rolled);
+    if (!e) return null;
+    const v = live.game.view;
+    // the roller is the seat that was pending: the next event's view is gone, so read it from the text's owner
+    return e.actor && /^\d+$/.test(e.actor) ? Number(e.actor) : (v.current != null ? v.current : null);
   }
 
   function dieAttrs(live, v, s, me, idx, flips) {
@@ -159,10 +228,12 @@
     if (s === me) {
       if (flips.length) {
         const can = flips.some((f) => f[1] === idx);
-        if (can) {
+        if (can && ui.to != null) {
+          if (ui.own === idx) attrs.extra = "sel";  // the face is chosen: Cancel starts again
+        } else if (can) {
           attrs.pressed = ui.own === idx;
-          attrs.extra = ui.own === idx ? "sel" : "";
-          attrs.onclick = () => { ui = {key: ui.key, own: ui.own === idx ? null : idx}; live.draw(); };
+          attrs.extra = ui.own === idx ? "sel" : ui.own == null ? "cand" : "";
+          attrs.onclick = () => { ui = {key: ui.key, broken: ui.broken, own: ui.own === idx ? null : idx}; live.draw(); };
         }
       } else if (me !== null && !(v.pending && v.pending.seat === me)) {
         attrs.onclick = () => notYourTurn(live, v);
@@ -173,7 +244,7 @@
       const hit = flips.some((f) => f[0] === s && f[1] === ui.own && f[2] === ui.to && f[3] === idx);
       if (hit) {
         const chosen = ui.victim === s && ui.other === idx;
-        attrs.extra = chosen ? "lit sel" : "lit";
+        attrs.extra = chosen ? "sel" : ui.victim == null ? "lit" : "";
         attrs.pressed = chosen;
         attrs.onclick = () => { ui.victim = s; ui.other = idx; live.draw(); };
       }
@@ -200,22 +271,44 @@
       }, fmt(f)))));
   }
 
+  // The victims' dice that can take the opposite change, as buttons in the panel (also lit on the board).
+  function candidates(live, v, flips) {
+    const el = live.el;
+    const own = flat(v.hands[live.seat])[ui.own];
+    const d = ui.to - own;
+    // Two dice of one player showing the same face are the same choice: one button for them.
+    const seen = new Set();
+    const hits = flips.filter((f) => f[1] === ui.own && f[2] === ui.to).filter((f) => {
+      const k = f[0] + ":" + flat(v.hands[f[0]])[f[3]];
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
+    return el("div", {class: "sd-cands"}, hits.map((f) => {
+      const before = flat(v.hands[f[0]])[f[3]];
+      return el("button", {type: "button", class: "secondary sd-cand", "data-cand": f[0] + ":" + f[3],
+        onclick: () => { ui.victim = f[0]; ui.other = f[3]; live.draw(); }},
+        el("span", {class: "sd-cand-name"}, who(v, f[0])), die(live, before), el("span", {class: "sr"}, "\u2192 " + fmt(before - d)));
+    }));
+  }
+
   function flipPanel(live, v) {
     const el = live.el;
+    const flips = v.legal_flips;
     const panel = el("div", {class: "card sd-panel sd-flip"});
     if (ui.own == null) {
-      panel.append(el("p", {}, tr("tapOwn")));
+      panel.append(el("p", {class: "sd-step"}, "\u2191 " + tr("tapOwn")));
       return panel;
     }
     const own = flat(v.hands[live.seat])[ui.own];
-    const step = el("div", {class: "sd-change"},
-      el("span", {}, tr("yourDie") + " "), die(live, own), " \u2192 ", ui.to != null ? die(live, ui.to) : "?",
-      ui.to != null ? el("small", {}, " (" + signed(ui.to - own) + ")") : null);
-    panel.append(step);
+    panel.append(el("div", {class: "sd-change"},
+      el("span", {class: "sr"}, tr("yourDie") + " "), die(live, own), " \u2192 ", ui.to != null ? die(live, ui.to) : "?",
+      ui.to != null ? el("small", {}, " (" + signed(ui.to - own) + ")") : null,
+      el("button", {type: "button", class: "secondary sd-cancel", "data-act": "cancel", onclick: () => { ui = {key: ui.key, broken: ui.broken}; live.draw(); }}, tr("cancel"))));
     if (ui.to == null) {
-      panel.append(el("p", {class: "muted"}, "\u2191 " + tr("pickFace")));
+      panel.append(facePicker(live, v, flips));
     } else if (ui.victim == null) {
-      panel.append(el("p", {}, tr("tapVictim")));
+      panel.append(el("p", {class: "sd-step"}, tr("pickVictim", {d: signed(own - ui.to)})), candidates(live, v, flips));
     } else {
       const before = flat(v.hands[ui.victim])[ui.other];
       const to = before - (ui.to - own);
@@ -226,7 +319,6 @@
       panel.append(el("div", {class: "sd-buttons"},
         el("button", {type: "button", class: "primary", "data-act": "confirm-flip", onclick: () => live.act(action, false)}, tr("confirmFlip"))));
     }
-    panel.append(el("button", {type: "button", class: "secondary", "data-act": "cancel", onclick: () => { ui = {key: ui.key}; live.draw(); }}, tr("cancel")));
     return panel;
   }
 
@@ -236,12 +328,13 @@
     const el = live.el;
     const p = v.pending;
     const typed = ui.typed || (ui.typed = []);
-    const what = tr({start: "whatStart", draw: "whatDraw", pair: "whatPair"}[p.purpose] || "whatDraw");
+    const n = live.plural("dice", p.count);
+    const what = p.purpose === "start" ? tr("whatStartHand") : whatOf(p);
     const full = typed.length >= p.count;
     const slots = [];
     for (let k = 0; k < p.count; k++) slots.push(k < typed.length ? die(live, typed[k]) : el("span", {class: "die empty"}, "?"));
     return el("div", {class: "card sd-panel sd-roll"},
-      el("p", {}, tr("enterRoll", {what, n: live.plural("dice", p.count), name: who(v, p.seat)})),
+      el("p", {class: "sd-step"}, asHost ? tr("keyFor", {n, name: who(v, p.seat), what}) : tr("keyYou", {n, what})),
       el("div", {class: "sd-typed"}, slots),
       el("div", {class: "sd-keypad"}, KEYPAD.map((f) => el("button", {
         type: "button", class: "die " + (f > 0 ? "pos" : "neg"), "data-key": f, disabled: full,
@@ -256,11 +349,13 @@
 
   // ------------------------------------------------------------------ balancing
 
-  function groupsPicture(live, groups, loose, extraGroupClass) {
+  // Groups as boxes of dice; with ``looseAsText`` the loose dice are one short line of text.
+  function groupsPicture(live, groups, loose, extraGroupClass, looseAsText) {
     const el = live.el;
+    const rest = loose || [];
     return el("span", {class: "sd-dice"},
       groups.map((grp) => el("span", {class: "sd-group " + (sum(grp) === 0 ? "zero" : "pair") + (extraGroupClass || "")}, grp.map((x) => die(live, x)))),
-      (loose || []).map((x) => die(live, x)));
+      looseAsText && rest.length ? el("small", {class: "sd-loose"}, tr("loose") + ": " + rest.map(fmt).join(" ")) : rest.map((x) => die(live, x)));
   }
 
   const sameGrouping = (a, b) => JSON.stringify([a.zero_groups, a.pairs]) === JSON.stringify([b.zero_groups, b.pairs]);
@@ -270,20 +365,18 @@
     const el = live.el;
     const p = v.pending;
     const def = p.default;
-    const panel = el("div", {class: "card sd-panel sd-choice", "data-choice": "group"},
-      el("h2", {}, tr("chooseGrouping", {name: who(v, p.seat)})),
-      el("div", {class: "sd-option default"}, el("small", {}, tr("defaultLabel")),
-        groupsPicture(live, def.zero_groups.concat(def.pairs), def.loose)),
-      el("button", {type: "button", class: "primary", "data-act": "accept", onclick: () => live.act(groupAction(def, p.seat), asHost)}, tr("accept")));
     const alts = (v.groupings || []).filter((gr) => !sameGrouping(gr, def));
-    if (alts.length) {
-      panel.append(el("details", {class: "sd-alts", open: true},
-        el("summary", {}, tr("others", {n: alts.length})),
-        alts.map((gr) => el("button", {type: "button", class: "sd-option", "data-act": "alt", onclick: () => live.act(groupAction(gr, p.seat), asHost)},
-          groupsPicture(live, gr.zero_groups.concat(gr.pairs), gr.loose)))));
-    }
-    panel.append(builder(live, v, asHost));
-    return panel;
+    return el("div", {class: "card sd-panel sd-choice", "data-choice": "group"},
+      asHost ? el("h2", {}, tr("chooseGrouping", {name: who(v, p.seat)})) : null,
+      el("div", {class: "sd-option default"}, el("small", {}, tr("defaultLabel")),
+        groupsPicture(live, def.zero_groups.concat(def.pairs), def.loose, "", true)),
+      el("div", {class: "sd-choice-row"},
+        el("button", {type: "button", class: "primary", "data-act": "accept", onclick: () => live.act(groupAction(def, p.seat), asHost)}, tr("accept")),
+        el("details", {class: "sd-alts", open: ui.altsOpen || null, ontoggle: (e) => { ui.altsOpen = e.target.open; }},
+          el("summary", {}, tr("others", {n: alts.length})),
+          alts.map((gr) => el("button", {type: "button", class: "sd-option", "data-act": "alt", onclick: () => live.act(groupAction(gr, p.seat), asHost)},
+            groupsPicture(live, gr.zero_groups.concat(gr.pairs), gr.loose, "", true))),
+          builder(live, v, asHost))));
   }
 
   function builder(live, v, asHost) {
@@ -323,11 +416,12 @@
     };
     const alts = (v.keep_options || []).filter((o) => !same(o, def));
     return el("div", {class: "card sd-panel sd-choice", "data-choice": "keep"},
-      el("h2", {}, tr("chooseKeep", {name: who(v, p.seat)})),
+      asHost ? el("h2", {}, tr("chooseKeep", {name: who(v, p.seat)})) : null,
       el("div", {class: "sd-option default"}, el("small", {}, tr("defaultLabel")), ...option(def)),
-      el("button", {type: "button", class: "primary", "data-act": "accept", onclick: () => live.act({type: "keep", keep: def, seat: p.seat}, asHost)}, tr("accept")),
-      alts.length ? el("details", {class: "sd-alts", open: true}, el("summary", {}, tr("others", {n: alts.length})),
-        alts.map((o) => el("button", {type: "button", class: "sd-option", "data-act": "alt", onclick: () => live.act({type: "keep", keep: o, seat: p.seat}, asHost)}, ...option(o)))) : null);
+      el("div", {class: "sd-choice-row"},
+        el("button", {type: "button", class: "primary", "data-act": "accept", onclick: () => live.act({type: "keep", keep: def, seat: p.seat}, asHost)}, tr("accept")),
+        alts.length ? el("details", {class: "sd-alts", open: ui.altsOpen || null, ontoggle: (e) => { ui.altsOpen = e.target.open; }}, el("summary", {}, tr("others", {n: alts.length})),
+          alts.map((o) => el("button", {type: "button", class: "sd-option", "data-act": "alt", onclick: () => live.act({type: "keep", keep: o, seat: p.seat}, asHost)}, ...option(o)))) : null));
   }
 
   // ------------------------------------------------------------------ the end
@@ -348,9 +442,14 @@
         el("tbody", {}, v.players.map((n, s) => el("tr", {class: winners.includes(s) ? "winner" : ""},
           el("td", {}, n), el("td", {}, groupsPicture(live, v.hands[s].groups, v.hands[s].loose)), el("td", {class: "num"}, signed(v.values[s])))))),
       standings.length ? el("h3", {}, tr("standings")) : null,
-      standings.length ? el("table", {class: "sd-table sd-standings"},
-        el("thead", {}, el("tr", {}, el("th", {}, tr("player")), el("th", {class: "num"}, tr("gamesWon")))),
-        el("tbody", {}, standings.map((r) => el("tr", {"data-seat": r.position}, el("td", {}, r.name), el("td", {class: "num"}, String(r.wins)))))) : null);
+      standings.length ? standingsTable(live) : null);
+  }
+
+  function standingsTable(live) {
+    const el = live.el;
+    return el("table", {class: "sd-table sd-standings"},
+      el("thead", {}, el("tr", {}, el("th", {}, tr("player")), el("th", {class: "num"}, tr("gamesWon")))),
+      el("tbody", {}, live.standings.map((r) => el("tr", {"data-seat": r.position}, el("td", {}, r.name), el("td", {class: "num"}, String(r.wins))))));
   }
 
   // ------------------------------------------------------------------ host, timer, vibration
@@ -385,23 +484,6 @@
     };
     show();
     if (!timer) timer = setInterval(show, 1000);
-  }
-
-  function vibrateOn() { try { return localStorage.getItem("sixdice.vibrate") === "1"; } catch (e) { return false; } }
-
-  function vibrateToggle(live) {
-    const el = live.el;
-    return el("label", {class: "sd-vibrate"},
-      el("input", {type: "checkbox", checked: vibrateOn(), onchange: (e) => {
-        try { localStorage.setItem("sixdice.vibrate", e.target.checked ? "1" : "0"); } catch (err) { /* ignore */ }
-        if (e.target.checked) navigator.vibrate(60);
-      }}), " " + tr("vibrate"));
-  }
-
-  function buzz(live, v, me) {
-    const now = !v.over && (v.actors || []).includes(me);
-    if (now && lastActors === false && vibrateOn() && navigator.vibrate) navigator.vibrate([120, 60, 120]);
-    lastActors = me === null ? null : now;
   }
 
   window.GameRenderers = window.GameRenderers || {};

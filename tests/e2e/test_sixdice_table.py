@@ -47,10 +47,11 @@ def test_full_game_host_and_three_phones(server, phone):
         log: [], lastEvents: [], standings: [], table: null, el: window.live.el, plural: window.plural, draw() {}, toast() {}}, box);
       return [box.querySelectorAll('.sd-hand').length, box.querySelectorAll('button, input').length]; }""")
     assert drawn == [3, 0]
-    # every page shows every hand, the bank and the round; own hand last and marked
+    # every page shows every hand, the bank and the round; the own hand marked
     for i, page in enumerate(players):
         expect(page.locator(".sd-hand")).to_have_count(3)
-        expect(page.locator(".sd-hand").last).to_have_class("card sd-hand me" + (" current" if v["pending"]["seat"] == i else ""))
+        expect(page.locator(".sd-hand.me")).to_have_attribute("data-seat", str(i))
+        expect(page.locator(".sd-hand.me")).to_have_attribute("data-region", "me")
         expect(page.locator(".sd-hand.me .sd-you")).to_be_visible()
         expect(page.locator(".sd-bank")).to_contain_text(f"Bank: {v['bank']} dice")
     screenshot(players[0], "sixdice-seat-phone-start")
@@ -91,7 +92,7 @@ def test_full_game_host_and_three_phones(server, phone):
         winners = ", ".join(names[s] for s in v["winners"])
         expect(page.locator(".sd-winners")).to_contain_text(winners)
         wins = [1 if s in v["winners"] else 0 for s in range(3)]
-        cells = page.locator(".sd-standings tbody td.num")
+        cells = page.locator("#board .sd-standings tbody td.num")
         expect(cells).to_have_text([str(w) for w in wins])
     check_phone_layout(players[1])
     screenshot(players[1], "sixdice-seat-phone-end")
@@ -109,8 +110,12 @@ def test_real_dice_typed_in(server, phone):
     start(host, [ana, bo])
     pages = [host, ana, bo]
     # a roll is awaited: everyone's phone says so; only Ana (and the host) get the keypad
-    for page in pages:
+    for page in (host, bo):
         expect(page.locator(".sd-turn")).to_contain_text("Waiting for Ana to roll the 6 starting dice")
+    # Ana's own phone speaks to her
+    expect(ana.locator(".sd-turn")).to_have_text("Your turn: roll 6 dice (starting hand) and type them in")
+    expect(ana.locator(".sd-roll .sd-step")).to_have_text("Type in the 6 dice you rolled (starting hand):")
+    expect(host.locator(".sd-roll .sd-step")).to_have_text("Type in the 6 dice Ana rolled (starting hand):")
     expect(ana.locator(".sd-keypad")).to_be_visible()
     expect(host.locator(".sd-keypad")).to_be_visible()
     expect(bo.locator(".sd-keypad")).to_have_count(0)
@@ -126,7 +131,7 @@ def test_real_dice_typed_in(server, phone):
     ana.locator('[data-act="send-roll"]').click()
     wait_seq(pages, 1)
     assert assert_same_log(pages) == "Ana rolls +3 −3 +2 −2 +1 −1"
-    for page in pages:
+    for page in (host, ana):
         expect(page.locator(".sd-turn")).to_contain_text("Waiting for Bo to roll the 6 starting dice")
     # the host types Bo's start roll: all blue, so no group: Bo then rolls the no-groups pair
     type_roll(host, [1, 1, 2, 2, 3, 3])
@@ -164,8 +169,9 @@ def test_host_resolves_balancing(server, phone):
     # Bo: +3 −3 +2 −2 +1 −1: one grouping, but three groups: which two to keep is a real choice
     type_roll(host, [3, -3, 2, -2, 1, -1])
     wait_seq(pages, 2)
-    for page in pages:
+    for page in (host, bo):
         expect(page.locator(".sd-turn")).to_contain_text("Ana chooses a grouping")
+    expect(ana.locator(".sd-turn")).to_have_text("Choose how to group your hand")
     expect(ana.locator('.sd-choice[data-choice="group"] [data-act="accept"]')).to_be_visible()
     expect(bo.locator(".sd-choice")).to_have_count(0)
     panel = host.locator('.sd-choice[data-choice="group"]')
@@ -173,6 +179,7 @@ def test_host_resolves_balancing(server, phone):
     expect(panel.locator('[data-act="alt"]')).to_have_count(3)
     screenshot(host, "sixdice-host-phone-grouping")
     # the host builds an illegal grouping by tapping: the engine says why, nothing changes
+    host.locator(".sd-alts > summary").click()
     host.locator(".sd-build summary").click()
     pool = panel.locator(".sd-pool button.die")
     dice = [int(t.replace("\u2212", "-")) for t in pool.all_inner_texts()]
@@ -201,6 +208,7 @@ def test_host_resolves_balancing(server, phone):
     expect(host.locator('.sd-choice[data-choice="keep"]')).to_be_visible()
     expect(bo.locator('.sd-choice[data-choice="keep"] [data-act="accept"]')).to_be_visible()
     expect(ana.locator(".sd-choice")).to_have_count(0)
+    host.locator(".sd-choice[data-choice=\"keep\"] .sd-alts > summary").click()
     host.locator('.sd-choice[data-choice="keep"] [data-act="alt"]').first.click()
     wait_seq(pages, 4)
     assert "Bo keeps" in assert_same_log(pages)

@@ -16,6 +16,7 @@ from sixdice.gamekit import (
     IllegalMove,
     OptionsError,
     Outcome,
+    dense_ranks,
     final_state,
     get_engine,
     parse_actor,
@@ -25,6 +26,7 @@ from sixdice.gamekit import (
 )
 from sixdice.gamekit.engine import REGISTRY
 from sixdice.gamekit.options import on_off, whole_number
+from tests.tinygame import TINY
 
 
 class Counting(GameEngine):
@@ -69,6 +71,30 @@ def test_every_optional_hook_has_a_default():
     assert game.picture(state) == BoardPicture()
     assert game.first_player_reference() is None and game.first_player(state) is None
     assert game.rules_template is None and game.rules_context() == {}
+
+
+def test_default_final_ranks_put_the_winners_first_and_the_others_tied():
+    game = Counting()
+    state = game.start(players=["A", "B", "C"], options={})
+    assert game.final_ranks(state, players=3) is None  # the game goes on
+    over = {"count": 3}
+    assert game.final_ranks(over, players=3) == [1, 2, 2]
+
+
+def test_default_final_ranks_follow_the_finishing_order_where_the_outcome_has_one():
+    state = TINY.start(players=["A", "B", "C", "D"], options={"target": 2}, first=2)
+    assert TINY.final_ranks(state, players=4) is None
+    won = TINY.apply(state, {"type": "add", "n": 2}, actor=2)
+    assert TINY.outcome(won).places == (2, 0, 1, 3)
+    assert TINY.final_ranks(won, players=4) == [2, 3, 1, 4]
+    ended = TINY.apply(state, {"type": "end"}, actor=HOST)
+    assert TINY.outcome(ended).winners == () and TINY.final_ranks(ended, players=4) == [1, 1, 1, 1]
+
+
+def test_dense_ranks_share_ties():
+    assert dense_ranks([3, 1, 3, 2]) == [3, 1, 3, 2]
+    assert dense_ranks([(False, -5), (True, -7), (False, -5)]) == [1, 2, 1]
+    assert dense_ranks([]) == []
 
 
 def test_required_hooks_say_they_are_missing():

@@ -10,7 +10,7 @@ from django.db import IntegrityError
 
 from sixdice.players import services as players
 from sixdice.players.models import Participant, Rating, RatingUpdate
-from sixdice.players.ranking import dense_ranks, final_ranks
+from sixdice.players.ranking import final_ranks
 from sixdice.players.ratings import MU, SIGMA, Skill, rate_match
 from sixdice.rules.game import State
 from sixdice.tables import services
@@ -31,25 +31,16 @@ def updates() -> list[tuple]:
                                                    "sigma_before", "mu_after", "sigma_after", "rated_at"))
 
 
-def test_dense_ranks_share_ties():
-    assert dense_ranks([3, 1, 3, 2]) == [3, 1, 3, 2]
-    assert dense_ranks([(False, -5), (True, -7), (False, -5)]) == [1, 2, 1]
+def test_final_ranks_asks_the_game_and_refuses_an_unfinished_game():
+    from runbuster.engine import ENGINE as RUNBUSTER
+    from sixdice.engine import ENGINE as SIXDICE
 
-
-def test_sixdice_ranks_winners_first_then_by_absolute_value_with_ties(monkeypatch):
-    from sixdice.players import ranking
-
-    monkeypatch.setattr(ranking, "_sixdice_values", lambda state: [4, -4, -4, 1])
-    # Round limit: 4, −4 and −4 share the win (R10); 1 is behind.
-    assert final_ranks(engine="sixdice", state={}, players=4, winners=[0, 1, 2], places=[]) == [1, 1, 1, 2]
-    # All threes for seat 3 alone: the winner first, the others by |value|, equal values tied.
-    assert final_ranks(engine="sixdice", state={}, players=4, winners=[3], places=[]) == [2, 2, 2, 1]
-    monkeypatch.setattr(ranking, "_sixdice_values", lambda state: [18, -5, 7, 1])
-    assert final_ranks(engine="sixdice", state={}, players=4, winners=[0], places=[]) == [1, 3, 2, 4]
-
-
-def test_runbuster_ranks_by_the_drop_out_order():
-    assert final_ranks(engine="runbuster", state={}, players=3, winners=[2], places=[2, 0, 1]) == [2, 3, 1]
+    over = {**RUNBUSTER.start(players=["A", "B", "C"], options={}), "finished": [2, 0], "loser": 1}
+    assert final_ranks(engine="runbuster", state=over, players=3) == RUNBUSTER.final_ranks(over, players=3) == [2, 3, 1]
+    with pytest.raises(ValueError, match="not over"):
+        final_ranks(engine="sixdice", state=SIXDICE.start(players=["A", "B"], options={}), players=2)
+    with pytest.raises(ValueError, match="3 ranks for 4 seats"):
+        final_ranks(engine="runbuster", state=over, players=4)
 
 
 def test_a_real_sixdice_game_ranks_by_its_final_hands(db):

@@ -125,11 +125,24 @@ def test_full_game_json_round_trip_and_outcome():
     out = ENGINE.outcome(state)
     assert out.end_reason == "full_straight" and sorted(out.places) == [0, 1, 2]
     assert out.winners == (out.places[0],) and out.loser == out.places[-1] == state["loser"]
+    ranks = ENGINE.final_ranks(state, players=3)
+    assert ranks is not None and [ranks[seat] for seat in out.places] == [1, 2, 3]
     assert ENGINE.actors(state) == frozenset()
     assert "1st place" in "\n".join(log) and "loses the round" in log[-1]
     with pytest.raises(IllegalMove):
         ENGINE.apply(state, {"type": "end_turn"}, actor=SYSTEM)
     assert ENGINE.system_action(state, options, rng) is None
+
+
+def test_final_ranks_follow_the_drop_out_order_the_loser_last():
+    state, _options = start(players=3)
+    assert ENGINE.final_ranks(state, players=3) is None  # the round goes on
+    one_out = {**state, "finished": [2]}
+    assert ENGINE.outcome(one_out) is None and ENGINE.final_ranks(one_out, players=3) is None
+    over = {**state, "finished": [2, 0], "loser": 1}
+    assert ENGINE.final_ranks(over, players=3) == [2, 3, 1]
+    two, _options = start(players=2)
+    assert ENGINE.final_ranks({**two, "finished": [1], "loser": 0}, players=2) == [2, 1]
 
 
 def test_series_option_says_whether_the_table_plays_on():

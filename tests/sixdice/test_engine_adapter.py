@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
@@ -296,6 +297,31 @@ def test_describe_uses_the_notation():
     assert ENGINE.describe(state, {"type": "flip"}, names=NAMES).startswith("(")
 
 
+# ---------------------------------------------------------------- final ranks
+
+
+def test_final_ranks_put_a_shared_win_first_then_the_others_by_absolute_value():
+    hands = [Hand((), (3, 1)), Hand((), (-3, -1)), Hand((), (-2, -2)), Hand((), (1,))]  # 4, −4, −4, 1
+    state = position(hands, bank=20, players=["Ana", "Bo", "Cy", "Di"]).to_dict()
+    assert ENGINE.final_ranks(state, players=4) is None  # the game goes on
+    over = ENGINE.apply(state, {"type": "end_on_time"}, actor=HOST)
+    assert ENGINE.outcome(over) == Outcome(winners=(0, 1, 2), end_reason="time")  # R10: 4, −4 and −4 share
+    assert ENGINE.final_ranks(over, players=4) == [1, 1, 1, 2]
+
+
+def test_final_ranks_after_all_threes_put_the_winner_first_whatever_the_values():
+    hands = [
+        Hand((), (3, 3, 3, 3, 3, 3, 2, 1)),  # 21
+        Hand((), (-3, -3, -3, -3, -3, -3, -2, -1)),  # −21: tied with 21
+        Hand((), (1, 1)),  # 2
+        Hand((), (3, 3, 3, 3, 3, 3)),  # all threes: 18
+    ]
+    st = position(hands, players=["Ana", "Bo", "Cy", "Di"])
+    over = dataclasses.replace(st, winners=(3,), end_reason="all_threes", pending=None).to_dict()
+    assert ENGINE.outcome(over) == Outcome(winners=(3,), end_reason="all_threes")
+    assert ENGINE.final_ranks(over, players=4) == [2, 2, 3, 1]
+
+
 # ---------------------------------------------------------------- a whole game
 
 
@@ -332,6 +358,9 @@ def test_a_whole_game_through_the_adapter_replays_exactly(auto):
         assert total == 36
     outcome = ENGINE.outcome(state)
     assert outcome.winners and outcome.end_reason in ("rounds", "all_threes")
+    ranks = ENGINE.final_ranks(state, players=3)
+    assert ranks is not None and {ranks[seat] for seat in outcome.winners} == {1}
+    assert all(ranks[seat] > 1 for seat in range(3) if seat not in outcome.winners)
     replay = first
     for action, actor in log:
         replay = ENGINE.apply(replay, action, actor=actor)
@@ -411,3 +440,14 @@ def test_first_player_is_decided_by_the_start_rolls():
     while state["first"] is None:
         state = ENGINE.apply(state, ENGINE.system_action(state, opts, rng), actor=SYSTEM)
     assert ENGINE.first_player(state).seat == state["first"] in range(len(NAMES))
+
+
+def test_ranks_of_a_finished_game():
+    """Winners first (tied), then the others by the absolute value of their hand, larger first."""
+    from sixdice.rules.game import State, replace
+
+    st = State.from_dict(turn_state())  # hand values 1, 1, 0
+    assert ENGINE.final_ranks(st.to_dict(), players=3) is None  # not over
+    over = replace(st, winners=(2,), end_reason="rounds", pending=None)
+    assert ENGINE.final_ranks(over.to_dict(), players=3) == [2, 2, 1]
+    assert ENGINE.final_ranks(replace(over, winners=(0, 1)).to_dict(), players=3) == [1, 1, 2]

@@ -1,0 +1,131 @@
+"""Client action ids: an action frame sent twice is applied at most once.
+
+Every ``action`` frame may carry ``action_id``, a string the client makes up
+once per action (a tap) and keeps when it sends the same action again: a
+double tap, the same seat in two tabs, a resend after a reconnect.  The first
+answer (the ``ack`` with its ``seq``, or the refusal) is stored per sender
+(seat number or ``host``) in :class:`~sixdice.tables.models.ActionReceipt`,
+in the database so it holds across server processes; a frame whose id was
+seen gets that answer again, marked ``duplicate``, instead of "someone else
+moved first".  See ``docs/protocol.md``.
+
+The ack's receipt is written in the transaction of the move itself, so the
+move and its receipt commit together or not at all.  A twin sent at the same
+moment loses on the game's ``seq`` (only one writer wins) and then finds the
+winner's receipt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
+
+from . import services
+from .models import ActionReceipt
+from .services import Applied, Credentials, ServiceError
+
+ACTION_ID_MAX = 64  # characters
+KEEP = 32  # receipts kept per sender and table (at least; older ones are pruned now and then)
+PRUNE_EVERY = 16  # prune when a receipt's id is a multiple of this
+
+
+@dataclass
+class Outcome:
+    """What an action frame is answered with; ``applied`` is None for a duplicate."""
+
+    reply: dict[str, Any]
+    applied: Applied | None
+
+
+def clean_action_id(value: Any) -> str | None:
+    """The frame's ``action_id``: absent, or a non-empty string of at most 64 characters."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value or len(value) > ACTION_ID_MAX:
+        raise ServiceError(
+            "bad_field",
+            gettext("Field %(name)s must be a string of 1 to %(n)s characters.") % {"name": "'action_id'", "n": ACTION_ID_MAX},
+        )
+    return value
+
+
+class _Seen(Exception):
+    """The receipt for this id already exists: the action was answered before."""
+
+
+def _earlier(table_id: int, sender: str, action_id: str) -> Outcome | None:
+    receipt = ActionReceipt.objects.filter(table_id=table_id, sender=sender, action_id=action_id).first()
+    if receipt is None:
+        return None
+    reply = receipt.reply
+    if "code" in reply:
+        raise ServiceError(reply["code"], reply["message"], duplicate=True)
+    return Outcome({"type": "ack", "seq": reply["seq"], "duplicate": True}, None)
+
+
+def _prune(table_id: int, sender: str) -> None:
+    mine = ActionReceipt.objects.filter(table_id=table_id, sender=sender)
+    cut = mine.order_by("-id").values_list("id", flat=True)[KEEP - 1 : KEEP].first()
+    if cut is not None:
+        mine.filter(id__lt=cut).delete()
+
+
+def apply_once(
+    *,
+    table_id: int,
+    sender: str | None,
+    action_id: str | None,
+    table_code: str,
+    credentials: Credentials,
+    action: dict[str, Any],
+    expected_seq: int,
+    as_host: bool,
+) -> Outcome:
+    """Apply an action frame, or answer it as before when its ``action_id`` was seen from ``sender``.
+
+    ``sender`` is ``"host"`` for a host action, else the connection's seat
+    number as a string; ``None`` (a spectator) or no ``action_id`` applies
+    the action plainly.
+    """
+    kwargs: dict[str, Any] = {
+        "table_code": table_code, "credentials": credentials, "action": action,
+        "expected_seq": expected_seq, "as_host": as_host,
+    }
+    if action_id is None or sender is None:
+        applied = services.apply_action(**kwargs)
+        return Outcome({"type": "ack", "seq": applied.game.seq}, applied)
+    try:
+        with transaction.atomic():
+            applied = services.apply_action(**kwargs)
+            try:
+                with transaction.atomic():
+                    receipt = ActionReceipt.objects.create(
+                        table_id=table_id, sender=sender, action_id=action_id, reply={"seq": applied.game.seq}
+                    )
+            except IntegrityError:
+                raise _Seen from None  # rolls the move back: it was answered before
+    except _Seen:
+        earlier = _earlier(table_id, sender, action_id)
+        assert earlier is not None  # the receipt that clashed is there: receipts are only pruned far behind
+        return earlier
+    except ServiceError as exc:
+        earlier = _earlier(table_id, sender, action_id)  # the first answer wins over this one (raises a refusal)
+        if earlier is not None:
+            return earlier
+        try:
+            with transaction.atomic():
+                ActionReceipt.objects.create(
+                    table_id=table_id, sender=sender, action_id=action_id,
+                    reply={"code": exc.code, "message": str(exc.message)},
+                )
+        except IntegrityError:  # a twin answered meanwhile; its answer is the one to give
+            earlier = _earlier(table_id, sender, action_id)
+            if earlier is not None:
+                return earlier
+        raise
+    if receipt.pk % PRUNE_EVERY == 0:
+        _prune(table_id, sender)
+    return Outcome({"type": "ack", "seq": applied.game.seq}, applied)
