@@ -161,7 +161,8 @@ def player_page(profile: Profile, season: Season = Season()) -> PlayerPage:
         opp.behind += mine_rank > row.rank
         opp.level += mine_rank == row.rank
     frequent = sorted(opponents.values(), key=lambda o: (-o.games, search_key(o.name)))[:HEAD_TO_HEAD]
-    ordered = sorted(records.values(), key=lambda r: (r.slug != "sixdice", r.slug))
+    order = {slug: i for i, slug in enumerate(REGISTRY)}  # the order the games registered
+    ordered = sorted(records.values(), key=lambda r: (order.get(r.slug, len(order)), r.slug))
     return PlayerPage(profile, sum(r.games for r in ordered), ordered, recent, frequent)
 
 

@@ -139,7 +139,7 @@ def player(request: HttpRequest, public_id: str) -> HttpResponse:
 
 
 def leaderboard(request: HttpRequest) -> HttpResponse:
-    slug = request.GET.get("game") or "sixdice"
+    slug = request.GET.get("game") or next(iter(REGISTRY), "")
     if slug not in REGISTRY:
         raise Http404(_("There is no such game."))
     season, season_error = selectors.parse_season(request.GET.get("from"), request.GET.get("to"))
@@ -150,7 +150,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     query = (request.GET.get("q") or "").strip()
     return render(request, "players/leaderboard.html", {
         "slug": slug, "label": selectors.engine_label(slug),
-        "games": sorted(REGISTRY.values(), key=lambda e: e.slug != "sixdice"),
+        "games": list(REGISTRY.values()),  # in the order the games registered
         "standings": selectors.leaderboard(slug, season=season, min_games=min_games),
         "season": season, "season_error": season_error, "min_games": min_games,
         "keep": [("game", slug), ("min", min_games)],

@@ -45,7 +45,7 @@ def _table_or_404(code: str) -> Table:
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    games = sorted(REGISTRY.values(), key=lambda engine: engine.slug != "sixdice")
+    games = list(REGISTRY.values())  # in the order the games registered (INSTALLED_APPS)
     return render(request, "tables/home.html", {"games": games, "code_error": request.GET.get("error")})
 
 

@@ -237,7 +237,7 @@
         let undo = hc.querySelector('[data-host="undo"]');  // the host takes the last move back (docs/undo.md)
         if (!undo) {
           undo = el("button", {type: "button", "data-host": "undo", class: "secondary"}, T.undo);
-          hc.querySelector('[data-host="close"]').before(undo);
+          hc.querySelector('[data-host="rematch"]').after(undo);
         }
         undo.hidden = !playing || !this.game.seq;
         hc.hidden = status === "closed";

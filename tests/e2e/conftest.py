@@ -119,8 +119,11 @@ def phone(browser):
     """Open a new phone-sized browser (own cookies) per call."""
     contexts = []
 
-    def open_phone(url: str | None = None, viewport: dict[str, int] = PHONE):
-        context = browser.new_context(viewport=viewport, has_touch=viewport is PHONE, is_mobile=viewport is PHONE)
+    def open_phone(url: str | None = None, viewport: dict[str, int] = PHONE, bypass_csp: bool = True):
+        # Playwright's wait_for_function compiles its predicate in the page, which the app's
+        # Content-Security-Policy (no eval) forbids; tests/e2e/test_csp.py opens pages with the policy on.
+        context = browser.new_context(viewport=viewport, has_touch=viewport is PHONE, is_mobile=viewport is PHONE,
+                                      bypass_csp=bypass_csp)
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(10_000)

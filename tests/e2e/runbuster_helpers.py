@@ -43,11 +43,12 @@ def seq(page) -> int:
 
 
 def wait_past(page, before: int, timeout: float = 10_000) -> None:
-    page.wait_for_function(f"window.live.game && window.live.game.seq > {before}", timeout=timeout)
+    # A function, not a string expression: the page's CSP forbids evaluating strings.
+    page.wait_for_function("(b) => window.live.game && window.live.game.seq > b", arg=before, timeout=timeout)
 
 
 def wait_started(page, number: int = 1) -> None:
-    page.wait_for_function(f"window.live.game && window.live.game.number === {number}")
+    page.wait_for_function("(n) => window.live.game && window.live.game.number === n", arg=number)
 
 
 def longest(options: list[list[int]]) -> list[int]:

@@ -91,7 +91,7 @@ def table(browser, server: Server) -> Iterator[dict[str, object]]:
     add.click()
     expect(rb_host.locator('#seats li[data-seat="1"]')).to_be_visible()
     rb_host.get_by_role("button", name="Start").click()
-    rb_host.wait_for_function("window.live.game && window.live.game.view && window.live.game.view.over", timeout=60_000)
+    rb_host.wait_for_function("() => window.live.game && window.live.game.view && window.live.game.view.over", timeout=60_000)
     rb_code = re.search(r"/t/([A-Z0-9]+)/", rb_link).group(1)
     yield {"host": host, "lobby": lobby, "olena": olena, "bo": bo, "code": code, "rb_code": rb_code, "open": open_page,
            "link": link}
@@ -135,7 +135,7 @@ def test_axe_finds_no_serious_violation_on_any_page(table, server: Server):
     for where, path in pages.items():
         page.goto(server.url + path)
         if "screen" in where or where == "spectator":
-            page.wait_for_function("window.live && window.live.game")
+            page.wait_for_function("() => window.live && window.live.game")
         problems += axe_check(page, where)
     page.goto(claim_url)
     problems += axe_check(page, "claim page")
@@ -151,7 +151,7 @@ def test_dark_theme_follows_the_phone_and_the_switch(table):
     olena.locator("#set-theme").select_option("light")
     assert olena.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(244, 241, 234)"
     olena.reload()
-    olena.wait_for_function("window.live && window.live.game")
+    olena.wait_for_function("() => window.live && window.live.game")
     assert olena.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(244, 241, 234)"  # kept
     olena.locator('[data-sheet="settings-card"]').click()
     olena.locator("#set-theme").select_option("dark")
@@ -194,7 +194,7 @@ def test_seat_page_weight_on_first_load(table, browser, server: Server):
     cdp.send("Network.clearBrowserCache")
     cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
     olena.reload()
-    olena.wait_for_function("window.live && window.live.game && document.querySelector('.sd-hand')")
+    olena.wait_for_function("() => window.live && window.live.game && document.querySelector('.sd-hand')")
     entries = olena.evaluate("""() => [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
       .map((e) => ({name: e.name, transfer: e.transferSize, body: e.encodedBodySize, raw: e.decodedBodySize}))""")
     total = sum(e["transfer"] for e in entries)
@@ -214,12 +214,12 @@ def test_the_screen_stays_awake_on_plain_http(table, browser, server: Server):
         page = context.new_page()
         lan = server.url.replace("127.0.0.1", LAN_HOST)
         page.goto(f"{lan}/t/{table['code']}/?watch")
-        page.wait_for_function("window.live && window.live.game")
+        page.wait_for_function("() => window.live && window.live.game")
         assert page.evaluate("window.isSecureContext") is False
         assert page.evaluate("'wakeLock' in navigator") is False
         page.locator("#board").click()
-        page.wait_for_function("window.noSleep && window.noSleep.isEnabled", timeout=10_000)
+        page.wait_for_function("() => window.noSleep && window.noSleep.isEnabled", timeout=10_000)
         # its tiny muted video plays (that is what keeps the screen on)
-        page.wait_for_function("window.noSleep.noSleepVideo && !window.noSleep.noSleepVideo.paused")
+        page.wait_for_function("() => window.noSleep.noSleepVideo && !window.noSleep.noSleepVideo.paused")
     finally:
         context.close()

@@ -38,7 +38,7 @@ def _check(page, seen: list[str], url: str) -> None:
 
 
 def test_main_pages_have_a_policy_and_break_none_of_it(server, phone):
-    host = phone(viewport=DESKTOP)
+    host = phone(viewport=DESKTOP, bypass_csp=False)
     seen_host = _watched(host)
     _check(host, seen_host, server.url + "/")
     _check(host, seen_host, server.url + "/new/runbuster/")
@@ -51,13 +51,13 @@ def test_main_pages_have_a_policy_and_break_none_of_it(server, phone):
     _check(host, seen_host, host_url)
     expect(host.locator("#seats")).to_be_attached()
 
-    ana = phone()
+    ana = phone(bypass_csp=False)
     seen_ana = _watched(ana)
     _check(ana, seen_ana, join_url)
     ana.get_by_label("Your name").fill("Ana")
     ana.get_by_role("button", name="Take a seat").click()
     expect(ana.locator("#app")).to_have_attribute("data-role", "seat")
-    bo = phone()
+    bo = phone(bypass_csp=False)
     seen_bo = _watched(bo)
     _check(bo, seen_bo, f"{server.url}/t/{code}/")  # by code: the PIN form
     bo.get_by_label("Your name").fill("Bo")
@@ -68,7 +68,7 @@ def test_main_pages_have_a_policy_and_break_none_of_it(server, phone):
     expect(host.get_by_role("button", name="Pause")).to_be_visible()
     screenshot(host, "csp-host-page")
 
-    watcher = phone()
+    watcher = phone(bypass_csp=False)
     seen_watcher = _watched(watcher)
     for path in (f"/t/{code}/?watch", "/rules/sixdice/", "/rules/runbuster/", "/stats/", "/admin/login/"):
         _check(watcher, seen_watcher, server.url + path)

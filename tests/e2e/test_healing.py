@@ -15,11 +15,25 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import DESKTOP, screenshot
-from tests.e2e.runbuster_helpers import create_table, take_seat, wait_started
+from tests.e2e.runbuster_helpers import create_table, take_seat
 
 pytestmark = pytest.mark.browser
 
 PING_MS = 1000
+
+
+def until(page, js: str, timeout: float = 20_000) -> None:
+    """Wait until ``js`` is true on the page (polled with evaluate: the page's CSP forbids eval)."""
+    waited = 0.0
+    while not page.evaluate(js):
+        if waited >= timeout:
+            raise AssertionError(f"still false after {timeout} ms: {js}")
+        page.wait_for_timeout(100)
+        waited += 100
+
+
+def wait_started(page) -> None:
+    until(page, "!!(window.live && window.live.game && window.live.game.number === 1)")
 
 
 def _half_open_phone(phone):
@@ -60,7 +74,7 @@ def test_a_silent_socket_is_dropped_and_a_move_sent_into_it_is_applied_once(serv
     mute["n"] = len(sockets) - 1
     seq_before = host.evaluate("window.live.game.seq")
     mover.evaluate("window.live.act({type: 'roll'})")  # reaches the server; its ack never comes back
-    host.wait_for_function(f"window.live.game.seq > {seq_before}")
+    until(host, f"window.live.game.seq > {seq_before}")
     expect(mover.locator("#banner")).to_be_visible(timeout=4 * PING_MS + 5_000)
     expect(mover.locator("body")).to_have_class(re.compile(r"\bsending\b"))
     screenshot(mover, "heal-half-open-banner-360")
@@ -71,7 +85,7 @@ def test_a_silent_socket_is_dropped_and_a_move_sent_into_it_is_applied_once(serv
     expect(mover.locator("body")).not_to_have_class(re.compile(r"\bsending\b"))
     assert len(sockets) >= 2
     seq_now = host.evaluate("window.live.game.seq")
-    mover.wait_for_function(f"window.live.game.seq === {seq_now}")
+    until(mover, f"window.live.game.seq === {seq_now}")
     log = host.evaluate("window.live.log.map((e) => [e.actor, e.action.type])")
     assert log.count([str(seat), "roll"]) == 1  # applied once: the resend got the first ack back
 
@@ -102,10 +116,10 @@ def test_seat_buttons_ask_first_and_the_seat_goes_back_to_its_phone(server, phon
     host.once("dialog", lambda dialog: dialog.accept())
     bo_row.locator('[data-seat-act="bot"]').click()
     expect(bo_row.locator('[data-seat-act="give-back"]')).to_be_visible()
-    bo.wait_for_function("window.live.role === 'spectator'")
+    until(bo, "window.live.role === 'spectator'")
 
     bo_row.locator('[data-seat-act="give-back"]').click()
-    bo.wait_for_function("window.live.role === 'seat' && window.live.seat === 1")
+    until(bo, "window.live.role === 'seat' && window.live.seat === 1")
     bo.reload()  # the phone holds the seat for good, not only on this socket
     expect(bo.locator("#app")).to_have_attribute("data-role", "seat")
 
@@ -128,12 +142,12 @@ def test_the_host_undoes_a_typed_roll_and_every_phone_strikes_it_through(server,
     mover = ana if ana.evaluate("window.live.game.view.your_turn") else bo
     other = bo if mover is ana else ana
     mover.evaluate("window.live.act({type: 'roll', values: [1, 2, 3, 4, 5, 6]})")
-    host.wait_for_function("window.live.game.seq >= 1")
+    until(host, "window.live.game.seq >= 1")
     seq = host.evaluate("window.live.game.seq")
     host.once("dialog", lambda dialog: dialog.accept())
     host.locator('[data-host="undo"]').click()
     for page in (mover, other, host):
-        page.wait_for_function(f"window.live.game.seq === {seq + 1}")
+        until(page, f"window.live.game.seq === {seq + 1}")
         expect(page.locator("#log li.undone s").first).to_be_visible()
         expect(page.locator("#log li").first).to_contain_text("Undone back to #0")
     assert mover.evaluate("window.live.game.view.your_turn")  # the roll is to be typed again

@@ -105,7 +105,7 @@ def close_all(pages: list[Page]) -> None:
 
 def check_screen(screen: Page, hands: int, selector: str, name: str | None = None) -> None:
     """The table screen at 1280x800: every hand fully in view, no scrolling, no controls."""
-    screen.wait_for_function(f"document.querySelectorAll('{selector}').length === {hands}")
+    screen.wait_for_function(f"() => document.querySelectorAll('{selector}').length === {hands}")
     boxes = screen.evaluate(f"""() => [...document.querySelectorAll('{selector}')].map((e) => e.getBoundingClientRect().bottom)""")
     assert max(boxes) <= SCREEN["height"], f"a hand is below the screen: {boxes}"
     assert screen.evaluate("window.scrollY") == 0
@@ -309,7 +309,7 @@ def play_runbuster_with_bots(browser, server: Server, players: int) -> Checker:
         check_screen(screen, players - 0, ".rb-player", f"runbuster-{players}p-table-screen" if players == 8 else None)
         tag = f"runbuster-{players}p"
         for _ in range(2000):
-            me.wait_for_function("window.live.game.view.over || window.live.game.view.your_turn", timeout=rb.BOT_TIMEOUT * 4)
+            me.wait_for_function("() => window.live.game.view.over || window.live.game.view.your_turn", timeout=rb.BOT_TIMEOUT * 4)
             v = rb.view(me)
             if v["over"]:
                 break

@@ -32,7 +32,7 @@ def test_bot_in_the_lobby_and_hints_on_the_phone(server, phone):
     host.get_by_label("Bot strength").select_option("greedy")
     host.get_by_role("button", name="Add a bot").click()
     expect(host.locator('#seats li[data-seat="0"]')).to_contain_text("Bot 1")
-    host.wait_for_function("window.live.table.seats.length === 1 && window.live.table.seats[0].strength === 'greedy'")
+    host.wait_for_function("() => window.live.table.seats.length === 1 && window.live.table.seats[0].strength === 'greedy'")
 
     ana = phone(join_url)
     ana.get_by_label("Your name").fill("Ana")
@@ -43,8 +43,8 @@ def test_bot_in_the_lobby_and_hints_on_the_phone(server, phone):
 
     # the bot plays its own decisions; when Ana decides, her phone shows the hint
     ana.wait_for_function(
-        "(() => { const v = window.live.game && window.live.game.view;"
-        " return v && v.pending && v.pending.seat === 1 && v.hint; })()",
+        "() => { const v = window.live.game && window.live.game.view;"
+        " return v && v.pending && v.pending.seat === 1 && v.hint; }",
         timeout=60_000,
     )
     hint = ana.locator(".sd-hint")
@@ -60,7 +60,7 @@ def test_bot_in_the_lobby_and_hints_on_the_phone(server, phone):
     screenshot(ana, "sixdice-hint-phone")
 
     # the host console shows the hint for the seat in turn
-    host.wait_for_function("window.live.game && window.live.game.view && window.live.game.view.hint")
+    host.wait_for_function("() => window.live.game && window.live.game.view && window.live.game.view.hint")
     expect(host.locator(".sd-hint h2")).to_have_text("Hint for Ana")
     host.screenshot(path=str(SCREENS / "sixdice-hint-host.png"), full_page=True)
 

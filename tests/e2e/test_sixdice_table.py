@@ -100,7 +100,7 @@ def test_full_game_host_and_three_phones(server, phone):
     # Rematch: the standings come from the server and still count the first game.
     host.get_by_role("button", name="Rematch").click()
     for page in pages:
-        page.wait_for_function("window.live.game.number === 2")
+        page.wait_for_function("() => window.live.game.number === 2")
     assert [r["wins"] for r in host.evaluate("window.live.standings")] == wins
 
 
@@ -297,7 +297,7 @@ def test_desktop_and_page_weight(server, phone):
     cdp.send("Network.clearBrowserCache")
     cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
     ana.reload()
-    ana.wait_for_function("window.live && window.live.game && document.querySelector('.sd-hand')")
+    ana.wait_for_function("() => window.live && window.live.game && document.querySelector('.sd-hand')")
     entries = ana.evaluate("""() => [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
       .map((e) => ({name: e.name, transfer: e.transferSize, body: e.encodedBodySize, raw: e.decodedBodySize}))""")
     total = sum(e["transfer"] for e in entries)
