@@ -116,6 +116,7 @@ def test_axe_finds_no_serious_violation_on_any_page(table, server: Server):
     problems += axe_check(table["lobby"], "join page")
     # the host hands Bo's seat over: the claim page
     host.locator('[data-sheet="seats-card"]').click()
+    host.once("dialog", lambda dialog: dialog.accept())  # "Hand over" asks first
     host.locator('#seats li[data-seat="1"] button', has_text="Hand over").click()
     claim_url = host.locator("#handover a").get_attribute("href")
     host.locator("#seats-card .sheet-close").click()
