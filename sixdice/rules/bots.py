@@ -83,8 +83,9 @@ WIN = 1000.0
 
 STRONG_BUDGET = 8
 """How many of the greedy's best options the strong bot searches (a fixed count, not a time)."""
+STRONG_ENDGAME_BUDGET = 32
+"""2 players, the last two turns of the game (searched exactly): how many options are searched."""
 STRONG_TIME_CAP = 2.0
-REPLY_EVAL = True
 """Seconds: a safety net on a very slow machine only; the iteration budget decides."""
 
 Action = dict[str, Any]
@@ -446,7 +447,8 @@ def _score_kept(hands: list[Counts], bank: int, seat: int, o: Outcome, t: float)
 # ---------------------------------------------------------------- the strong search
 
 
-def _reply_flip(hands: list[Counts], r: int, t: float) -> FlipKind | None:
+@lru_cache(maxsize=100_000)
+def _reply_flip(hands: tuple[Counts, ...], r: int, t: float) -> FlipKind | None:
     """The model of seat ``r``'s flip: the one that scores best for ``r`` after the default
     balancing of both hands (the draw left out).
 
@@ -492,9 +494,13 @@ def _reply_flip(hands: list[Counts], r: int, t: float) -> FlipKind | None:
     return best
 
 
-def _reply_value(hands: list[Counts], bank: int, r: int, me: int, t: float) -> float:
-    """Seat ``r``'s turn (its modelled flip, its draw averaged, default balancing): the value for ``me``."""
-    k = _reply_flip(hands, r, t)
+def _reply_value(hands: list[Counts], bank: int, r: int, me: int, turns: int, total_turns: int) -> float:
+    """Seat ``r``'s turn (its modelled flip, its draw averaged, default balancing): the value for ``me``.
+
+    ``turns`` counts the turns made once ``r``'s turn is over.
+    """
+    t = min(1.0, turns / total_turns)
+    k = _reply_flip(tuple(hands), r, t)
     h = list(hands)
     victim = None
     if k is not None:
@@ -515,8 +521,147 @@ def _reply_value(hands: list[Counts], bank: int, r: int, me: int, t: float) -> f
         h2[r] = default_outcome(h2[r]).kept
         if victim is not None:
             h2[victim] = default_outcome(h2[victim]).kept
-        total += evaluate(h2, me, t)
+        total += leaf_value(h2, me, (r + 1) % len(h2), turns, total_turns, t)
     return total / len(draws)
+
+
+# The 2-player leaf: the chance that the seat about to move wins, a logistic model of
+# (b0, b_margin, b_margin_same, b_same, b_swing) per number of turns left ``R`` (1..24,
+# the mover's turn included), fitted on the turn starts of 3,000 seeded greedy-vs-greedy
+# games (see docs/sixdice-engine.md, *Bots*).  ``margin`` is the mover's |value| minus
+# the opponent's, ``same`` is 1 when both values have the same (non-zero) sign, ``swing``
+# the most the mover's flip alone can add to the margin (:func:`flip_swing`).
+LEAF_2P: tuple[tuple[float, float, float, float, float], ...] = (
+    (1.053, 0.893, -0.077, -0.659, 0.773),  # R=1, held-out log-loss 0.206
+    (-2.072, 0.485, 0.040, 0.166, 0.162),  # R=2, held-out log-loss 0.275
+    (1.888, 0.492, -0.012, -0.264, 0.341),  # R=3, held-out log-loss 0.295
+    (-2.261, 0.410, -0.015, -0.295, 0.211),  # R=4, held-out log-loss 0.315
+    (1.887, 0.394, -0.028, -0.523, 0.269),  # R=5, held-out log-loss 0.329
+    (-2.044, 0.342, -0.047, -0.007, 0.147),  # R=6, held-out log-loss 0.352
+    (2.034, 0.286, 0.029, -0.074, 0.162),  # R=7, held-out log-loss 0.357
+    (-2.199, 0.272, -0.022, 0.033, 0.156),  # R=8, held-out log-loss 0.377
+    (2.091, 0.266, -0.011, -0.423, 0.139),  # R=9, held-out log-loss 0.381
+    (-2.328, 0.248, -0.020, -0.245, 0.185),  # R=10, held-out log-loss 0.391
+    (1.947, 0.224, 0.009, -0.259, 0.123),  # R=11, held-out log-loss 0.395
+    (-2.078, 0.219, -0.016, -0.024, 0.135),  # R=12, held-out log-loss 0.403
+    (1.940, 0.231, -0.017, -0.550, 0.132),  # R=13, held-out log-loss 0.406
+    (-1.996, 0.204, -0.013, 0.010, 0.123),  # R=14, held-out log-loss 0.415
+    (1.852, 0.204, -0.004, -0.334, 0.112),  # R=15, held-out log-loss 0.414
+    (-2.018, 0.176, -0.010, 0.067, 0.115),  # R=16, held-out log-loss 0.426
+    (1.920, 0.207, -0.024, -0.395, 0.102),  # R=17, held-out log-loss 0.424
+    (-2.074, 0.145, 0.013, -0.037, 0.122),  # R=18, held-out log-loss 0.431
+    (1.792, 0.151, 0.019, -0.172, 0.081),  # R=19, held-out log-loss 0.432
+    (-1.819, 0.204, -0.085, -0.281, 0.114),  # R=20, held-out log-loss 0.433
+    (1.818, 0.138, 0.034, 0.048, 0.061),  # R=21, held-out log-loss 0.430
+    (-1.871, 0.202, -0.066, -0.334, 0.129),  # R=22, held-out log-loss 0.432
+    (1.643, 0.118, 0.077, 0.001, 0.082),  # R=23, held-out log-loss 0.439
+    (-1.809, 0.108, 0.036, 0.214, 0.067),  # R=24, held-out log-loss 0.434
+)
+
+
+@lru_cache(maxsize=64)
+def _changes(present: tuple[bool, ...], victim: bool) -> frozenset[int]:
+    """The changes ``d`` a flip can make to a hand holding the faces ``present`` (the victim's as ``-d``)."""
+    return frozenset((w - nw) if victim else (nw - w) for i, w in enumerate(FACES) if present[i] for nw in FACES if nw != w)
+
+
+@lru_cache(maxsize=200_000)
+def flip_swing(mover: Counts, other: Counts) -> int:
+    """2 players: the most the mover's flip can add to ``|mover| - |other|`` (the draw left out; 0 without a flip)."""
+    vm, vo = _value(mover), _value(other)
+    ds = _changes(tuple(x > 0 for x in mover), False) & _changes(tuple(x > 0 for x in other), True)
+    if not ds:
+        return 0
+    return max(abs(vm + d) - abs(vo - d) for d in ds) - abs(vm) + abs(vo)
+
+
+def mover_win_chance(mover: Counts, other: Counts, left: int) -> float:
+    """2 players: the chance that the seat about to move (hand ``mover``) wins with ``left`` turns left."""
+    if left > len(LEAF_2P):  # a longer game: the furthest row of the same parity
+        left = len(LEAF_2P) - (left - len(LEAF_2P)) % 2
+    b0, bm, bms, bs, bw = LEAF_2P[left - 1]
+    vm, vo = _value(mover), _value(other)
+    margin = abs(vm) - abs(vo)
+    same = 1.0 if vm * vo > 0 else 0.0
+    z = b0 + bm * margin + (bms * margin + bs) * same + bw * flip_swing(mover, other)
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+def leaf_value(hands: Sequence[Counts], me: int, mover: int, turns: int, total_turns: int, t: float) -> float:
+    """The value for ``me`` of a position at the start of ``mover``'s turn, ``turns`` turns made.
+
+    2 players: ``WIN * (2p - 1)`` with ``p`` my chance of winning from :func:`mover_win_chance`;
+    more players: :func:`evaluate` at game share ``t``.
+    """
+    if len(hands) != 2 or turns >= total_turns:
+        return evaluate(hands, me, t)
+    p = mover_win_chance(hands[mover], hands[1 - mover], total_turns - turns)
+    if mover != me:
+        p = 1.0 - p
+    return WIN * (2.0 * p - 1.0)
+
+
+@lru_cache(maxsize=50_000)
+def final_best(c: Counts) -> Counts:
+    """The balanced hand with the largest absolute value (the best balancing on the last turn)."""
+    return max((o.kept for o in balance_outcomes(c)), key=lambda k: abs(_value(k)))
+
+
+def last_turn_value(hands: Sequence[Counts], bank: int, r: int, me: int) -> float:
+    """The last turn of the game, seat ``r`` moving: the expected final result for ``me``.
+
+    Seat ``r`` plays the flip with the best expected result for itself over every
+    distinct flip, its draw (six faces; none on an empty bank) and its balancing to
+    the largest absolute value; the victim balances by default.  The no-groups pair
+    adds no value, so it is left out.  Exact for this model of the victim's balancing.
+    """
+    draws: Sequence[int | None] = FACES if bank >= 1 else (None,)
+    kinds: list[FlipKind | None] = list(flip_kinds(hands, r)) or [None]
+    own: dict[tuple[int, int], list[Counts | None]] = {}
+    vict: dict[tuple[int, int, int], Counts] = {}
+    base = [abs(_value(h)) for h in hands]
+    best_r = -math.inf
+    best_me = 0.0
+    for k in kinds:
+        h = list(hands)
+        vals = list(base)
+        if k is not None:
+            s, v, nv, w, nw = k
+            h = _flipped(hands, r, k)
+            won = _threes_score(h, (r, s), r)
+            if won is not None:
+                mine = _threes_score(h, (r, s), me)
+                if won > best_r:
+                    best_r, best_me = won, (mine if mine is not None else -WIN)
+                continue
+            vk = vict.get((s, w, nw))
+            if vk is None:
+                vk = vict[s, w, nw] = default_outcome(h[s]).kept
+            vals[s] = abs(_value(vk))
+            key = (v, nv)
+        else:
+            key = (0, 0)
+        outs = own.get(key)
+        if outs is None:
+            outs = []
+            for f in draws:
+                c = h[r] if f is None else _add(h[r], UNIT[f])
+                outs.append(None if _threes(c) else final_best(c))
+            own[key] = outs
+        acc_r = acc_me = 0.0
+        for o in outs:
+            if o is None:
+                acc_r += WIN
+                acc_me += WIN if me == r else -WIN
+                continue
+            vals[r] = abs(_value(o))
+            top = max(vals)
+            k_top = vals.count(top)
+            acc_r += WIN / k_top if vals[r] == top else -WIN
+            acc_me += WIN / k_top if vals[me] == top else -WIN
+        if acc_r > best_r * len(outs):
+            best_r, best_me = acc_r / len(outs), acc_me / len(outs)
+    return best_me
 
 
 def strong_flip_value(pos: Pos, m: int, k: FlipKind) -> float:
@@ -529,7 +674,6 @@ def strong_flip_value(pos: Pos, m: int, k: FlipKind) -> float:
     if won is not None:
         return won
     t1 = (pos.turns + 1) / pos.total
-    t2 = min(1.0, (pos.turns + 2) / pos.total)
     last = pos.turns + 1 >= pos.total
     draws: Sequence[int | None] = FACES if pos.bank >= 1 else (None,)
     total = 0.0
@@ -557,7 +701,12 @@ def strong_flip_value(pos: Pos, m: int, k: FlipKind) -> float:
             ov = default_outcome(h2[victim])
             h2[victim] = ov.kept
             b += ov.returned
-            sub += final_score(h2, m) if last else _reply_value(h2, b, nxt, m, t2)
+            if last:
+                sub += final_score(h2, m)
+            elif pos.turns + 2 >= pos.total:
+                sub += last_turn_value(h2, b, nxt, m)
+            else:
+                sub += _reply_value(h2, b, nxt, m, pos.turns + 2, pos.total)
         total += sub / len(pairs)
     return total / len(draws)
 
@@ -571,7 +720,6 @@ def strong_kept_value(st: State, pos: Pos, seat: int, kept: Counts) -> float:
     m = st.current if st.current is not None else seat
     victims = [st.victim] if (seat == m and st.victim is not None and st.victim != seat) else []
     turns = pos.turns + 1
-    t2 = min(1.0, (turns + 1) / pos.total)
     pairs: Sequence[int | None] = (1, 2, 3) if (not _has_group_after(kept) and bank >= 2) else (None,)
     total = 0.0
     nxt = (m + 1) % len(hands)
@@ -588,9 +736,11 @@ def strong_kept_value(st: State, pos: Pos, seat: int, kept: Counts) -> float:
         if turns >= pos.total:
             total += final_score(h, seat)
         elif nxt == seat:
-            total += evaluate(h, seat, turns / pos.total)
+            total += leaf_value(h, seat, seat, turns, pos.total, turns / pos.total)
+        elif turns + 1 >= pos.total:
+            total += last_turn_value(h, b, nxt, seat)
         else:
-            total += _reply_value(h, b, nxt, seat, t2)
+            total += _reply_value(h, b, nxt, seat, turns + 1, pos.total)
     return total / len(pairs)
 
 
@@ -634,6 +784,8 @@ def strong_search(
     pos = Pos.of(st)
     deadline = time.perf_counter() + time_cap if time_cap else None
     searched: list[tuple[Option, float]] = []
+    if len(st.hands) == 2 and pos.turns + 2 >= pos.total:
+        budget = max(budget, STRONG_ENDGAME_BUDGET)  # the last two turns are searched exactly: widen
     for o in opts[:budget]:
         if o.kind is not None:
             v = strong_flip_value(pos, p.seat, o.kind)
