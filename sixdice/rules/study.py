@@ -21,7 +21,7 @@ import argparse
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -196,6 +196,20 @@ def _ends(games: Sequence[GameResult], reason: str) -> int:
     return sum(1 for g in games if g.end_reason == reason)
 
 
+def _five(games: Sequence[GameResult]) -> int:
+    """Games in which some hand held 5 or more dice all +3 or all -3 (or that ended by all threes)."""
+    return sum(1 for g in games if g.threes5_turn is not None or g.end_reason == "all_threes")
+
+
+def _cells(by: dict[tuple[str, int], list[GameResult]]) -> Iterator[tuple[int, str, list[GameResult]]]:
+    """(players, policy, games) of every measured cell, by players then policy."""
+    for n in PLAYERS:
+        for p in POLICIES:
+            gs = by.get((p, n))
+            if gs:
+                yield n, p, gs
+
+
 def write_report(
     cells: list[Cell], options: list[tuple[str, list[GameResult]]], out: Path, seconds: float, scale: float = 1.0
 ) -> str:
@@ -229,17 +243,13 @@ def write_report(
     add("")
     add("| players | play | turns (mean) | all threes | round limit | shared wins |")
     add("|---|---|---|---|---|---|")
-    for n in PLAYERS:
-        for p in POLICIES:
-            gs = by.get((p, n))
-            if not gs:
-                continue
-            k = len(gs)
-            shared = sum(1 for g in gs if len(g.winners) > 1)
-            add(
-                f"| {n} | {p} | {statistics.mean(g.turns for g in gs):.1f} | {_ci(_ends(gs, 'all_threes'), k)} "
-                f"| {_pct(_ends(gs, 'rounds') / k)} | {_ci(shared, k)} |"
-            )
+    for n, p, gs in _cells(by):
+        k = len(gs)
+        shared = sum(1 for g in gs if len(g.winners) > 1)
+        add(
+            f"| {n} | {p} | {statistics.mean(g.turns for g in gs):.1f} | {_ci(_ends(gs, 'all_threes'), k)} "
+            f"| {_pct(_ends(gs, 'rounds') / k)} | {_ci(shared, k)} |"
+        )
     add("")
     add("## First player and seats")
     add("")
@@ -253,26 +263,18 @@ def write_report(
     add("")
     add("| players | play | 1st | 2nd | 3rd | 4th | 5th | 6th | 7th | 8th | fair |")
     add("|---|---|" + "---|" * 9)
-    for n in PLAYERS:
-        for p in POLICIES:
-            gs = by.get((p, n))
-            if not gs:
-                continue
-            sh = order_shares(gs)
-            cells_txt = [_pct(x) for x in sh] + [""] * (8 - n)
-            add(f"| {n} | {p} | " + " | ".join(cells_txt) + f" | {_pct(1 / n)} |")
+    for n, p, gs in _cells(by):
+        sh = order_shares(gs)
+        cells_txt = [_pct(x) for x in sh] + [""] * (8 - n)
+        add(f"| {n} | {p} | " + " | ".join(cells_txt) + f" | {_pct(1 / n)} |")
     add("")
     add("By seat number (seat 1 breaks R1 ties, so it starts more often):")
     add("")
     add("| players | play | " + " | ".join(f"seat {i}" for i in range(1, 9)) + " |")
     add("|---|---|" + "---|" * 8)
-    for n in PLAYERS:
-        for p in POLICIES:
-            gs = by.get((p, n))
-            if not gs:
-                continue
-            sh = seat_shares(gs)
-            add(f"| {n} | {p} | " + " | ".join([_pct(x) for x in sh] + [""] * (8 - n)) + " |")
+    for n, p, gs in _cells(by):
+        sh = seat_shares(gs)
+        add(f"| {n} | {p} | " + " | ".join([_pct(x) for x in sh] + [""] * (8 - n)) + " |")
     add("")
     add("## The bank over the game")
     add("")
@@ -282,13 +284,9 @@ def write_report(
     add("")
     add("| players | play | round 1 | round 4 | round 8 | round 12 |")
     add("|---|---|---|---|---|---|")
-    for n in PLAYERS:
-        for p in POLICIES:
-            gs = by.get((p, n))
-            if not gs:
-                continue
-            br = bank_by_round(gs)
-            add(f"| {n} | {p} | " + " | ".join(_pct(br[r]) if r < len(br) else "" for r in (0, 3, 7, 11)) + " |")
+    for n, p, gs in _cells(by):
+        br = bank_by_round(gs)
+        add(f"| {n} | {p} | " + " | ".join(_pct(br[r]) if r < len(br) else "" for r in (0, 3, 7, 11)) + " |")
     add("")
     add("## Skipped steps (R2, R8)")
     add("")
@@ -299,17 +297,13 @@ def write_report(
     add("")
     add("| players | play | R2 per game | games with R2 | R8 draws per game | R8 pairs per game | games with R8 |")
     add("|---|---|---|---|---|---|---|")
-    for n in PLAYERS:
-        for p in POLICIES:
-            gs = by.get((p, n))
-            if not gs:
-                continue
-            k = len(gs)
-            add(
-                f"| {n} | {p} | {statistics.mean(g.r2 for g in gs):.2f} | {_pct(sum(1 for g in gs if g.r2) / k)} "
-                f"| {statistics.mean(g.r8_draw for g in gs):.2f} | {statistics.mean(g.r8_pair for g in gs):.2f} "
-                f"| {_pct(sum(1 for g in gs if g.r8_draw or g.r8_pair) / k)} |"
-            )
+    for n, p, gs in _cells(by):
+        k = len(gs)
+        add(
+            f"| {n} | {p} | {statistics.mean(g.r2 for g in gs):.2f} | {_pct(sum(1 for g in gs if g.r2) / k)} "
+            f"| {statistics.mean(g.r8_draw for g in gs):.2f} | {statistics.mean(g.r8_pair for g in gs):.2f} "
+            f"| {_pct(sum(1 for g in gs if g.r8_draw or g.r8_pair) / k)} |"
+        )
     add("")
     add("## Rules options that bring all threes within reach")
     add("")
@@ -324,21 +318,17 @@ def write_report(
     add("|---|---|---|---|")
     for label, gs in options:
         k = len(gs)
-        five = sum(1 for g in gs if g.threes5_turn is not None or g.end_reason == "all_threes")
+        five = _five(gs)
         add(f"| {label} | {statistics.mean(g.turns for g in gs):.1f} | {_ci(_ends(gs, 'all_threes'), k)} | {_ci(five, k)} |")
     add("")
     add("Under the default rules, the same measure for every strength:")
     add("")
     add("| players | play | all threes (6+ dice) | 5 or more dice |")
     add("|---|---|---|---|")
-    for n in PLAYERS:
-        for p in POLICIES:
-            gs = by.get((p, n))
-            if not gs:
-                continue
-            k = len(gs)
-            five = sum(1 for g in gs if g.threes5_turn is not None or g.end_reason == "all_threes")
-            add(f"| {n} | {p} | {_ci(_ends(gs, 'all_threes'), k)} | {_ci(five, k)} |")
+    for n, p, gs in _cells(by):
+        k = len(gs)
+        five = _five(gs)
+        add(f"| {n} | {p} | {_ci(_ends(gs, 'all_threes'), k)} | {_ci(five, k)} |")
     add("")
     add("![all threes by strength and option](sixdice-balance-threes.svg)")
     add("")
@@ -380,7 +370,7 @@ def _findings(by: dict[tuple[str, int], list[GameResult]], options: list[tuple[s
     if options:
         best_label, best_gs = max(options, key=lambda o: _ends(o[1], "all_threes") / max(1, len(o[1])))
         five_best = max(
-            (sum(1 for g in gs if g.threes5_turn is not None or g.end_reason == "all_threes") / max(1, len(gs)), label)
+            (_five(gs) / max(1, len(gs)), label)
             for label, gs in options
         )
         out.append(
@@ -436,7 +426,7 @@ def main(argv: list[str] | None = None) -> None:
         }
         for label, gs in options
     }
-    five = {SHORT[label]: sum(1 for g in gs if g.threes5_turn is not None or g.end_reason == "all_threes") / len(gs) for label, gs in options}
+    five = {SHORT[label]: _five(gs) / len(gs) for label, gs in options}
     top = max([0.1, *five.values(), *(v["greedy"] for v in threes.values())])
     (out / "sixdice-balance-threes.svg").write_text(
         bar_chart(

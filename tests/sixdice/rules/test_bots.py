@@ -7,21 +7,36 @@ from collections import Counter
 
 import pytest
 
-from sixdice.rules import FACES, Hand, State, apply, legal_actions, new_game, position
+from sixdice.rules import FACES, Hand, State, apply, default_action, legal_actions, new_game, position
 from sixdice.rules.arena import match, rates, seat_counts, seating, wilson
 from sixdice.rules.bots import (
+    LEAF_2P,
     STRENGTHS,
     WIN,
     Bot,
     Pos,
+    _flipped,
+    _reply_flip,
+    _value,
+    balance_outcomes,
     bot_action,
+    default_outcome,
+    final_best,
+    final_score,
     flip_kinds,
+    flip_swing,
     greedy_flip_value,
+    hand_score,
     hint,
     is_decision,
+    last_turn_value,
+    mover_win_chance,
+    own_best,
     play,
     scored_options,
 )
+from sixdice.rules.dice import counts_of
+from sixdice.rules.game import flip_actions
 
 
 def _roll(st: State, dice: random.Random) -> dict:
@@ -192,3 +207,106 @@ def test_wilson_interval():
     lo, hi = wilson(5, 10)
     assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
     assert wilson(0, 20)[0] == 0.0 and wilson(20, 20)[1] == 1.0
+
+
+# ---------------------------------------------------------------- the strong search: endgame, leaf, determinism
+
+
+def _share(st: State, seat: int) -> float:
+    assert st.over
+    return WIN / len(st.winners) if seat in st.winners else -WIN
+
+
+def _finish(st: State, r: int) -> float:
+    """Seat ``r``'s final result through the engine: ``r`` balances as best it can, the victim by default."""
+    if st.over:
+        return _share(st, r)
+    p = st.pending
+    assert p is not None
+    if p.kind == "roll":
+        if p.purpose == "draw":
+            return sum(_finish(apply(st, {"type": "roll", "values": [f]}), r) for f in FACES) / 6
+        return _finish(apply(st, {"type": "roll", "values": [1] * p.count}), r)  # the pair adds no value
+    if p.seat == r:
+        return max(_finish(apply(st, a), r) for a in legal_actions(st))
+    default = default_action(st)
+    assert default is not None
+    return _finish(apply(st, default), r)
+
+
+def _last_turns(games: int, seed: int) -> list[State]:
+    """The last turn of seeded 2-player games of 1 to 3 rounds (greedy play), at the mover's flip."""
+    out = []
+    rng = random.Random(seed)
+    for g in range(games):
+        st = new_game(2, rounds=1 + g % 3, bank=rng.choice([None, 13, 16]))
+        walker = Bot("greedy", seed=rng.random())
+        while not st.over:
+            if st.pending.kind == "flip" and st.moved == 1 and st.round == st.rounds:
+                out.append(st)
+                break
+            st = apply(st, walker.act(st) if is_decision(st) else _roll(st, rng))
+    return out
+
+
+def test_last_turn_value_is_the_exact_result_of_the_last_turn():
+    positions = _last_turns(12, seed=21)
+    assert len(positions) >= 10
+    open_ones = 0
+    for st in positions:
+        r = st.pending.seat
+        hands = [counts_of(h.dice()) for h in st.hands]
+        exact = max(_finish(apply(st, a), r) for a in flip_actions(st))
+        assert last_turn_value(hands, st.bank, r, r) == pytest.approx(exact), st.to_dict()
+        open_ones += -WIN < exact < WIN
+    assert open_ones >= 3, "some positions are decided by the draw"
+
+
+def test_final_score_counts_a_shared_win_and_a_loss():
+    a, b, c = counts_of([3, 3, -1]), counts_of([-3, 2]), counts_of([1, 1, -2, 1])  # values 5, -1, 1
+    assert final_score([a, b, c], 0) == WIN and final_score([a, b, c], 1) == -WIN
+    d = counts_of([-3, -2])  # -5: as large as a
+    assert final_score([a, d, c], 0) == WIN / 2 and final_score([a, d, c], 1) == WIN / 2
+    assert final_score([a, d, c], 2) == -WIN
+
+
+def test_flip_swing_is_the_best_margin_change_of_any_flip():
+    rng = random.Random(22)
+    for _ in range(300):
+        hands = [counts_of(rng.choices(FACES, k=rng.randint(1, 8))) for _ in range(2)]
+        best = 0
+        kinds = flip_kinds(hands, 0)
+        if kinds:
+            base = abs(_value(hands[0])) - abs(_value(hands[1]))
+            best = max(abs(_value(h[0])) - abs(_value(h[1])) - base for h in (_flipped(hands, 0, k) for k in kinds))
+        assert flip_swing(hands[0], hands[1]) == best
+
+
+def test_the_fitted_leaf_favours_the_larger_hand_and_stays_a_chance():
+    for _b0, bm, bms, _bs, bw in LEAF_2P:
+        assert bm > 0 and bm + bms > 0 and bw > 0  # margin and swing help the mover, whatever the signs
+    big, small = counts_of([3, 3, 2, -1]), counts_of([1, 1, -1])
+    for left in (1, 2, 7, 24, 40):
+        p_big = mover_win_chance(big, small, left)
+        p_small = mover_win_chance(small, big, left)
+        assert 0.0 < p_small < p_big < 1.0, left
+
+
+def test_strong_endgame_decisions_are_legal():
+    bot = Bot("strong", seed=4, time_cap=None)
+    count = 0
+    for st in _decisions(40, seed=23, players=(2,)):
+        if st.round == st.rounds:  # the last round: the exact endgame and the widened budget
+            _legal(st, bot.act(st))
+            count += 1
+    assert count >= 60, count
+
+
+def test_strong_plays_the_same_with_cold_caches():
+    """The search depends on the position only: clearing every memo gives the same decisions and values."""
+    states = [s for i, s in enumerate(_decisions(6, seed=24, players=(2, 3))) if i % 4 == 0]
+    first = [hint(s, time_cap=None) for s in states]
+    for f in (balance_outcomes, default_outcome, own_best, hand_score, flip_swing, final_best, _reply_flip):
+        f.cache_clear()
+    assert [hint(s, time_cap=None) for s in states] == first
+    assert sum(1 for h in first if h is not None) >= 20
