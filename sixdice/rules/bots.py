@@ -33,13 +33,30 @@ Strengths
     pair (three magnitudes), the victim's default balancing, then the next
     seat's reply -- its flip as modelled by :func:`_reply_flip` (best for it
     after default balancing), its draw (six faces), default balancing -- and
-    the evaluation, from my side.  The last turn of the game is scored
-    exactly (who holds the largest absolute value).  A grouping or keep choice
-    is searched the same way from the balanced hand on.  The option with the
-    best expected value is played (ties: the greedy's order).  The budget is a
-    number of options, not a time, so the bot plays the same move for the same
-    position; a wall-clock cap (:data:`STRONG_TIME_CAP`) only guards a very
-    slow machine.
+    the leaf, from my side.  A grouping or keep choice is searched the same way
+    from the balanced hand on.  The option with the best expected value is
+    played (ties: the greedy's order).
+
+    * **The end of the game is searched exactly.**  When my turn is the last,
+      the result is the final one (who holds the largest absolute value).
+      When the next seat's turn is the last, that seat is assumed to play its
+      best flip for the final result over *every* distinct flip, averaged over
+      its draw, with its balancing to the largest absolute value
+      (:func:`last_turn_value`).  With 2 players those decisions search
+      :data:`STRONG_ENDGAME_BUDGET` options instead of :data:`STRONG_BUDGET`.
+    * **The 2-player leaf is a chance of winning.**  With 2 players the leaf
+      (the start of my next turn) is scored ``WIN * (2p - 1)``, ``p`` from a
+      logistic model fitted per number of turns left (:data:`LEAF_2P`,
+      :func:`mover_win_chance`): the margin of absolute values, whether both
+      values have the same sign, and the most my flip alone can add to the
+      margin (:func:`flip_swing`).  It knows what the linear evaluation does
+      not: who moves last, and that a flip between hands of opposite signs
+      moves both absolute values alike.  With more players the leaf is the
+      evaluation below.
+
+    The budget is a number of options, not a time, so the bot plays the same
+    move for the same position; a wall-clock cap (:data:`STRONG_TIME_CAP`) only
+    guards a very slow machine.
 
 The evaluation
 --------------
