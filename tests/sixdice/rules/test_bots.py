@@ -250,8 +250,8 @@ def _last_turns(games: int, seed: int) -> list[State]:
 
 
 def test_last_turn_value_is_the_exact_result_of_the_last_turn():
-    positions = _last_turns(12, seed=21)
-    assert len(positions) >= 10
+    positions = _last_turns(8, seed=21)
+    assert len(positions) >= 6
     open_ones = 0
     for st in positions:
         r = st.pending.seat
@@ -259,7 +259,7 @@ def test_last_turn_value_is_the_exact_result_of_the_last_turn():
         exact = max(_finish(apply(st, a), r) for a in flip_actions(st))
         assert last_turn_value(hands, st.bank, r, r) == pytest.approx(exact), st.to_dict()
         open_ones += -WIN < exact < WIN
-    assert open_ones >= 3, "some positions are decided by the draw"
+    assert open_ones >= 2, "some positions are decided by the draw"
 
 
 def test_final_score_counts_a_shared_win_and_a_loss():
@@ -295,11 +295,11 @@ def test_the_fitted_leaf_favours_the_larger_hand_and_stays_a_chance():
 def test_strong_endgame_decisions_are_legal():
     bot = Bot("strong", seed=4, time_cap=None)
     count = 0
-    for st in _decisions(40, seed=23, players=(2,)):
+    for st in _decisions(20, seed=23, players=(2,)):
         if st.round == st.rounds:  # the last round: the exact endgame and the widened budget
             _legal(st, bot.act(st))
             count += 1
-    assert count >= 60, count
+    assert count >= 40, count
 
 
 def test_strong_plays_the_same_with_cold_caches():
