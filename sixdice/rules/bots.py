@@ -771,9 +771,10 @@ class Hint:
     """A strong bot's suggestion: the action and its estimated value, and the options searched."""
 
     action: Action
-    value: float  # expected evaluation for the seat (WIN for a certain win, -WIN for a certain loss)
-    greedy_value: float  # the one-ply (greedy) score of the same action
-    candidates: tuple[tuple[Action, float], ...]  # every option searched, with its value
+    value: float  # shown to players: the expected lead over the best opponent one ply on (WIN: a win at once)
+    greedy_value: float  # the one-ply (greedy) score of the same action (the same number as ``value``)
+    candidates: tuple[tuple[Action, float], ...]  # every option searched, with its search value
+    search_value: float = 0.0  # the search's value of the action (2 players: WIN * (2p - 1), p the chance of winning)
 
 
 def strong_search(
@@ -797,7 +798,7 @@ def strong_search(
     assert p is not None
     first = opts[0]
     if len(opts) == 1 or first.score >= WIN or st.round == 0 or budget <= 1:
-        return Hint(first.action, first.score, first.score, ((first.action, first.score),))
+        return Hint(first.action, first.score, first.score, ((first.action, first.score),), first.score)
     pos = Pos.of(st)
     deadline = time.perf_counter() + time_cap if time_cap else None
     searched: list[tuple[Option, float]] = []
@@ -816,7 +817,9 @@ def strong_search(
     for o, v in searched[1:]:
         if v > best_v:
             best_o, best_v = o, v
-    return Hint(best_o.action, best_v, best_o.score, tuple((o.action, v) for o, v in searched))
+    # The value shown is the one-ply expected lead, WIN for a win at once (the search's own value is a
+    # chance of winning with 2 players, and the final result near the end: not a lead).
+    return Hint(best_o.action, best_o.score, best_o.score, tuple((o.action, v) for o, v in searched), best_v)
 
 
 # ---------------------------------------------------------------- the bots

@@ -168,8 +168,9 @@ def test_hint_gives_a_legal_action_with_a_value_and_none_without_a_decision():
     h = hint(st, budget=3, time_cap=None)
     assert h is not None
     apply(st, h.action)
-    assert len(h.candidates) == 3 and any(a == h.action and v == h.value for a, v in h.candidates)
-    assert h.value == max(v for _, v in h.candidates)
+    assert len(h.candidates) == 3 and any(a == h.action and v == h.search_value for a, v in h.candidates)
+    assert h.search_value == max(v for _, v in h.candidates)
+    assert h.value == h.greedy_value  # the lead shown to players: one ply on
     assert hint(st, budget=3, time_cap=None) == h  # the same hint for the same state
     rolling = new_game(2)
     assert rolling.pending.kind == "roll" and hint(rolling) is None
