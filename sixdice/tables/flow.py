@@ -191,11 +191,53 @@ def _cooldown_key(scope: Message) -> str:
     return f"sixdice:flooded:{who}"
 
 
+def close_and_stop_reading(protocol: Any, code: int | None, close: Callable[..., None]) -> None:
+    """daphne's ``serverClose``, made abrupt for a flooder: the close frame, then no more reading.
+
+    ASGI has no "abort": after ``websocket.close`` daphne's WebSocket layer
+    (autobahn) waits for the client's close frame, and a flooder's close frame
+    queues behind the thousands of frames it has in flight, which autobahn
+    still parses (and daphne hands to the application) before the connection
+    ends: a tenth of a second of the server's CPU per flood connection (see
+    ``docs/performance.md``, "Hostile neighbour").  For :data:`CLOSE_FLOOD`
+    the transport stops reading at once after the close frame, and its
+    writing side is shut once the close frame is written (so the client still
+    reads the 4008 and then the end of the stream); whatever the flooder still
+    sends is never read, and autobahn's close-handshake timeout (1 s) drops
+    the socket.  Any other close stays the graceful close handshake.
+    """
+    close(protocol, code=code)
+    if code == CLOSE_FLOOD:
+        transport = getattr(protocol, "transport", None)
+        if transport is not None:
+            transport.pauseProducing()  # Twisted: stop reading this socket
+            transport.loseWriteConnection()  # the close frame, then FIN
+
+
+def install_flood_abort() -> bool:
+    """Make daphne close a flooder's socket at once (:func:`close_and_stop_reading`); idempotent."""
+    try:
+        from daphne.ws_protocol import WebSocketProtocol
+    except ImportError:  # served by another ASGI server: it keeps its own close
+        return False
+    original = WebSocketProtocol.serverClose
+    if getattr(original, "sixdice_flood_abort", False):
+        return True
+
+    def server_close(self: Any, code: int | None = None) -> None:
+        close_and_stop_reading(self, code, original)
+
+    server_close.sixdice_flood_abort = True  # type: ignore[attr-defined]
+    WebSocketProtocol.serverClose = server_close  # type: ignore[method-assign]
+    return True
+
+
 class FlowControl:
     """ASGI middleware: per-connection flow control for WebSockets (see the module's doc)."""
 
     def __init__(self, application: Any) -> None:
         self.application = application
+        install_flood_abort()
 
     async def __call__(self, scope: Message, receive: Any, send: Any) -> Any:
         if scope["type"] != "websocket":

@@ -8,8 +8,15 @@ reaches :data:`settings.SIXDICE_GUESS_LIMIT` within
 WebSocket handshakes get an ``error`` ``rate_limited`` then close with
 :data:`CLOSE_GUESSING`, until the window ends.  With the defaults (20 misses
 in 10 minutes) one client needs about 10 years to find one of 100 live
-tables among 32^5 codes.  Counting is per process with the default local
-memory cache; set a shared cache (e.g. Redis) when several processes serve.
+tables among 32^5 codes.
+
+The counters live in ``settings.CACHES["default"]``, which every server
+process shares: the database's cache table on the embedded defaults (``migrate``
+creates it), Redis when ``REDIS_URL`` is set, as for several processes.  So a
+client spreading its guesses over several processes is counted once.  With
+the database cache two processes counting the same client at the same
+instant may lose one count between them (its ``incr`` reads then writes);
+Redis counts atomically.
 """
 
 from __future__ import annotations

@@ -122,7 +122,9 @@ class Seat:
             return None
 
 
-async def play_quiet(seats: list[Seat], rate: float, seconds: float, rng: random.Random) -> list[float]:
+async def play_quiet(seats: list[Seat], rate: float, seconds: float, rng: random.Random,
+                     when: list[float] | None = None) -> list[float]:
+    """Moves at ``rate`` a second for ``seconds``: each move's time; ``when`` gets each move's start (wall clock)."""
     times: list[float] = []
     end = time.perf_counter() + seconds
     while time.perf_counter() < end:
@@ -135,25 +137,30 @@ async def play_quiet(seats: list[Seat], rate: float, seconds: float, rng: random
                 if any(s.view.get("your_turn") for s in seats):
                     break
             continue
+        started = time.time()
         took = await turn.move(rng)
         if took is not None:
             times.append(took)
+            if when is not None:
+                when.append(started)
         await asyncio.sleep(max(0.0, 1 / rate - (time.perf_counter() - tick)))
     return times
 
 
-async def flood(port: int, code: str, stop: asyncio.Event, stats: dict[str, int]) -> None:
+async def flood(port: int, code: str, stop: asyncio.Event, stats: dict[str, Any]) -> None:
     url = f"ws://127.0.0.1:{port}/ws/t/{code}/"
     while not stop.is_set():
         try:
             async with websockets.connect(url, max_size=2**22) as ws:
                 stats["connections"] += 1
+                stats["opened"].append(time.time())
                 while not stop.is_set():
                     await ws.send(FLOOD_FRAME)
                     stats["frames"] += 1
                     if stats["frames"] % 64 == 0:
                         await asyncio.sleep(0)  # let the client read (and notice a close)
         except websockets.ConnectionClosed as exc:
+            stats["closed"].append(time.time())
             if exc.rcvd is not None and exc.rcvd.code == 4008:
                 stats["closed_4008"] += 1
         except (OSError, websockets.InvalidStatus, websockets.InvalidHandshake):  # refused for a while
@@ -179,13 +186,15 @@ async def run_clients(plan: dict[str, Any], port: int, pid: int, args: argparse.
         sys.executable, "-m", "tests.load.hostile", "--flooder", str(port), plan["noisy"], str(args.hostile_flood + 1),
         cwd=ROOT, stdout=asyncio.subprocess.PIPE) for _ in range(args.hostile_flooders)]
     await asyncio.sleep(0.5)
-    flooded = await play_quiet(seats, args.hostile_rate, args.hostile_flood, rng)
+    starts: list[float] = []
+    flooded = await play_quiet(seats, args.hostile_rate, args.hostile_flood, rng, starts)
     rss_during = rss_kib(pid)
-    stats = {"frames": 0, "connections": 0, "closed_4008": 0, "refused": 0}
+    stats: dict[str, Any] = {"frames": 0, "connections": 0, "closed_4008": 0, "refused": 0, "opened": [], "closed": []}
     for proc in flooders:
         out, _err = await proc.communicate()
         for key, value in json.loads(out.decode().strip().splitlines()[-1]).items():
             stats[key] += value
+    slowest = _slowest(flooded, starts, stats.pop("opened"), stats.pop("closed"))
     stopped = time.perf_counter()
     turn = next((s for s in seats if s.view.get("your_turn")), None)
     took = await turn.move(rng) if turn else None
@@ -203,7 +212,21 @@ async def run_clients(plan: dict[str, Any], port: int, pid: int, args: argparse.
         "rss_mib": {k: round(v / 1024, 1) if v else None for k, v in
                     (("before", rss_before), ("during", rss_during), ("after", rss_after))},
         "first_move_after_flood_ms": recover,
+        "slowest_flooded": slowest,
     }
+
+
+def _slowest(times: list[float], starts: list[float], opened: list[float], closed: list[float],
+             count: int = 3) -> list[dict[str, Any]]:
+    """The slowest moves under the flood, each with how long after the flooder's last connect / close it began."""
+    out = []
+    for took, start in sorted(zip(times, starts, strict=True), reverse=True)[:count]:
+        since_open = [start - t for t in opened if t <= start + took]
+        since_close = [start - t for t in closed if t <= start + took]
+        out.append({"ms": round(took * 1000, 1),
+                    "after_connect_ms": round(min(since_open, key=abs) * 1000) if since_open else None,
+                    "after_close_ms": round(min(since_close, key=abs) * 1000) if since_close else None})
+    return out
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -239,6 +262,9 @@ def report(r: dict[str, Any]) -> bool:
     rss = r["rss_mib"]
     print(f"  RSS       before {rss['before']} MiB, during {rss['during']} MiB, 2 s after {rss['after']} MiB")
     print(f"  first move after the flood stopped: {r['first_move_after_flood_ms']} ms")
+    for slow in r.get("slowest_flooded", []):
+        print(f"  slow move under the flood: {slow['ms']} ms, began {slow['after_connect_ms']} ms after the flooder's "
+              f"nearest connect, {slow['after_close_ms']} ms after its nearest close")
     print(f"  p99 flooded / quiet = {r['p99_ratio']} (target <= {TARGET_RATIO}: {'met' if ratio_ok else 'MISSED'}); "
           f"RSS growth {r['rss_growth_mib']} MiB (target <= {TARGET_RSS_GROWTH_MIB:.0f}: "
           f"{'met' if rss_ok else 'MISSED'})")
@@ -252,9 +278,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hostile-flooders", dest="hostile_flooders", type=int, default=1, help="flooding sockets")
 
 
-async def flood_for(port: int, code: str, seconds: float) -> dict[str, int]:
+async def flood_for(port: int, code: str, seconds: float) -> dict[str, Any]:
     stop = asyncio.Event()
-    stats = {"frames": 0, "connections": 0, "closed_4008": 0}
+    stats: dict[str, Any] = {"frames": 0, "connections": 0, "closed_4008": 0, "opened": [], "closed": []}
     task = asyncio.get_running_loop().create_task(flood(port, code, stop, stats))
     await asyncio.sleep(seconds)
     stop.set()
