@@ -179,6 +179,7 @@ else:
 # (sixdice/tables/throttle.py) and the flood cool-downs (sixdice/tables/flow.py).  Shared by
 # all processes: Redis when REDIS_URL is set (several processes), else a table in the database
 # (created by `migrate`, see sixdice/tables/apps.py), never a per-process memory cache.
+CACHES: dict[str, dict[str, object]]
 if redis_url:
     CACHES = {
         "default": {

@@ -95,7 +95,7 @@ def export(request: HttpRequest, code: str, number: int) -> HttpResponse:
         raise PermissionDenied
     document = exchange.export_game(game)
     if not (request.user.is_active and request.user.is_staff):
-        document = mask_hidden(game, document)  # a hidden profile is "a player" in public downloads
+        document = exchange.sign(mask_hidden(game, document))  # a hidden profile is "a player" in public downloads
     response = HttpResponse(exchange.dumps(document), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="{exchange.export_filename(game)}"'
     return response

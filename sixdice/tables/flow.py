@@ -228,7 +228,7 @@ def install_flood_abort() -> bool:
         close_and_stop_reading(self, code, original)
 
     server_close.sixdice_flood_abort = True  # type: ignore[attr-defined]
-    WebSocketProtocol.serverClose = server_close  # type: ignore[method-assign]
+    WebSocketProtocol.serverClose = server_close
     return True
 
 
