@@ -88,7 +88,10 @@ def fresh_guess_counters(local_cache):
     """Each test starts with no counted guesses (sixdice/tables/throttle.py keeps them in the cache)."""
     from django.core.cache import cache
 
+    from sixdice.tables import flow
+
     cache.clear()
+    flow._LOCAL_COOLDOWNS.clear()  # a process's own note of the flood cool-downs it set
     yield
 
 

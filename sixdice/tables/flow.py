@@ -164,10 +164,10 @@ class _Connection:
 
     async def _close_for_flood(self) -> None:
         self.closed = True
-        with contextlib.suppress(Exception):  # a cache that is down must not keep the flood going
-            await cache.aset(_cooldown_key(self.scope), 1, int(_setting("SIXDICE_WS_FLOOD_COOLDOWN", 10)))
         with contextlib.suppress(Exception):  # the socket may already be gone
-            await self.outer_send({"type": "websocket.close", "code": CLOSE_FLOOD})
+            await self.outer_send({"type": "websocket.close", "code": CLOSE_FLOOD})  # first: it stops the reading
+        with contextlib.suppress(Exception):  # a cache that is down must not keep the flood going
+            await cool_down(_cooldown_key(self.scope), _setting("SIXDICE_WS_FLOOD_COOLDOWN", 10))
         # The consumer leaves the table (presence, groups) as on any disconnect; queued frames are dropped.
         self.queue.clear()
         self.queued_bytes = 0
@@ -182,6 +182,28 @@ class _Connection:
             frame = {"type": "error", "code": code, "message": str(MESSAGES[code]), "ref": None}
         with contextlib.suppress(Exception):  # the socket may already be gone
             await self.outer_send({"type": "websocket.send", "text": json.dumps(frame, separators=(",", ":"))})
+
+
+_LOCAL_COOLDOWNS: dict[str, float] = {}
+"""This process's own note of the cool-downs it set (key -> end, monotonic): a flooder retrying its
+handshake many times a second is refused without asking the shared cache each time."""
+
+
+async def cool_down(key: str, seconds: float) -> None:
+    """Refuse this client's handshakes for ``seconds``: in every process (the shared cache) and, at once, here."""
+    now = _clock()
+    for stale in [k for k, end in _LOCAL_COOLDOWNS.items() if end <= now]:
+        del _LOCAL_COOLDOWNS[stale]
+    _LOCAL_COOLDOWNS[key] = now + seconds
+    await cache.aset(key, 1, int(seconds))
+
+
+async def cooling_down(key: str) -> bool:
+    """Whether ``key`` was closed for flooding less than its cool-down ago (by this process or another)."""
+    end = _LOCAL_COOLDOWNS.get(key)
+    if end is not None and end > _clock():
+        return True
+    return bool(await cache.aget(key))
 
 
 def _cooldown_key(scope: Message) -> str:
@@ -243,7 +265,7 @@ class FlowControl:
         if scope["type"] != "websocket":
             return await self.application(scope, receive, send)
         with contextlib.suppress(Exception):
-            if await cache.aget(_cooldown_key(scope)):  # closed for flooding a moment ago: not yet back
+            if await cooling_down(_cooldown_key(scope)):  # closed for flooding a moment ago: not yet back
                 return await WebsocketDenier()(scope, receive, send)
         conn = _Connection(scope, receive, send)
         pump = asyncio.get_running_loop().create_task(conn.pump())

@@ -201,3 +201,21 @@ def test_daphne_closes_through_the_flood_abort():
 
     assert flow.install_flood_abort() is True  # installed when the app is built (sixdice.asgi); idempotent
     assert getattr(WebSocketProtocol.serverClose, "sixdice_flood_abort", False) is True
+
+
+def test_a_cool_down_is_noted_in_this_process_and_in_the_shared_cache():
+    from django.core.cache import cache
+
+    key = "sixdice:flooded:addr:203.0.113.5"
+
+    async def run() -> list[bool]:
+        seen = [await flow.cooling_down(key)]
+        await flow.cool_down(key, 60)
+        seen += [await flow.cooling_down(key), bool(await cache.aget(key))]
+        flow._LOCAL_COOLDOWNS.clear()  # as another process sees it: through the shared cache
+        seen.append(await flow.cooling_down(key))
+        await cache.aclear()
+        seen.append(await flow.cooling_down(key))
+        return seen
+
+    assert async_to_sync(run)() == [False, True, True, True, False]
