@@ -21,6 +21,7 @@ Redis counts atomically.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable
 from typing import Any
@@ -29,6 +30,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+
+log = logging.getLogger(__name__)
 
 CLOSE_GUESSING = 4429
 """WebSocket close code after too many unknown table codes from one client."""
@@ -53,18 +56,26 @@ def _window() -> int:
 
 
 def is_blocked(address: str | None, session_key: str | None) -> bool:
-    counts = cache.get_many(_keys(address, session_key))
+    """Whether this client has used up its guesses.  A cache that cannot be reached blocks nobody (logged)."""
+    try:
+        counts = cache.get_many(_keys(address, session_key))
+    except Exception:
+        log.warning("guess counters unavailable: not throttling", exc_info=True)
+        return False
     return any(int(n) >= _limit() for n in counts.values())
 
 
 def record_miss(address: str | None, session_key: str | None) -> None:
-    """Count one unknown code or wrong PIN against this address and session."""
-    for key in _keys(address, session_key):
-        if not cache.add(key, 1, _window()):
-            try:
-                cache.incr(key)
-            except ValueError:  # expired between add and incr
-                cache.add(key, 1, _window())
+    """Count one unknown code or wrong PIN against this address and session (not at all while the cache is down)."""
+    try:
+        for key in _keys(address, session_key):
+            if not cache.add(key, 1, _window()):
+                try:
+                    cache.incr(key)
+                except ValueError:  # expired between add and incr
+                    cache.add(key, 1, _window())
+    except Exception:
+        log.warning("guess counters unavailable: a miss was not counted", exc_info=True)
 
 
 def _request_keys(request: HttpRequest) -> tuple[str | None, str | None]:

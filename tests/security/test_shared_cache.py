@@ -78,3 +78,20 @@ def test_redis_is_the_shared_cache_when_redis_url_is_set(tmp_path: Path):
         _check_shared(env, "django.core.cache.backends.redis.RedisCache")
     finally:
         redis.stop()
+
+
+def test_a_cache_that_cannot_be_reached_blocks_nobody(settings):
+    """With the shared cache down (Redis stopped), pages and sockets still open: the counters fail open."""
+    from django.core.cache import caches
+    from django.core.cache.backends.redis import RedisCache
+
+    from sixdice.tables import throttle
+
+    settings.SIXDICE_GUESS_LIMIT = 1  # one counted miss would block
+    throttle.record_miss("198.51.100.20", "s")
+    assert throttle.is_blocked("198.51.100.20", "s") is True  # as counted by a cache that answers
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                   "LOCATION": "redis://127.0.0.1:9/0"}}  # the discard port: nothing answers
+    assert isinstance(caches["default"], RedisCache)
+    throttle.record_miss("198.51.100.21", "s2")  # not counted, and no error
+    assert throttle.is_blocked("198.51.100.21", "s2") is False
