@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 
@@ -311,3 +312,22 @@ def test_strong_plays_the_same_with_cold_caches():
         f.cache_clear()
     assert [hint(s, time_cap=None) for s in states] == first
     assert sum(1 for h in first if h is not None) >= 20
+
+
+def test_leaffit_recovers_a_known_logistic_and_collects_every_turn_left():
+    from sixdice.rules.leaffit import collect, features, fit, log_loss
+
+    rng = random.Random(25)
+    true = [0.5, 0.8, -0.3]
+    rows = []
+    for _ in range(3000):
+        x = [1.0, rng.uniform(-3, 3), rng.uniform(-3, 3)]
+        z = sum(a * b for a, b in zip(true, x, strict=True))
+        rows.append((x, 1.0 if rng.random() < 1 / (1 + math.exp(-z)) else 0.0))
+    w = fit(rows)
+    assert all(abs(a - b) < 0.15 for a, b in zip(w, true, strict=True)), w
+    assert log_loss(w, rows) < log_loss([0.0, 0.0, 0.0], rows)
+    by = collect(2, [1])
+    assert sorted(by) == list(range(1, 25)) and all(len(v) == 2 for v in by.values())
+    big, small = counts_of([3, 3, 2, -1]), counts_of([1, 1, -1])
+    assert features(big, small) == [1.0, 6.0, 6.0, 1.0, float(flip_swing(big, small))]
