@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from sixdice.gamekit.engine import REGISTRY, GameError, get_engine
 
-from . import i18n, services, throttle
+from . import i18n, services, throttle, timers
 from .models import Table
 from .services import Credentials, ServiceError
 
@@ -71,8 +71,11 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
             capacity = int(values.pop("players", "") or 0)
         except ValueError:
             capacity = 0
+        options = {key: value for key, value in values.items() if key != "turn_timer"}  # shared, not the game's
         try:
-            table, host_secret = services.create_table(game=engine.slug, options=values, capacity=capacity)
+            seconds = timers.clean_seconds(values.get("turn_timer"))
+            table, host_secret = services.create_table(game=engine.slug, options=options, capacity=capacity)
+            timers.configure(table, seconds)
         except GameError as exc:
             error = i18n.game_error_message(exc)
         except ServiceError as exc:
