@@ -253,7 +253,7 @@ def fire(code: str, *, game_id: int, seq: int, at: datetime | None = None) -> Fi
     """
     at = at or now()
     with transaction.atomic():
-        table = services.load_table(code)
+        table = services.load_table(code, allow_closed=True)  # a closed table: its clock is stopped
         TurnTimer.objects.select_for_update().filter(table_id=table.pk).first()  # one writer at a time per timer
         c = clock(table.pk, at=at)
         if c is None or c.game != game_id or c.seq != seq or not c.seats or c.deadline is None or c.deadline > at:
