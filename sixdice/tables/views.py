@@ -144,6 +144,8 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
         return _join_form(request, table, full_message=_("All %(n)s seats are taken.") % {"n": table.capacity} if full else "")
     # A phone whose seat secret no longer matches: its seat was handed over or the app plays it.
     lost_seat = bool(creds.seat_secret)
+    if lost_seat and (parked := timers.parked_seat(table.pk, creds)) is not None and parked in timers.away_seats(table.pk):
+        lost_seat = False  # the app plays it after timeouts: the page offers "I'm back" instead
     return render(request, "tables/live.html", {**_live_context(request, table, role="spectator"), "lost_seat": lost_seat})
 
 

@@ -257,3 +257,36 @@ async def test_live_the_countdown_is_sent_and_the_stand_in_arrives_as_an_update(
     await hosting.disconnect()
     stand_ins = await sync_to_async(lambda: list(Event.objects.filter(game=game, stand_in="timeout").values_list("seq", flat=True)))()
     assert stand_ins and stand_ins[0] == 1
+
+
+def test_a_stand_in_is_kept_by_export_and_import_and_named_in_who_decided(db):
+    from sixdice.review import exchange
+    from sixdice.review.decisions import TIMEOUT, decisions
+    from sixdice.review.steps import replay_steps
+
+    table, _host = services.create_table(game="runbuster", options={"dice": "app"}, capacity=2)
+    for name in ("Ana", "Bo"):
+        services.join_table(table=table, name=name)
+    timers.configure(table, 30)
+    game = services.start_game(table=table).game
+    fired = timers.fire(table.code, game_id=game.pk, seq=game.seq, at=later())
+    assert fired is not None
+    services.close_table(table=table)  # only an ended game is exported and imported
+    game.refresh_from_db()
+    steps = replay_steps(game)
+    made = decisions(timers.get_engine(game.engine), steps, [False, False], game.players)
+    stood = next(d for d in made if d.seq == fired.seq)
+    assert stood.kind == TIMEOUT and stood.seat == fired.seat
+    assert stood.label(game.players) == f"{game.players[fired.seat]} (time ran out: the app played)"
+    doc = exchange.export_game(game)
+    assert [e.get("stand_in") for e in doc["events"]][fired.seq - 1] == "timeout"
+    text = exchange.dumps(doc)
+    table.delete()  # an import refuses a game that is already here
+    [copy] = exchange.import_text(text)
+    assert list(Event.objects.filter(game=copy, stand_in="timeout").values_list("seq", "actor")) == [
+        (fired.seq, str(fired.seat))
+    ]
+    broken = text.replace('"stand_in": "timeout"', '"stand_in": "late"')
+    with pytest.raises(exchange.ImportRefused) as err:
+        exchange.import_text(broken)
+    assert "stand_in" in str(err.value)
