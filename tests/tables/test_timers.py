@@ -290,3 +290,35 @@ def test_a_stand_in_is_kept_by_export_and_import_and_named_in_who_decided(db):
     with pytest.raises(exchange.ImportRefused) as err:
         exchange.import_text(broken)
     assert "stand_in" in str(err.value)
+
+
+@pytest.mark.asyncio
+async def test_live_the_phone_is_told_the_app_plays_for_it_and_i_m_back_returns_the_seat(timed):
+    table, _host, secrets, game = timed
+    first = game.first
+    phone, welcome = await connect(table.code, seat=secrets[first])
+    assert welcome["role"] == "seat" and welcome["timer"]["seats"] == [first]
+
+    def run_out_five_times() -> None:
+        for _ in range(5):
+            game.refresh_from_db()
+            timers.fire(table.code, game_id=game.pk, seq=game.seq, at=later())
+
+    await sync_to_async(run_out_five_times)()
+    revoked = await receive_until(phone, "revoked", timeout=5)
+    assert revoked["role"] == "spectator" and revoked["away_seat"] == first
+    assert "I'm back" in revoked["message"] and revoked["timer"]["away"] == [first]
+    await phone.send_json_to({"type": "back", "id": 7})
+    assert (await receive_until(phone, "ack"))["ref"] == 7
+    while True:
+        snapshot = await receive_until(phone, "snapshot")
+        if snapshot["role"] == "seat":
+            break
+    assert snapshot["seat"] == first and "away_seat" not in snapshot and snapshot["timer"]["away"] == []
+    await phone.send_json_to({"type": "back", "id": 8})
+    refused = await receive_until(phone, "error")
+    assert refused["code"] == "not_away" and refused["ref"] == 8
+    await phone.disconnect()
+    changes = await sync_to_async(lambda: list(TableChange.objects.filter(table=table, kind__in=["away", "back"])
+                                               .values_list("kind", "actor")))()
+    assert changes == [("away", "system"), ("back", str(first))]
