@@ -10,9 +10,9 @@
   if (!live || !box) return;
   const T = live.T;
   const text = $("timer-text"), pause = $("timer-pause"), away = $("away-note"), back = $("im-back");
-  const fmt = (s, args) => s.replace(/%\((\w+)\)s/g, (m, k) => String(args[k]));
+  const fmt = (s, args) => s.replace(/\{(\w+)\}/g, (m, k) => String(args[k]));
   const clock = (ms) => { const s = Math.ceil(ms / 1000); return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`; };
-  const each = (s) => (s % 60 === 0 ? `${s / 60} min` : `${s} s`);
+  const each = (s) => T["timer" + s] || `${s} s`;
   let warned = null;
 
   function tick() {
@@ -28,6 +28,8 @@
       const names = t.seats.map((p) => (table.seats[p] || {}).name || "?").join(", ");
       line = t.seats.includes(live.seat) ? fmt(T.timerMine, {time: clock(left)}) : fmt(T.timerLeft, {name: names, time: clock(left)});
       urgent = left <= 10000;
+      const missed = (t.misses || {})[String(seat)];
+      if (missed) line += " · " + fmt(T.timerMisses, {name: (table.seats[seat] || {}).name || "?", n: missed, limit: t.limit});
       const key = `${t.game}:${t.seq}`;
       if (urgent && warned !== key && seat === live.seat) {  // said once, for screen readers too
         warned = key;
