@@ -40,7 +40,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from sixdice.gamekit.engine import SYSTEM, GameEngine, GameError, get_engine
 
@@ -76,6 +76,15 @@ def clean_seconds(raw: Any) -> int:
     if value not in CHOICES:
         raise ServiceError("bad_options", gettext("The turn timer is off, 30 seconds, 60 seconds or 2 minutes."))
     return value
+
+
+LABELS = {30: gettext_lazy("30 seconds"), 60: gettext_lazy("60 seconds"), 120: gettext_lazy("2 minutes")}
+
+
+def label(table: Table) -> str:
+    """The table's time per action in words ("" without a timer), for the join page."""
+    seconds = TurnTimer.objects.filter(table_id=table.pk).values_list("seconds", flat=True).first()
+    return str(LABELS.get(seconds or 0, "")) if seconds else ""
 
 
 def configure(table: Table, seconds: int) -> None:

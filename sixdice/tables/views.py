@@ -104,7 +104,7 @@ def _invited(request: HttpRequest, table: Table) -> bool:
 def _join_form(request: HttpRequest, table: Table, *, status: int = 200, **extra: Any) -> HttpResponse:
     return render(request, "tables/join.html", {
         "table": table, "engine": get_engine(table.game), "seats": table.seats.order_by("position"),
-        "need_pin": not _invited(request, table), **extra,
+        "need_pin": not _invited(request, table), "turn_timer": timers.label(table), **extra,
     }, status=status)
 
 

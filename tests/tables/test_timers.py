@@ -63,6 +63,10 @@ def test_the_new_table_form_sets_the_timer_and_refuses_another_time(client):
     table = Table.objects.get()
     assert table.code in response["Location"]
     assert table.turn_timer.seconds == 60 and "turn_timer" not in table.options
+    from django.test import Client
+
+    joining = Client().get(f"/t/{table.code}/")  # the lobby's join page says it
+    assert "Time per action: 60 seconds" in joining.content.decode()
     refused = client.post("/new/runbuster/", {"players": "2", "dice": "app", "turn_timer": "45"})
     assert refused.status_code == 400 and Table.objects.count() == 1
     assert "30 seconds, 60 seconds or 2 minutes" in refused.content.decode()
