@@ -48,7 +48,7 @@
 
   function draw() {
     const t = live.timer;
-    away.hidden = !(live.awaySeat !== null && live.awaySeat !== undefined && t && t.away.includes(live.awaySeat));
+    if (away) away.hidden = !(live.awaySeat !== null && live.awaySeat !== undefined && t && t.away.includes(live.awaySeat));
     tick();
   }
 

@@ -56,6 +56,9 @@ def test_the_countdown_the_host_s_pause_and_i_m_back(server, phone):
     expect(other.locator("#timer-text")).to_have_text(re.compile(rf"^{mover_name}: 0:0\d left to play"))
     expect(host.locator("#timer-text")).to_have_text(re.compile(rf"^{mover_name}: 0:0\d left to play"))
     assert in_view(mover, "#turn-timer")
+    code = re.search(r"/t/([A-Z0-9]+)/", join_url).group(1)
+    screen = phone(f"{server.url}/t/{code}/screen/", viewport=DESKTOP)  # the table screen too
+    expect(screen.locator("#timer-text")).to_have_text(re.compile(rf"^{mover_name}: 0:0\d left to play"))
     mover.screenshot(path=str(SHOTS / "timers-countdown-360.png"))
 
     # The host pauses the timer: everyone reads so (nothing runs out meanwhile); resuming starts the count again
