@@ -259,6 +259,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         elif kind == "back":  # "I'm back": the seat the app took over after timeouts returns to this phone
             await write(timers.come_back, table_code=who.code, credentials=who.credentials)
             await self._send({"type": "ack", "ref": ref})
+            timers.kick(who.code)  # the seat is timed again (the driver of this process may have stopped)
         else:
             raise BadFrame("unknown_type", _("Unknown message type %(kind)s.") % {"kind": repr(kind)})
 

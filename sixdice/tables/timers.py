@@ -375,6 +375,13 @@ class TableTimer:
                 self.wake.set()
 
     async def run(self) -> None:
+        try:  # most kicks come from tables without a timer: look before listening to the table
+            first = await broadcast.database_sync_to_async(_clock_by_code)(self.code)
+        except Exception:
+            log.exception("timer at table %s: could not read the table", self.code)
+            return
+        if first is None or not first.running:
+            return
         layer = get_channel_layer()
         group = broadcast.group_name(self.code)
         channel = await layer.new_channel()

@@ -326,3 +326,19 @@ async def test_live_the_phone_is_told_the_app_plays_for_it_and_i_m_back_returns_
     changes = await sync_to_async(lambda: list(TableChange.objects.filter(table=table, kind__in=["away", "back"])
                                                .values_list("kind", "actor")))()
     assert changes == [("away", "system"), ("back", str(first))]
+
+
+def test_six_dice_s_bot_stands_in_for_a_seat_s_decision(db):
+    table, _host = services.create_table(game="sixdice", options={"dice": "app", "rounds": "6"}, capacity=2)
+    for name in ("Ana", "Bo"):
+        services.join_table(table=table, name=name)
+    timers.configure(table, 30)
+    game = services.start_game(table=table).game
+    clock = timers.clock(table.pk)
+    assert clock is not None and len(clock.seats) == 1  # a seat's decision is waited for, and timed
+    fired = timers.fire(table.code, game_id=game.pk, seq=game.seq, at=later())
+    assert fired is not None and fired.seat == clock.seats[0]
+    event = Event.objects.get(game=game, seq=fired.seq)
+    assert event.stand_in == "timeout" and event.actor == str(fired.seat)
+    game.refresh_from_db()
+    assert services.replay(game) == game.state
