@@ -342,3 +342,21 @@ def test_six_dice_s_bot_stands_in_for_a_seat_s_decision(db):
     assert event.stand_in == "timeout" and event.actor == str(fired.seat)
     game.refresh_from_db()
     assert services.replay(game) == game.state
+
+
+def test_the_review_s_table_log_tells_the_away_and_the_return_and_who_played(timed):
+    from sixdice.review.tablelog import bots_by_event, table_log
+
+    table, _host, secrets, game = timed
+    for _ in range(5):
+        game.refresh_from_db()
+        timers.fire(table.code, game_id=game.pk, seq=game.seq, at=later())
+    timers.come_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[game.first]))
+    game.refresh_from_db()
+    name = game.players[game.first]
+    texts = [change.text for change in table_log(game)]
+    assert f"Time ran out three times in a row for {name}: the app plays the seat." in texts
+    assert texts[-1] == f"{name} is back (I'm back) and plays again."
+    events = list(game.events.order_by("seq"))
+    flags = bots_by_event(game, events)
+    assert not any(flags[0])  # the stand-ins were not a bot seat's moves: the timeout kind says who
