@@ -393,6 +393,12 @@ class TableTimer:
             while True:
                 self.wake.clear()
                 try:
+                    # Join again each time, as connections do at each ping: a channel layer that
+                    # restarted (Redis) forgot the group (the deadline still comes: we look again then).
+                    try:
+                        await layer.group_add(group, channel)
+                    except Exception:  # the layer is down for a moment: the deadline still comes
+                        log.warning("timer at table %s: could not join the table's group", self.code, exc_info=True)
                     c = await broadcast.database_sync_to_async(_clock_by_code)(self.code)
                     if c is None or not c.running:
                         return
