@@ -360,3 +360,48 @@ def test_the_review_s_table_log_tells_the_away_and_the_return_and_who_played(tim
     events = list(game.events.order_by("seq"))
     flags = bots_by_event(game, events)
     assert not any(flags[0])  # the stand-ins were not a bot seat's moves: the timeout kind says who
+
+
+def test_the_speed_up_is_refused_unless_the_process_says_it_is_a_test_server():
+    import os
+    import subprocess
+    import sys
+
+    from tests.e2e.conftest import ROOT
+
+    def settings_with(**env: str) -> subprocess.CompletedProcess:
+        clean = {k: v for k, v in os.environ.items()
+                 if k not in ("SIXDICE_TIMER_SPEEDUP", "SIXDICE_TESTING", "SIXDICE_DICE_SEED")}
+        return subprocess.run(
+            [sys.executable, "-c", "import django; django.setup(); from django.conf import settings; "
+                                   "print(settings.SIXDICE_TIMER_SPEEDUP)"],
+            cwd=ROOT, env={**clean, "DJANGO_SETTINGS_MODULE": "sixdice.settings", **env},
+            capture_output=True, text=True, timeout=60,
+        )
+
+    refused = settings_with(SIXDICE_TIMER_SPEEDUP="100")
+    assert refused.returncode != 0 and "SIXDICE_TIMER_SPEEDUP is for tests only" in refused.stderr
+    allowed = settings_with(SIXDICE_TIMER_SPEEDUP="100", SIXDICE_TESTING="1")
+    assert allowed.returncode == 0 and allowed.stdout.strip() == "100.0", allowed.stderr
+    assert settings_with().stdout.strip() == "1.0"
+
+
+@pytest.mark.asyncio
+async def test_live_the_timer_command_answers_the_host_and_refuses_the_others(timed):
+    table, host, secrets, _game = timed
+    phone, _welcome = await connect(table.code, seat=secrets[0])
+    await phone.send_json_to({"type": "host", "command": "timer", "paused": True, "id": 1})
+    refused = await receive_until(phone, "error")
+    assert refused["code"] == "not_host" and refused["ref"] == 1
+    hosting, _welcome = await connect(table.code, host=host)
+    await hosting.send_json_to({"type": "host", "command": "timer", "paused": "yes", "id": 2})
+    assert (await receive_until(hosting, "error"))["code"] == "bad_field"
+    await hosting.send_json_to({"type": "host", "command": "timer", "paused": True, "id": 3})
+    assert (await receive_until(hosting, "ack"))["ref"] == 3
+    while True:  # everyone's table frame says the timer is paused
+        snapshot = await receive_until(phone, "snapshot")
+        if snapshot["timer"]["paused"]:
+            break
+    assert snapshot["timer"]["seats"] == [] and snapshot["timer"]["left_ms"] is None
+    await phone.disconnect()
+    await hosting.disconnect()
