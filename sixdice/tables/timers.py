@@ -280,6 +280,7 @@ def fire(code: str, *, game_id: int, seq: int, at: datetime | None = None) -> Fi
                 )
         except ServiceError as exc:
             if exc.code in {"stale", "paused", "game_over", "table_closed"}:
+                log.debug("table %s: no stand-in at seq %s (%s): a move or another process came first", code, seq, exc.code)
                 return None  # someone moved first (or the table stopped): the move wins
             raise
         count = misses(game_id, [seat]).get(seat, 0)
