@@ -71,14 +71,19 @@ def _ci(k: float, n: int) -> str:
 
 
 def order_shares(games: Sequence[GameResult]) -> list[float]:
-    """Win share by turn order (0 = the first player), a shared win split."""
+    """Win share by turn order (0 = the first player), a shared win split.
+
+    A game won during the start (all threes in the first rolls, before R1
+    picks the first player) has no turn order and is left out.
+    """
     n = len(games[0].seats)
     out = [0.0] * n
-    for g in games:
+    ordered = [g for g in games if g.first is not None]
+    for g in ordered:
         assert g.first is not None
         for w in g.winners:
             out[(w - g.first) % n] += 1 / len(g.winners)
-    return [x / len(games) for x in out]
+    return [x / len(ordered) if ordered else 0.0 for x in out]
 
 
 def seat_shares(games: Sequence[GameResult]) -> list[float]:

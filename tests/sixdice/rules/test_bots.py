@@ -331,3 +331,16 @@ def test_leaffit_recovers_a_known_logistic_and_collects_every_turn_left():
     assert sorted(by) == list(range(1, 25)) and all(len(v) == 2 for v in by.values())
     big, small = counts_of([3, 3, 2, -1]), counts_of([1, 1, -1])
     assert features(big, small) == [1.0, 6.0, 6.0, 1.0, float(flip_swing(big, small))]
+
+
+def test_study_turn_order_shares_leave_out_games_won_during_the_start():
+    from sixdice.rules.arena import GameResult
+    from sixdice.rules.study import order_shares
+
+    games = [
+        GameResult(["greedy"] * 2, (1,), "rounds", 24, 0),  # the second in turn order wins
+        GameResult(["greedy"] * 2, (0, 1), "rounds", 24, 1),  # shared
+        GameResult(["greedy"] * 2, (0,), "all_threes", 0, None),  # all threes in the first rolls: no turn order
+    ]
+    assert order_shares(games) == [0.25, 0.75]
+    assert order_shares(games[2:]) == [0.0, 0.0]
