@@ -19,7 +19,9 @@ from django.db import transaction
 from django.utils.dateparse import parse_datetime
 
 from sixdice.gamekit.engine import HOST, REGISTRY, SYSTEM, GameError, get_engine
-from sixdice.gamekit.replay import describe, describe_parts, replay
+from sixdice.gamekit.options import table_options as shared_options
+from sixdice.gamekit.options import takes_back
+from sixdice.gamekit.replay import describe, describe_parts, is_undo, replay
 from sixdice.tables import names as lookalikes
 from sixdice.tables import services
 from sixdice.tables.models import Event, Game, Seat, Table
@@ -261,7 +263,7 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
 
     # Options and the initial state, rebuilt by the engine.
     try:
-        cleaned = engine.clean_options(dict(options), players=n)
+        cleaned = {**engine.clean_options(dict(options), players=n), **shared_options(options)}
     except GameError as exc:
         raise ImportRefused(f"{label}: the options are not valid ({exc}).") from None
     _need(_normal(cleaned) == _normal(options), f"{label}: the options are not as the engine would store them.")
@@ -297,9 +299,11 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
     state: dict[str, Any] = initial
     done = 0
     try:
-        for step in replay(engine, initial, ((e["actor"], e["action"]) for e in events)):
+        for step in replay(engine, initial, ((e["actor"], e["action"]) for e in events), take_back=takes_back(cleaned)):
             e = events[done]
-            why = limits.check_actor(engine, step.before, cleaned, e["actor"])
+            # A seat's undo (its take-back) is checked by the replay itself: its own last action only.
+            taken_back = is_undo(e["action"]) and e["actor"] not in (HOST, SYSTEM)
+            why = None if taken_back else limits.check_actor(engine, step.before, cleaned, e["actor"])
             _need(why is None, f'{label}: event {done + 1}: "actor" {e["actor"]!r} is not possible: {why}.')
             e["notation"] = describe_parts(engine, step.before, e["action"], names=names)  # undo events too
             expected_text = describe(engine, step.before, e["action"], names=names)[:500]

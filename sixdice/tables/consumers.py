@@ -224,6 +224,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             applied = outcome.applied
             if applied is not None and applied.bots:
                 bots.kick(who.code)
+        elif kind == "take_back":  # a player takes back their own last action (issue 14, docs/undo.md)
+            from .undo import take_back
+
+            await write(take_back, table_code=who.code, credentials=who.credentials, expected_seq=_int_field(msg, "seq"))
+            await self._send({"type": "ack", "ref": ref})
         elif kind == "resync":
             since = _int_field(msg, "since")
             game_id = msg.get("game")

@@ -26,6 +26,7 @@ from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from sixdice.gamekit.engine import HOST, SYSTEM, Actor, GameEngine, GameError, OptionsError, get_engine
 from sixdice.gamekit.notation import render_parts
+from sixdice.gamekit.options import table_options
 from sixdice.gamekit.replay import final_state
 
 from . import broadcast, i18n
@@ -148,7 +149,7 @@ def create_table(
             gettext("%(game)s takes %(low)s to %(high)s players.")
             % {"game": engine.label, "low": engine.min_players, "high": engine.max_players}
         )
-    cleaned = engine.clean_options(options, players=capacity)
+    cleaned = {**engine.clean_options(options, players=capacity), **table_options(options)}
     host_secret = new_secret()
     for attempt in range(20):
         try:
@@ -399,7 +400,7 @@ def start_game(*, table: Table, rng: random.Random | None = None) -> Applied:
         )
     rng = rng or _system_rng("start", 1 if previous is None else previous.number + 1)
     names = [seat.name for seat in seats]
-    options = engine.clean_options(table.options, players=len(seats))
+    options = {**engine.clean_options(table.options, players=len(seats)), **table_options(table.options)}
     first = rng.randrange(len(seats)) if previous is None else (previous.first + 1) % len(seats)
     state = engine.start(players=names, options=options, first=first)
     game = Game.objects.create(

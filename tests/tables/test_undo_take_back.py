@@ -1,0 +1,239 @@
+"""A player's take-back of their own last action (issue 14): the rule, the service, the option, export/import."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from sixdice.gamekit.engine import GameError, get_engine
+from sixdice.gamekit.options import table_options, takes_back
+from sixdice.gamekit.replay import take_back_point, undone, undone_by
+from sixdice.review import exchange
+from sixdice.rules.game import FACES
+from sixdice.tables import services
+from sixdice.tables.models import Event, Game
+from sixdice.tables.services import Credentials, ServiceError
+from sixdice.tables.undo import take_back
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ("Ana", "Bo")
+
+
+# ---------------------------------------------------------------- the rule, pure
+
+
+def test_take_back_point_is_the_event_before_the_seats_own_last_action():
+    flip, group, roll, undo = {"type": "flip"}, {"type": "group"}, {"type": "roll"}, {"type": "undo", "to": 1}
+    assert take_back_point([("system", roll), ("0", flip)], 0) == 1
+    assert take_back_point([("system", roll), ("0", flip), ("system", group)], 0) == 1  # server steps go with it
+    assert take_back_point([("system", roll), ("0", flip)], 1) is None  # not Bo's action
+    assert take_back_point([("0", flip), ("1", group)], 0) is None  # someone else acted since
+    assert take_back_point([("0", flip), ("host", group)], 0) is None  # the host too
+    assert take_back_point([("0", flip), ("system", roll)], 0) is None  # the app rolled since
+    assert take_back_point([("system", roll), ("0", roll)], 0) is None  # a typed roll is information
+    assert take_back_point([("0", flip), ("0", undo)], 0) is None  # a take-back is not taken back
+    assert take_back_point([], 0) is None
+    # Back past an undone stretch: the event before the action on the current line.
+    log = [("system", roll), ("0", flip), ("host", {"type": "undo", "to": 1}), ("0", group)]
+    assert take_back_point(log, 0) == 1
+
+
+def test_the_option_is_on_by_default_and_stored_only_when_off():
+    assert table_options({}) == {} and takes_back({})
+    assert table_options({"takeback": "on"}) == {}
+    assert table_options({"takeback": "off"}) == {"takeback": False}
+    assert not takes_back({"takeback": False})
+    with pytest.raises(GameError):
+        table_options({"takeback": "maybe"})
+
+
+def test_undone_by_names_the_undo_that_took_each_event_back():
+    log = [("system", {"type": "roll"}), ("0", {"type": "flip"}), ("0", {"type": "group"}),
+           ("host", {"type": "undo", "to": 1}), ("1", {"type": "flip"})]
+    assert undone_by(log) == {2: 4, 3: 4}
+    assert undone(log) == {2, 3}
+
+
+# ---------------------------------------------------------------- the service
+
+
+def _table(slug: str, dice: str, **options):
+    table, host = services.create_table(game=slug, options={"dice": dice, **options}, capacity=2)
+    secrets = [services.join_table(table=table, name=name)[1] for name in NAMES]
+    services.start_game(table=table, rng=random.Random(7))
+    return table, host, secrets
+
+
+def _act(table, secrets, *, seat: int | None = None) -> int:
+    """One action by the seat in turn (as a strong player would), typed rolls from a seeded rng; returns the seat."""
+    game = services.current_game(table)
+    engine = get_engine(game.engine)
+    actor = min(engine.actors(game.state)) if seat is None else seat
+    rng = random.Random(f"{game.seq}")
+    action = engine.bot_action(game.state, actor, rng)
+    if action is None:  # a physical roll: type in values, as the phone would
+        count = engine.view(game.state, actor)["pending"]["count"]
+        action = {"type": "roll", "values": [rng.choice(FACES) for _ in range(count)]}
+    services.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[actor]),
+                          action=action, expected_seq=game.seq)
+    return actor
+
+
+def _play_to_a_decision(table, secrets) -> int:
+    """Play until a seat's last action is a decision (not a roll) that nobody followed; returns that seat."""
+    for _ in range(200):
+        seat = _act(table, secrets)
+        game = services.current_game(table)
+        log = [(e.actor, e.action) for e in game.events.order_by("seq")]
+        if take_back_point(log, seat) is not None:
+            return seat
+    raise AssertionError("no decision to take back in 200 actions")
+
+
+@pytest.mark.parametrize("slug", ["sixdice", "runbuster"])
+def test_a_player_takes_back_their_last_action_as_an_event(slug):
+    table, _host, secrets = _table(slug, "physical")
+    seat = _play_to_a_decision(table, secrets)
+    game = services.current_game(table)
+    before = list(game.events.order_by("seq").values_list("seq", "actor", "action"))
+    own = max(s for s, a, _ in before if a == str(seat))
+    to = max([s for s, a, _ in before if s < own] or [0])
+    expected = services.replay(game, list(game.events.filter(seq__lte=to).order_by("seq")))
+
+    take_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]), expected_seq=game.seq)
+
+    game.refresh_from_db()
+    log = list(game.events.order_by("seq"))
+    assert [(e.seq, e.actor, e.action) for e in log[:-1]] == before  # nothing deleted or changed
+    last = log[-1]
+    assert last.actor == str(seat) and last.action == {"type": "undo", "to": to, "seat": seat}
+    assert last.text == f"{NAMES[seat]} took back their last move (back to #{to})"
+    assert game.state == expected == services.replay(game)
+    assert own in undone([(e.actor, e.action) for e in log])
+    # The same seat may now make its move again: the game goes on from there.
+    assert seat in get_engine(game.engine).actors(game.state)
+
+
+def test_take_back_refusals_change_nothing():
+    table, host, secrets = _table("runbuster", "physical")
+    seat = _play_to_a_decision(table, secrets)
+    other = 1 - seat
+    game = services.current_game(table)
+    seq = game.seq
+
+    def refused(credentials, expected_seq=seq) -> str:
+        with pytest.raises(ServiceError) as exc:
+            take_back(table_code=table.code, credentials=credentials, expected_seq=expected_seq)
+        return exc.value.code
+
+    assert refused(Credentials(seat_secret=secrets[other])) == "cannot_take_back"  # not Bo's move
+    assert refused(Credentials(host_secret=host)) == "spectator"  # the host undoes with "undo"
+    assert refused(Credentials()) == "spectator"
+    assert refused(Credentials(seat_secret=secrets[seat]), seq - 1) == "stale"
+    assert refused(Credentials(seat_secret=secrets[seat]), "7") == "bad_field"
+    services.set_paused(table=table, paused=True)
+    assert refused(Credentials(seat_secret=secrets[seat])) == "paused"
+    services.set_paused(table=table, paused=False)
+    game.refresh_from_db()
+    assert game.seq == seq and game.events.count() == seq
+
+    # After a take-back, that undo is not taken back again (the player just plays again).
+    take_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]), expected_seq=seq)
+    assert refused(Credentials(seat_secret=secrets[seat]), seq + 1) == "cannot_take_back"
+
+
+def test_no_take_back_once_someone_else_acted_or_a_die_was_rolled():
+    table, _host, secrets = _table("runbuster", "physical")
+    refusals = 0
+    for _ in range(12):
+        if services.current_game(table).status != Game.Status.PLAYING:
+            break
+        seat = _act(table, secrets)
+        game = services.current_game(table)
+        log = [(e.actor, e.action) for e in game.events.order_by("seq")]
+        if game.status == Game.Status.PLAYING and take_back_point(log, seat) is None:  # a roll, or Bo acted since
+            with pytest.raises(ServiceError) as exc:
+                take_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]),
+                          expected_seq=game.seq)
+            assert exc.value.code == "cannot_take_back"
+            refusals += 1
+    assert refusals
+    game = services.current_game(table)
+    assert not game.events.filter(action__type="undo").exists()
+
+
+def test_no_take_back_across_dice_the_app_rolled():
+    table, _host, secrets = _table("sixdice", "app")
+    refusals = 0
+    for _ in range(10):
+        seat = _act(table, secrets)
+        game = services.current_game(table)
+        last = game.events.order_by("-seq").first()
+        if last.actor == "system" and last.action["type"] == "roll":  # the app rolled after the seat's action
+            with pytest.raises(ServiceError) as exc:
+                take_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]),
+                          expected_seq=game.seq)
+            assert exc.value.code == "cannot_take_back"
+            refusals += 1
+    assert refusals  # a flip is always followed by the app's roll at an app-dice Six-Dice table
+
+
+@pytest.mark.parametrize("slug", ["sixdice", "runbuster"])
+def test_a_table_may_forbid_take_backs(slug):
+    table, _host, secrets = _table(slug, "physical", takeback="off")
+    assert table.options["takeback"] is False
+    game = services.current_game(table)
+    assert game.options["takeback"] is False
+    seat = _play_to_a_decision(table, secrets)
+    game.refresh_from_db()
+    with pytest.raises(ServiceError) as exc:
+        take_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]), expected_seq=game.seq)
+    assert exc.value.code == "take_back_off"
+
+
+def _finish(table, secrets) -> Game:
+    for _ in range(3000):
+        game = services.current_game(table)
+        if game.status != Game.Status.PLAYING:
+            return game
+        _act(table, secrets)
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("slug", ["sixdice", "runbuster"])
+def test_export_and_import_keep_a_take_back_and_check_it(slug):
+    table, _host, secrets = _table(slug, "physical")
+    seat = _play_to_a_decision(table, secrets)
+    game = services.current_game(table)
+    take_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]), expected_seq=game.seq)
+    undo_seq = game.seq + 1
+    game = _finish(table, secrets)
+    doc = exchange.export_game(game)
+    text = exchange.dumps(doc)
+    expected_state = game.state
+    table.delete()  # an import refuses a game that is already here
+
+    # Doctored copies: the take-back claimed by the other seat, or on a table that forbade it.
+    stolen = json.loads(text)
+    event = stolen["events"][undo_seq - 1]
+    other = 1 - seat
+    event["actor"], event["action"]["seat"] = str(other), other
+    event["text"] = f"{NAMES[other]} took back their last move (back to #{event['action']['to']})"
+    with pytest.raises(exchange.ImportRefused, match="take back only their own last action"):
+        exchange.import_text(json.dumps(stolen))
+    forbidden = json.loads(text)
+    forbidden["game"]["options"]["takeback"] = False
+    forbidden["table"]["options"]["takeback"] = False
+    for key in ("initial_state", "final_state"):  # Run Buster's state carries its options
+        if "options" in forbidden[key]:
+            forbidden[key]["options"]["takeback"] = False
+    with pytest.raises(exchange.ImportRefused, match="does not let players take back"):
+        exchange.import_text(json.dumps(forbidden))
+
+    [copy] = exchange.import_text(text)
+    assert copy.state == expected_state
+    back = Event.objects.get(game=copy, seq=undo_seq)
+    assert back.actor == str(seat) and back.action["seat"] == seat
