@@ -8,7 +8,9 @@ is the state after event ``k``": it is applied here, by recomputing, not by
 the engines; the events after ``k`` stay in the log, undone (nothing is ever
 deleted).  ``k`` must be on the current line of play (not itself undone).
 
-A player's *take-back* is an undo sent by a seat, ``{"type": "undo", "to":
+The host's correction of a typed roll starts with an undo that names the
+roll, ``{"type": "undo", "to": k, "corrects": r}`` (``r`` the first event
+in play after ``k``).  A player's *take-back* is an undo sent by a seat, ``{"type": "undo", "to":
 k, "seat": s}``: it takes back that seat's own last action, only while
 nobody else has acted and no die has been rolled since
 (:func:`take_back_point`); the replay refuses any other undo by a seat, and
@@ -21,7 +23,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .engine import SYSTEM, Actor, GameEngine, GameError, parse_actor
+from .engine import HOST, SYSTEM, Actor, GameEngine, GameError, parse_actor
 from .notation import Part, gettext_noop, part, render_parts
 
 UNDO = "undo"
@@ -89,6 +91,9 @@ def describe_parts(engine: GameEngine, before: Mapping[str, Any], action: Mappin
         if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
             return [part(gettext_noop("%(name)s took back their last move (back to #%(seq)s)"),
                          name=names[seat], seq=action.get("to"))]
+        roll = action.get("corrects")
+        if isinstance(roll, int) and not isinstance(roll, bool):  # the host's correction of a typed roll
+            return [part(gettext_noop("The host corrects roll #%(roll)s (back to #%(seq)s)"), roll=roll, seq=action.get("to"))]
         return [part(gettext_noop("Undone back to #%(seq)s"), seq=action.get("to"))]
     return engine.describe_parts(before, action, names=names)
 
@@ -130,6 +135,10 @@ def replay(
                         "and no die has been rolled since.", code="illegal")
             elif "seat" in action:
                 raise GameError("Only a player's own take-back names a seat.", code="illegal")
+            if "corrects" in action and (who != HOST or action.get("corrects") != next(
+                    (i for i in line if i > to), None)):
+                raise GameError("A correction goes back to just before the roll it corrects, by the host.",
+                                code="illegal")
             after = states[to]
             while line and line[-1] > to:
                 line.pop()

@@ -15,8 +15,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext
+
 from sixdice.gamekit.engine import GameEngine, get_engine, parse_actor
-from sixdice.gamekit.replay import replay, undone
+from sixdice.gamekit.replay import is_undo, replay, undone_by
 from sixdice.tables.i18n import render_notation
 from sixdice.tables.models import Event, Game
 
@@ -75,7 +77,7 @@ def step_payloads(game: Game, steps: Sequence[Step],
     who decided (and the engine's default for a choice), and the generic drawing."""
     engine = get_engine(game.engine)
     made = decisions(engine, steps, bots, game.players)
-    gone = undone((step.actor or "", step.action) for step in steps[1:])  # struck through: an undo took them back
+    gone = undone_by((step.actor or "", step.action) for step in steps[1:])  # struck through: an undo took them back
     payloads = []
     for step in steps:
         payload = {
@@ -88,8 +90,21 @@ def step_payloads(game: Game, steps: Sequence[Step],
             "view": engine.view(step.state, None),
             "picture": picture_data(engine, step.state),
             "undone": step.index in gone,
+            "undone_by": undone_text(steps[gone[step.index]], game.players) if step.index in gone else "",
         }
         if step.index:
             payload.update(made[step.index - 1].as_json(game.players))
+            if is_undo(step.action):  # an undo is no choice: no engine default beside it
+                payload.update(default=None, differs=False)
         payloads.append(payload)
     return payloads
+
+
+def undone_text(undo: Step, players: Sequence[str]) -> str:
+    """Who took a struck-through move back, and at which move, in the active language (for the replay)."""
+    actor = undo.actor or ""
+    if actor.isdigit() and int(actor) < len(players):
+        return gettext("taken back by %(name)s at move %(n)s") % {"name": players[int(actor)], "n": undo.seq}
+    if "corrects" in undo.action:
+        return gettext("corrected by the host at move %(n)s") % {"n": undo.seq}
+    return gettext("undone by the host at move %(n)s") % {"n": undo.seq}

@@ -26,6 +26,7 @@ from sixdice.gamekit.replay import UNDO, describe_parts, replay, take_back_point
 from . import i18n
 from .models import Event, Game
 from .services import (
+    STALE_MESSAGE,
     Applied,
     Credentials,
     ServiceError,
@@ -33,7 +34,6 @@ from .services import (
     _run_system_actions,
     _save,
     _system_rng,
-    STALE_MESSAGE,
     current_game,
     is_host,
     load_table,
@@ -148,7 +148,7 @@ def correct(*, table_code: str, credentials: Credentials, seq: Any, values: Any)
             gettext("Nothing can be undone back to there: no undo past dice the app rolled, or past the start."),
         )
     applied = Applied(game=game)
-    undo_action = {"type": UNDO, "to": before}
+    undo_action = {"type": UNDO, "to": before, "corrects": seq}
     parts = describe_parts(engine, game.state, undo_action, names=game.players)
     applied.events.append(
         Event(game=game, seq=game.seq + 1, actor=HOST, action=undo_action, text=render_parts(parts)[:500], notation=parts)

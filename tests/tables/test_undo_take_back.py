@@ -237,3 +237,47 @@ def test_export_and_import_keep_a_take_back_and_check_it(slug):
     assert copy.state == expected_state
     back = Event.objects.get(game=copy, seq=undo_seq)
     assert back.actor == str(seat) and back.action["seat"] == seat
+
+
+def _replay_data(client, game: Game, language: str = "en") -> dict:
+    from django.urls import reverse
+
+    response = client.get(reverse("review:replay", args=[game.table.code, game.number]),
+                          HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 200
+    html = response.content.decode()
+    start = html.index('<script id="replay-data" type="application/json">') + len('<script id="replay-data" type="application/json">')
+    return json.loads(html[start:html.index("</script>", start)])
+
+
+def test_the_replay_strikes_through_what_was_taken_back_and_says_by_whom(client):
+    table, host, secrets = _table("runbuster", "physical")
+    seat = _play_to_a_decision(table, secrets)
+    game = services.current_game(table)
+    own = game.seq if game.events.order_by("-seq").first().actor == str(seat) else None
+    take_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]), expected_seq=game.seq)
+    back_at = game.seq + 1
+    for _ in range(3):
+        _act(table, secrets)
+    game.refresh_from_db()
+    services.host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="undo", fields={})
+    game.refresh_from_db()
+    host_at = game.seq
+    game = _finish(table, secrets)
+
+    steps = _replay_data(client, game)["steps"]
+    struck = {s["i"]: s["undone_by"] for s in steps if s["undone"]}
+    assert struck  # the take-back and the host's undo both took moves back
+    assert set(struck.values()) == {f"taken back by {NAMES[seat]} at move {back_at}",
+                                    f"undone by the host at move {host_at}"}
+    if own is not None:
+        assert struck[own] == f"taken back by {NAMES[seat]} at move {back_at}"
+    assert all(not s["undone_by"] for s in steps if not s["undone"])
+    undo_step = steps[back_at]
+    assert undo_step["text"].startswith(f"{NAMES[seat]} took back their last move")
+    assert undo_step["default"] is None and undo_step["differs"] is False
+
+    # In the reader's language: the note and the take-back line.
+    uk = _replay_data(client, game, "uk")["steps"]
+    assert {s["undone_by"] for s in uk if s["undone"]}.isdisjoint(struck.values())
+    assert uk[back_at]["text"] != undo_step["text"]
