@@ -30,6 +30,7 @@ from sixdice.tables.models import Event, Game, Seat, Table
 from . import exchange
 from .decisions import bots_of, decisions, who_began
 from .dice import hands_html
+from .hints import hint_lines
 from .models import ImportMark, ReviewNote
 from .stats import end_reason_label
 from .steps import actor_name, replay_steps
@@ -292,7 +293,7 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
     actions = ("export_json", "export_zip", "export_csv")
     fields = ("table_link", "number", "game_label", "status", "imported", "review_links", "options_html", "player_names",
               "began", "winner_names", "end_reason_text", "places_html", "started_at", "finished_at", "seq",
-              "final_hands", "event_log", "table_changes")
+              "final_hands", "event_log", "table_changes", "hints_shown")
     readonly_fields = fields
 
     def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
@@ -418,6 +419,19 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
                                 ((c.step, c.at.strftime("%Y-%m-%d %H:%M:%S"), c.text) for c in changes))
         return format_html('<table class="table-log"><thead><tr><th>after move</th><th>time (UTC)</th>'
                            "<th>what</th></tr></thead><tbody>{}</tbody></table>", rows)
+
+    @admin.display(description="hints shown")
+    def hints_shown(self, game: Game) -> SafeString:
+        """Which seat's phone showed which suggestion (the table's hints option), and whether the seat followed it."""
+        engine = REGISTRY.get(game.engine)
+        lines = hint_lines(engine, game, [step.state for step in replay_steps(game)]) if engine else {}
+        if not lines:
+            return format_html("{}", "—")
+        rows = format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
+                                ((line.seq, actor_name(str(line.seat), game.players), line.text())
+                                 for line in lines.values()))
+        return format_html('<table class="hints-shown"><thead><tr><th>move</th><th>seat</th><th>hint</th></tr>'
+                           "</thead><tbody>{}</tbody></table>", rows)
 
     @admin.action(description="Export selected games (JSON list of documents)")
     def export_json(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse:

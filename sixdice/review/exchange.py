@@ -28,7 +28,8 @@ from sixdice.tables.models import Event, Game, Seat, Table
 from sixdice.tables.services import NAME_MAX
 
 from . import csvsafe, limits
-from .models import ImportMark, note_of, save_note
+from .hints import MAX_HINT_CHARS, export_hints
+from .models import HintShown, ImportMark, note_of, save_note
 from .steps import actor_name, count_turns
 
 FORMAT = "sixdice-game"
@@ -88,6 +89,7 @@ def export_game(game: Game) -> Document:
         ],
         "final_state": game.state,
         "review": _review(game),
+        "hints": export_hints(game),  # issue 18: the suggestions the seats' phones showed (not game events)
     })
 
 
@@ -339,13 +341,35 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
     note = _str(review.get("note", ""), f'{label}: "review.note"')
     disputed = review.get("disputed", False)
     _need(isinstance(disputed, bool), f'{label}: "review.disputed" must be true or false.')
+    hints = _hints(doc.get("hints", []), events, label)
     fingerprint = limits.content_hash(engine.slug, cleaned, names, first, ((e["actor"], e["action"]) for e in events))
     return {
         "hash": fingerprint, "engine": engine.slug, "number": number, "options": cleaned, "first": first, "names": names,
         "bots": bots, "initial": initial, "state": state, "outcome": outcome, "events": events,
         "started_at": started_at, "finished_at": finished_at, "table_options": dict(table_options), "code": code,
         "status": status, "note": note, "disputed": disputed, "end_reason": g.get("end_reason") or "",
+        "hints": hints,
     }
+
+
+def _hints(raw: Any, events: Sequence[Mapping[str, Any]], label: str) -> list[dict[str, Any]]:
+    """The hints shown (issue 18), checked: each before a move its own seat sent, at most one per move."""
+    _need(isinstance(raw, list), f'{label}: "hints" must be a list.')
+    out: list[dict[str, Any]] = []
+    for i, h in enumerate(raw, start=1):
+        where = f"{label}: hint {i}"
+        h = _obj(h, where)
+        seq, seat, hint = h.get("seq"), h.get("seat"), h.get("hint")
+        _need(isinstance(seq, int) and not isinstance(seq, bool) and 0 < seq <= len(events),
+              f'{where}: "seq" must be the number of one of the game\'s events.')
+        assert isinstance(seq, int)
+        _need(isinstance(seat, int) and not isinstance(seat, bool) and events[seq - 1]["actor"] == str(seat),
+              f'{where}: "seat" must be the seat that made move {seq}.')
+        _need(isinstance(hint, dict) and len(json.dumps(hint)) <= MAX_HINT_CHARS,
+              f'{where}: "hint" must be an object of at most {MAX_HINT_CHARS} characters.')
+        _need(all(x["seq"] != seq for x in out), f"{where}: a second hint for move {seq}.")
+        out.append({"seq": seq, "seat": seat, "hint": hint})
+    return out
 
 
 def _write(c: dict[str, Any]) -> Game:
@@ -369,6 +393,7 @@ def _write(c: dict[str, Any]) -> Game:
         status=c["status"], finished_at=c["finished_at"], **result,
     )
     save_note(game, note=c["note"], disputed=c["disputed"])
+    HintShown.objects.bulk_create(HintShown(game=game, **h) for h in c.get("hints", []))
     ImportMark.objects.create(game=game, source=c.get("source", "")[:200], content_hash=c["hash"])
     if c["started_at"] is not None:  # auto_now_add set it to now
         Game.objects.filter(pk=game.pk).update(started_at=c["started_at"])

@@ -24,6 +24,7 @@ from sixdice.tables.models import Event, Game
 
 from .decisions import decisions
 from .dice import picture_data
+from .hints import hint_lines
 
 
 def is_turn(engine: GameEngine, actor: str, action: Mapping[str, Any]) -> bool:
@@ -77,6 +78,7 @@ def step_payloads(game: Game, steps: Sequence[Step],
     who decided (and the engine's default for a choice), and the generic drawing."""
     engine = get_engine(game.engine)
     made = decisions(engine, steps, bots, game.players)
+    hints = hint_lines(engine, game, [step.state for step in steps])  # issue 18: the suggestions phones showed
     gone = undone_by((step.actor or "", step.action) for step in steps[1:])  # struck through: an undo took them back
     payloads = []
     for step in steps:
@@ -94,6 +96,8 @@ def step_payloads(game: Game, steps: Sequence[Step],
         }
         if step.index:
             payload.update(made[step.index - 1].as_json(game.players))
+            if step.index in hints:
+                payload["hint"] = hints[step.index].text()
             if is_undo(step.action):  # an undo is no choice: no engine default beside it
                 payload.update(default=None, differs=False)
         payloads.append(payload)

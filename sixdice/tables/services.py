@@ -549,6 +549,10 @@ def apply_action(
     _add_event(engine, game, applied, actor, dict(action), state)
     _run_system_actions(engine, game, new_state, applied, rng)
     _save(game, applied, expected_seq=expected_seq, table=table)
+    if bot_seat is None and isinstance(actor, int) and game.options.get("hints"):
+        from sixdice.review.hints import record_hint  # issue 18: the suggestion this seat's phone showed
+
+        record_hint(engine, game, state, actor, seq=expected_seq + 1)
     return applied
 
 

@@ -95,6 +95,7 @@
     // A move an undo took back stays, struck through, with who took it back and when (for every reader).
     parts.push(s.undone ? el("s", {class: "move undone"}, s.text) : el("span", {class: "move"}, s.text));
     if (s.undone) parts.push(" ", el("small", {class: "undone-note"}, `(${s.undone_by || T.undone})`));
+    if (s.hint) parts.push(" ", el("small", {class: "hint-shown"}, `(${s.hint})`));  // what the player's phone suggested
     if (s.default) {
       parts.push(" ", el("small", {class: "default" + (s.differs ? " differs" : "")},
         "(" + (s.differs ? `${T.differs}; ${format(T.defaultWas, {text: s.default})}` : T.sameAsDefault) + ")"));
