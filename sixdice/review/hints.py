@@ -2,7 +2,7 @@
 
 When a table has hints on (the games' ``hints`` option), the phone of the
 seat to move shows the engine's hint (:meth:`~sixdice.gamekit.engine.GameEngine.hint`).
-When that seat then sends its move, the same hint (the engines cache it: the
+When that seat then sends its move (the tables' ``seat_moved`` signal), the same hint (the engines cache it: the
 phone's view asked for it a moment before) is kept as a :class:`HintShown`
 beside the game, keyed by the move's ``seq``.  It is not a game event: it
 takes no ``seq``, and the replay never applies it.  A bot's moves and the
@@ -11,10 +11,12 @@ host's (resolving a seat's choice) get no record: no player's phone showed them.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import transaction
 from django.utils.translation import gettext
 
 from sixdice.gamekit.engine import GameEngine, GameError
@@ -22,6 +24,8 @@ from sixdice.tables.i18n import render_notation
 from sixdice.tables.models import Game
 
 from .models import HintShown
+
+log = logging.getLogger(__name__)
 
 MAX_HINT_CHARS = 4000  # a hint is a small JSON object; an import refuses anything larger
 
@@ -37,6 +41,19 @@ def record_hint(engine: GameEngine, game: Game, before: Mapping[str, Any], seat:
     if not hint:
         return None
     return HintShown.objects.create(game=game, seq=seq, seat=seat, hint=dict(hint))
+
+
+def seat_moved_receiver(sender: Any, *, engine: GameEngine, game: Game, before: Mapping[str, Any], seat: int,
+                        seq: int, **_: Any) -> None:
+    """The tables' ``seat_moved`` signal: keep the hint the seat's phone showed before this move.
+
+    A failure here never costs the move: it is logged, and its savepoint rolled back.
+    """
+    try:
+        with transaction.atomic():
+            record_hint(engine, game, before, seat, seq=seq)
+    except Exception:
+        log.exception("game %s: the hint shown before move %s was not recorded", game.pk, seq)
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from sixdice.gamekit.notation import render_parts
 from sixdice.gamekit.options import table_options
 from sixdice.gamekit.replay import final_state
 
-from . import broadcast, i18n
+from . import broadcast, i18n, signals
 from . import names as lookalikes
 from .models import Event, Game, Seat, Table, TableChange
 
@@ -549,10 +549,8 @@ def apply_action(
     _add_event(engine, game, applied, actor, dict(action), state)
     _run_system_actions(engine, game, new_state, applied, rng)
     _save(game, applied, expected_seq=expected_seq, table=table)
-    if bot_seat is None and isinstance(actor, int) and game.options.get("hints"):
-        from sixdice.review.hints import record_hint  # issue 18: the suggestion this seat's phone showed
-
-        record_hint(engine, game, state, actor, seq=expected_seq + 1)
+    if bot_seat is None and isinstance(actor, int):  # e.g. the review app keeps the hint this phone showed
+        signals.seat_moved.send(Game, engine=engine, game=game, before=state, seat=actor, seq=expected_seq + 1)
     return applied
 
 
