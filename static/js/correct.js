@@ -10,7 +10,7 @@
   if (!live || !box) return;
   const T = live.T;
   const $ = (id) => document.getElementById(id);
-  const form = $("correct-form"), pick = $("correct-seq"), input = $("correct-values"), error = $("correct-error");
+  const open = $("correct-open"), form = $("correct-form"), pick = $("correct-seq"), input = $("correct-values"), error = $("correct-error");
   const fill = (template, args) => template.replace(/\{(\w+)\}/g, (m, key) => (key in args ? String(args[key]) : m));
 
   // The typed rolls still in play (not struck through by an undo), latest first.
@@ -27,12 +27,21 @@
     const playing = live.game && live.game.status === "playing";
     const physical = live.table && (live.table.options || {}).dice === "physical";
     const found = playing && physical ? rolls() : [];
-    box.hidden = !found.length;
+    open.hidden = !found.length;  // a button beside Pause and Undo; the form opens only when asked for
+    if (!found.length) show(false);
     if (!found.length) return;
     const chosen = pick.value;
     pick.replaceChildren(...found.map((e) => live.el("option", {value: e.seq}, `#${e.seq} ${e.text}`)));
     if (found.some((e) => String(e.seq) === chosen)) pick.value = chosen;
   }
+
+  function show(on) {
+    box.hidden = !on;
+    open.setAttribute("aria-expanded", String(on));
+    if (!on) error.textContent = "";
+  }
+  open.addEventListener("click", () => { show(box.hidden); if (!box.hidden) pick.focus(); });
+  $("correct-cancel").addEventListener("click", () => { show(false); open.focus(); });
 
   // "+1 −3 2" → [1, -3, 2]; the minus sign may be typed as − or -.  null: not whole numbers.
   function parse(text) {
@@ -58,7 +67,7 @@
     live.onReply(ref, (msg) => {
       if (msg.type === "error") { error.textContent = msg.message; input.focus(); return; }
       input.value = "";  // every phone is told by the correction's own log line
-      box.open = false;
+      show(false);
     });
   });
 

@@ -126,12 +126,13 @@
       if (!this.game || this.pending) return null;
       return this.send({type: "take_back", seq: this.game.seq});
     },
-    drawTakeBack() {
-      const bar = $("take-back-bar");
-      if (!bar) return;
+    drawTakeBack() {  // a button in the header: it takes no room from the board
+      const button = $("take-back");
+      if (!button) return;
       const mine = this.takeBackable();
-      bar.hidden = !mine;
-      if (mine) $("take-back-move").textContent = mine.text;
+      button.hidden = !mine;
+      $("take-back-move").textContent = mine ? mine.text : "";
+      button.title = mine ? `${button.getAttribute("aria-label")}: ${mine.text}` : "";
     },
     onReply(ref, fn) { if (ref) (this.waiting || (this.waiting = {}))[ref] = fn; },
     replied(msg) {  // a direct answer someone waits for (onReply): handled there, not toasted
