@@ -281,3 +281,19 @@ def test_the_replay_strikes_through_what_was_taken_back_and_says_by_whom(client)
     uk = _replay_data(client, game, "uk")["steps"]
     assert {s["undone_by"] for s in uk if s["undone"]}.isdisjoint(struck.values())
     assert uk[back_at]["text"] != undo_step["text"]
+
+
+@pytest.mark.parametrize("slug", ["sixdice", "runbuster"])
+def test_the_new_table_form_offers_the_option_checked(client, slug):
+    from django.urls import reverse
+
+    from sixdice.tables.models import Table
+
+    page = client.get(reverse("tables:new", args=[slug])).content.decode()
+    assert 'name="takeback" checked' in page  # on by default
+    # The form sends the hidden "off", then "on" when the box is ticked (the last one counts).
+    client.post(reverse("tables:new", args=[slug]), {"players": "2", "dice": "app", "takeback": ["off", "on"]})
+    client.post(reverse("tables:new", args=[slug]), {"players": "2", "dice": "app", "takeback": "off"})
+    allowed, forbidden = Table.objects.order_by("created_at", "pk")
+    assert takes_back(allowed.options) and "takeback" not in allowed.options
+    assert forbidden.options["takeback"] is False
