@@ -18,7 +18,7 @@ from typing import Any
 from django.utils.translation import gettext
 
 from sixdice.gamekit.engine import GameEngine, get_engine, parse_actor
-from sixdice.gamekit.replay import is_undo, replay, undone_by
+from sixdice.gamekit.replay import is_undo, replay, undone, undone_by
 from sixdice.tables.i18n import render_notation
 from sixdice.tables.models import Event, Game
 
@@ -28,12 +28,15 @@ from .hints import hint_lines
 
 
 def is_turn(engine: GameEngine, actor: str, action: Mapping[str, Any]) -> bool:
-    """Whether this stored event (``actor`` as stored text) starts a new turn of the game."""
-    return isinstance(action, Mapping) and engine.is_turn(parse_actor(actor), action)
+    """Whether this stored event (``actor`` as stored text) starts a new turn of the game (an undo never does)."""
+    return isinstance(action, Mapping) and not is_undo(action) and engine.is_turn(parse_actor(actor), action)
 
 
 def count_turns(engine: GameEngine, events: Sequence[tuple[str, Mapping[str, Any]]]) -> int:
-    return sum(1 for actor, action in events if is_turn(engine, actor, action))
+    """The turns of a log still in play: a turn an undo took back is not counted."""
+    gone = undone(events)
+    return sum(1 for index, (actor, action) in enumerate(events, start=1)
+               if index not in gone and is_turn(engine, actor, action))
 
 
 def actor_name(actor: str, players: Sequence[str]) -> str:
@@ -65,8 +68,9 @@ def replay_steps(game: Game, events: Sequence[Event] | None = None) -> list[Step
     logged = list(events if events is not None else game.events.order_by("seq"))
     steps = [Step(0, game.initial_state, 0, None, "", 0)]
     turn = 0
+    gone = undone((e.actor, e.action) for e in logged)  # a turn taken back is not counted (it stays, struck through)
     for step, event in zip(replay(engine, game.initial_state, ((e.actor, e.action) for e in logged)), logged, strict=True):
-        turn += is_turn(engine, event.actor, event.action)
+        turn += step.index not in gone and is_turn(engine, event.actor, event.action)
         steps.append(Step(step.index, step.after, event.seq, event.actor, event.text, turn, event.action,
                           event.notation or ()))
     return steps

@@ -297,3 +297,23 @@ def test_the_new_table_form_offers_the_option_checked(client, slug):
     allowed, forbidden = Table.objects.order_by("created_at", "pk")
     assert takes_back(allowed.options) and "takeback" not in allowed.options
     assert forbidden.options["takeback"] is False
+
+
+def test_turns_taken_back_are_not_counted():
+    from sixdice.review.steps import count_turns, replay_steps
+
+    table, _host, secrets = _table("runbuster", "physical")
+    seat = _act(table, secrets)  # a roll: Run Buster's turn
+    game = services.current_game(table)
+    engine = get_engine("runbuster")
+    log = [(e.actor, e.action) for e in game.events.order_by("seq")]
+    assert count_turns(engine, log) == 1
+    # The host undoes the roll: that turn no longer counts, and the undo is no turn.
+    services.host_command(table_code=table.code, credentials=Credentials(host_secret=_host), command="undo",
+                          fields={})
+    game.refresh_from_db()
+    log = [(e.actor, e.action) for e in game.events.order_by("seq")]
+    assert count_turns(engine, log) == 0 and replay_steps(game)[-1].turn == 0
+    assert seat == _act(table, secrets)  # rolled again
+    game.refresh_from_db()
+    assert replay_steps(game)[-1].turn == 1
