@@ -317,3 +317,20 @@ def test_turns_taken_back_are_not_counted():
     assert seat == _act(table, secrets)  # rolled again
     game.refresh_from_db()
     assert replay_steps(game)[-1].turn == 1
+
+
+def test_statistics_count_only_the_turns_still_in_play():
+    from sixdice.review import stats
+    from sixdice.review.steps import count_turns
+
+    table, host, secrets = _table("runbuster", "physical")
+    _act(table, secrets)  # a roll: Run Buster's turn
+    services.host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="undo", fields={})
+    game = _finish(table, secrets)
+    log = [(e.actor, e.action) for e in game.events.order_by("seq")]
+    engine = get_engine("runbuster")
+    everything = sum(1 for actor, action in log if action["type"] != "undo" and engine.is_turn(actor, action))
+    in_play = count_turns(engine, log)
+    assert in_play < everything  # the undo took a turn back
+    [runbuster] = [e for e in stats.compute("runbuster").engines if e.slug == "runbuster"]
+    assert runbuster.turns == in_play
