@@ -49,6 +49,8 @@ def seat_moved_receiver(sender: Any, *, engine: GameEngine, game: Game, before: 
 
     A failure here never costs the move: it is logged, and its savepoint rolled back.
     """
+    if not game.options.get("hints"):
+        return  # no hints at this table: nothing to keep, no query
     try:
         with transaction.atomic():
             record_hint(engine, game, before, seat, seq=seq)
