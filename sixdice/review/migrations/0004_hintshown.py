@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('review', '0002_importmark'),
+        ('review', '0003_importmark_verified'),
         ('tables', '0007_seat_parked_secret'),
     ]
 
