@@ -213,6 +213,9 @@ def take_back(*, table_code: str, credentials: Credentials, expected_seq: int) -
         raise ServiceError("stale", STALE_MESSAGE)
     events = list(game.events.order_by("seq"))
     to = take_back_point([(e.actor, e.action) for e in events], seat.position)
+    own = next((e for e in reversed(events) if e.actor == str(seat.position)), None)
+    if to is not None and own is not None and own.stand_in:
+        to = None  # the app played it when the seat's time ran out: not the player's own move
     if to is None:
         raise ServiceError(
             "cannot_take_back",

@@ -118,7 +118,7 @@
       for (let i = this.log.length - 1; i >= 0; i--) {
         const e = this.log[i], type = e.action && e.action.type;
         if (e.actor === "system" && type !== "roll") continue;  // a server step that drew nothing goes with it
-        return e.actor === String(this.seat) && type !== "roll" && type !== "undo" ? e : null;
+        return e.actor === String(this.seat) && type !== "roll" && type !== "undo" && !e.stand_in ? e : null;
       }
       return null;
     },

@@ -334,3 +334,13 @@ def test_statistics_count_only_the_turns_still_in_play():
     assert in_play < everything  # the undo took a turn back
     [runbuster] = [e for e in stats.compute("runbuster").engines if e.slug == "runbuster"]
     assert runbuster.turns == in_play
+
+
+def test_a_move_the_timer_made_for_the_seat_is_not_taken_back():
+    table, _host, secrets = _table("runbuster", "physical")
+    seat = _play_to_a_decision(table, secrets)
+    game = services.current_game(table)
+    Event.objects.filter(game=game, seq=game.seq).update(stand_in="timeout")  # as the turn timer marks it
+    with pytest.raises(ServiceError) as exc:
+        take_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]), expected_seq=game.seq)
+    assert exc.value.code == "cannot_take_back"
