@@ -24,6 +24,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
 from sixdice.gamekit.engine import REGISTRY
+from sixdice.gamekit.replay import undone_by
 from sixdice.tables import services
 from sixdice.tables.models import Event, Game, Seat, Table
 
@@ -33,7 +34,7 @@ from .dice import hands_html
 from .hints import hint_lines
 from .models import ImportMark, ReviewNote
 from .stats import end_reason_label
-from .steps import actor_name, replay_steps
+from .steps import actor_name, replay_steps, undone_text
 from .tablelog import bots_by_event, table_log
 
 if TYPE_CHECKING:
@@ -389,6 +390,7 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
         made = decisions(engine, replay_steps(game, events), bots_by_event(game, events), game.players) \
             if engine else []
         rows = []
+        gone = undone_by((e.actor, e.action) for e in events)  # taken back by an undo: struck through (issue 14)
         for i, e in enumerate(events):
             d = made[i] if i < len(made) else None
             who = format_html('{} <small class="kind">({})</small>', d.label(game.players), d.kind) if d else \
@@ -399,7 +401,11 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
                     mark_safe('<span class="same">= default</span>')
             rows.append(format_html(
                 '<tr data-seq="{}"><td>{}</td><td>{}</td><td style="white-space:nowrap">{}</td><td>{}</td><td>{}</td></tr>',
-                e.seq, e.seq, who, e.created_at.strftime("%Y-%m-%d %H:%M:%S"), e.text, default))
+                e.seq, e.seq, who, e.created_at.strftime("%Y-%m-%d %H:%M:%S"),
+                format_html('<s>{}</s> <small class="undone">({})</small>', e.text,
+                            undone_text(events[gone[e.seq] - 1].actor, events[gone[e.seq] - 1].action, gone[e.seq],
+                                        game.players))
+                if e.seq in gone else e.text, default))
         differed = sum(1 for d in made if d.differs)
         choices = sum(1 for d in made if d.default is not None)
         summary = format_html("<p>{} of {} choices with an engine default differed from it.</p>", differed, choices) \

@@ -97,7 +97,8 @@ def step_payloads(game: Game, steps: Sequence[Step],
             "view": engine.view(step.state, None),
             "picture": picture_data(engine, step.state),
             "undone": step.index in gone,
-            "undone_by": undone_text(steps[gone[step.index]], game.players) if step.index in gone else "",
+            "undone_by": undone_text(steps[gone[step.index]].actor, steps[gone[step.index]].action, gone[step.index],
+                                     game.players) if step.index in gone else "",
         }
         if step.index:
             payload.update(made[step.index - 1].as_json(game.players))
@@ -109,11 +110,11 @@ def step_payloads(game: Game, steps: Sequence[Step],
     return payloads
 
 
-def undone_text(undo: Step, players: Sequence[str]) -> str:
-    """Who took a struck-through move back, and at which move, in the active language (for the replay)."""
-    actor = undo.actor or ""
+def undone_text(actor: str | None, action: Mapping[str, Any], seq: int, players: Sequence[str]) -> str:
+    """Who took a struck-through move back (the undo event ``seq``: ``actor``, ``action``), in the active language."""
+    actor = actor or ""
     if actor.isdigit() and int(actor) < len(players):
-        return gettext("taken back by %(name)s at move %(n)s") % {"name": players[int(actor)], "n": undo.seq}
-    if "corrects" in undo.action:
-        return gettext("corrected by the host at move %(n)s") % {"n": undo.seq}
-    return gettext("undone by the host at move %(n)s") % {"n": undo.seq}
+        return gettext("taken back by %(name)s at move %(n)s") % {"name": players[int(actor)], "n": seq}
+    if "corrects" in action:
+        return gettext("corrected by the host at move %(n)s") % {"n": seq}
+    return gettext("undone by the host at move %(n)s") % {"n": seq}

@@ -344,3 +344,17 @@ def test_a_move_the_timer_made_for_the_seat_is_not_taken_back():
     with pytest.raises(ServiceError) as exc:
         take_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]), expected_seq=game.seq)
     assert exc.value.code == "cannot_take_back"
+
+
+def test_the_admin_game_page_strikes_through_what_was_taken_back(admin_client):
+    from django.urls import reverse
+
+    table, _host, secrets = _table("runbuster", "physical")
+    seat = _play_to_a_decision(table, secrets)
+    game = services.current_game(table)
+    own = game.seq
+    take_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]), expected_seq=game.seq)
+    page = admin_client.get(reverse("admin:tables_game_change", args=[game.pk])).content.decode()
+    assert f"taken back by {NAMES[seat]} at move {own + 1}" in page
+    row = page[page.index(f'<tr data-seq="{own}">'):]
+    assert row.index("<s>") < row.index("</tr>")
