@@ -47,15 +47,21 @@ def seat_moved_receiver(sender: Any, *, engine: GameEngine, game: Game, before: 
                         seq: int, **_: Any) -> None:
     """The tables' ``seat_moved`` signal: keep the hint the seat's phone showed before this move.
 
-    A failure here never costs the move: it is logged, and its savepoint rolled back.
+    The record is written after the move's transaction commits, so a search
+    that is not cached in this process never holds the move's transaction
+    open.  A failure here never costs the move: it is logged.
     """
     if not game.options.get("hints"):
         return  # no hints at this table: nothing to keep, no query
-    try:
-        with transaction.atomic():
-            record_hint(engine, game, before, seat, seq=seq)
-    except Exception:
-        log.exception("game %s: the hint shown before move %s was not recorded", game.pk, seq)
+
+    def record() -> None:
+        try:
+            with transaction.atomic():
+                record_hint(engine, game, before, seat, seq=seq)
+        except Exception:
+            log.exception("game %s: the hint shown before move %s was not recorded", game.pk, seq)
+
+    transaction.on_commit(record)
 
 
 @dataclass(frozen=True)

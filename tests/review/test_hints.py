@@ -16,7 +16,7 @@ from sixdice.tables import services
 from sixdice.tables.models import Game
 from sixdice.tables.services import Credentials
 
-pytestmark = pytest.mark.django_db
+pytestmark = pytest.mark.django_db(transaction=True)  # the hint is recorded once the move commits
 
 NAMES = ("Ana", "Bo")
 
