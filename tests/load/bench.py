@@ -138,7 +138,7 @@ def run_case(mode: str, args: argparse.Namespace) -> dict[str, Any]:
                 postgres = Postgres().start()
                 extra = {"REDIS_URL": redis.url, "DATABASE_URL": postgres.url}
                 infra = [pid for pid in (redis.proc.pid if redis.proc else None, postgres.pid) if pid]
-            env = base_env(workdir, **extra)
+            env = base_env(workdir, SIXDICE_GC=args.gc, **extra)
             migrate(env)
             plan = _clients("setup", env, "--tables", str(args.tables), "--seats", str(args.seats))
             assert isinstance(plan, list)
@@ -254,6 +254,8 @@ def main() -> None:
     parser.add_argument("--max-other", type=float, default=MAX_OTHER,
                         help="share of the machine other processes may take before a point is played again")
     parser.add_argument("--reruns", type=int, default=2, help="times a disturbed point is played again")
+    parser.add_argument("--gc", choices=["tuned", "default"], default="tuned",
+                        help="our servers' garbage collector: frozen start-up and rare collections, or Python's own")
     parser.add_argument("--mode", choices=["single", "multi", "both", "none"], default="both")
     parser.add_argument("--idle", type=int, default=2000, help="idle connections (0: skip)")
     parser.add_argument("--idle-hold", type=float, default=60.0, help="seconds to hold them")
@@ -266,7 +268,8 @@ def main() -> None:
 
     print(f"machine: {platform.node()} {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}")
     print(f"load: {args.tables} tables x {args.seats} seats; offered {', '.join(f'{r:g}' for r in args.rates)} "
-          f"actions/s per table, {args.duration:g} s per point, {args.repeats} repeat(s); apps {', '.join(args.apps)}")
+          f"actions/s per table, {args.duration:g} s per point, {args.repeats} repeat(s); apps {', '.join(args.apps)}; "
+          f"gc {args.gc}")
     results: dict[str, Any] = {"args": vars(args), "cases": []}
     modes = {"both": ["single", "multi"], "none": []}.get(args.mode, [args.mode])
     ok = True
