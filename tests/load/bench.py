@@ -115,8 +115,11 @@ def summarise(app: dict[str, Any], tables: int) -> dict[str, Any]:
             break
         capacity = rate * tables
     must = MUST_HOLD_PER_S / tables
+    moves_all = sum(p["actions"] for p in points)
+    cpu_all = sum(p["cpu_s"]["server"] for p in points)
     return {
         "cpu_ms_per_move": round(1000 * cpu / moves, 3) if moves else None,
+        "cpu_ms_per_move_all": round(1000 * cpu_all / moves_all, 3) if moves_all else None,  # disturbed points too
         "capacity_per_s": capacity,
         "holds_at_must": holds(must) if must in by_rate else None,
         "disturbed_points": sum(1 for p in points if p["disturbed"]),
@@ -184,8 +187,14 @@ def report_case(case: dict[str, Any], args: argparse.Namespace) -> bool:
                   f"{_fmt(p['max_ms']):>8} {p['actions_per_s']:>7.1f}  {_fmt(p['server_cpu_ms_per_move'], digits=2):>14}  "
                   f"{share['server']:>6.0%}  {share['clients']:>7.0%}  {share['infra']:>5.0%}  {p['other_share']:>5.0%}"
                   f"  {p['niced_share']:>5.0%}  {p['irq_share']:>3.0%}{flag}")
-    print("  summary    " + "  ".join(f"{n}: CPU/move {_fmt(apps[n]['summary']['cpu_ms_per_move'], ' ms', 2)}, "
+    print("  summary    " + "  ".join(f"{n}: CPU/move {_fmt(apps[n]['summary']['cpu_ms_per_move'], ' ms', 2)} "
+                                      f"(all points {_fmt(apps[n]['summary']['cpu_ms_per_move_all'], ' ms', 2)}), "
                                       f"capacity {_fmt(apps[n]['summary']['capacity_per_s'], '/s', 0)}" for n in names))
+    if "relay" in apps and apps["relay"]["summary"]["cpu_ms_per_move_all"]:
+        base = apps["relay"]["summary"]["cpu_ms_per_move_all"]
+        print("  CPU/move over the relay's, all points (disturbed included, not a claim): "
+              + ", ".join(f"{n} {apps[n]['summary']['cpu_ms_per_move_all'] / base:.2f}" for n in names
+                          if apps[n]["summary"]["cpu_ms_per_move_all"]))
     if "ours" not in apps or "relay" not in apps:
         print("  targets need ours and relay in the same run")
         return False
