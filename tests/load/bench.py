@@ -243,13 +243,6 @@ def run_idle(args: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
-def _row(name: str, r: dict[str, Any]) -> str:
-    return (f"  {name:<9} p50 {r['p50_ms']} ms  p95 {r['p95_ms']} ms  p99 {r['p99_ms']} ms  max {r['max_ms']} ms  "
-            f"| {r['actions_per_s']:.1f} actions/s ({r['actions']} done, {r['skipped_ticks']} ticks skipped)  "
-            f"| lost {r['lost']} missing {r['missing']} dup {r['duplicated']} gaps {r['gaps']} "
-            f"refused {r['refused']} errors {r['errors']}  | peak RSS {r['peak_rss_mib']} MiB")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description="Six-Dice load benchmark")
     parser.add_argument("--tables", type=int, default=200)
