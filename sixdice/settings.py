@@ -152,7 +152,8 @@ else:
 # default of one day would silently stop broadcasts to a page left open longer.
 GROUP_EXPIRY = 60 * 60 * 24 * 30
 
-if redis_url := os.environ.get("REDIS_URL"):
+redis_url = os.environ.get("REDIS_URL")
+if redis_url:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -171,6 +172,28 @@ else:
         "default": {
             "BACKEND": "sixdice.tables.layers.InMemoryChannelLayer",
             "CONFIG": {"capacity": 1000, "group_expiry": GROUP_EXPIRY},
+        }
+    }
+
+# The cache holds what every server process must agree on: the code-guessing counters
+# (sixdice/tables/throttle.py) and the flood cool-downs (sixdice/tables/flow.py).  Shared by
+# all processes: Redis when REDIS_URL is set (several processes), else a table in the database
+# (created by `migrate`, see sixdice/tables/apps.py), never a per-process memory cache.
+CACHES: dict[str, dict[str, object]]
+if redis_url:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": redis_url,
+            "KEY_PREFIX": "sixdice",
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "sixdice_cache",
+            "OPTIONS": {"MAX_ENTRIES": 50_000},
         }
     }
 
@@ -246,6 +269,11 @@ SIXDICE_GUESS_LIMIT = 20  # unknown table codes or wrong join PINs per client ad
 SIXDICE_GUESS_WINDOW = 600  # ... per this many seconds (sixdice/tables/throttle.py)
 SIXDICE_EXTRA_ORIGINS = _env_list("SIXDICE_EXTRA_ORIGINS", "")
 SIXDICE_BOT_DELAY = float(os.environ.get("SIXDICE_BOT_DELAY", "1.0"))  # seconds: bots move at a human pace
+# TEST ONLY: turn timers (sixdice/tables/timers.py) run this many times faster, so a
+# test's "30 s" timer runs out in 0.3 s with 100.  Refused unless SIXDICE_TESTING=1.
+SIXDICE_TIMER_SPEEDUP = float(os.environ.get("SIXDICE_TIMER_SPEEDUP", "1") or "1")
+if SIXDICE_TIMER_SPEEDUP != 1 and not _env_flag("SIXDICE_TESTING"):
+    raise ImproperlyConfigured("SIXDICE_TIMER_SPEEDUP is for tests only; unset it, or set SIXDICE_TESTING=1.")
 
 # TEST ONLY: a fixed seed for every die the app rolls and every bot's choice, so
 # the browser tests replay the same games whatever the order they run in (see

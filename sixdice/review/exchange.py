@@ -15,7 +15,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.dateparse import parse_datetime
 
 from sixdice.gamekit.engine import HOST, REGISTRY, SYSTEM, GameError, get_engine
@@ -53,11 +55,11 @@ def _normal(value: Any) -> Any:
 
 
 def export_game(game: Game) -> Document:
-    """The whole game as one JSON-able document (a copy: changing it leaves ``game`` alone)."""
+    """The whole game as one JSON-able, signed document (a copy: changing it leaves ``game`` alone)."""
     table = game.table
     bots = {seat.position: seat.is_bot for seat in table.seats.all()}
     events = list(game.events.order_by("seq"))
-    return copy.deepcopy({
+    return sign({
         "format": FORMAT,
         "version": VERSION,
         "game": {
@@ -81,12 +83,66 @@ def export_game(game: Game) -> Document:
         ],
         "initial_state": game.initial_state,
         "events": [
-            {"seq": e.seq, "actor": e.actor, "action": e.action, "text": e.text, "at": _iso(e.created_at)}
+            {"seq": e.seq, "actor": e.actor, "action": e.action, "text": e.text, "at": _iso(e.created_at),
+             **({"stand_in": e.stand_in} if e.stand_in else {})}  # the app played it: the seat's time ran out
             for e in events
         ],
         "final_state": game.state,
         "review": _review(game),
     })
+
+
+# ---------------------------------------------------------------- signature
+
+SIGNATURE_METHOD = "hmac-sha256"
+_SALT = "sixdice.review.exchange.signature"
+UNSIGNED, VERIFIED, CHANGED = "unsigned", "verified", "changed"
+
+
+def _secrets() -> list[str]:
+    return [settings.SECRET_KEY, *getattr(settings, "SECRET_KEY_FALLBACKS", [])]
+
+
+def _key_id(secret: str) -> str:
+    """Names the key without revealing it: which install (and which of its keys) signed a file."""
+    return salted_hmac(_SALT + ".key-id", "key", secret=secret, algorithm="sha256").hexdigest()[:16]
+
+
+def _signed_bytes(doc: Mapping[str, Any]) -> bytes:
+    """What the signature covers: the whole document except the signature itself and the staff's ``review`` note."""
+    body = {key: value for key, value in doc.items() if key not in ("signature", "review")}
+    return json.dumps(_normal(body), sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode("ascii")
+
+
+def _mac(doc: Mapping[str, Any], secret: str) -> str:
+    return salted_hmac(_SALT, _signed_bytes(doc), secret=secret, algorithm="sha256").hexdigest()
+
+
+def sign(doc: Mapping[str, Any]) -> Document:
+    """A copy of ``doc`` signed with this install's key (``SECRET_KEY``), see ``docs/export-format.md``.
+
+    Who sent each move and the seats' bot flags cannot be told from the rules
+    (a physical roll may be typed by the roller or by the host, and the app may
+    play any seat), so the signature is what shows a file is as it was exported.
+    """
+    body = copy.deepcopy({key: value for key, value in doc.items() if key != "signature"})
+    secret = settings.SECRET_KEY
+    body["signature"] = {"method": SIGNATURE_METHOD, "key": _key_id(secret), "value": _mac(body, secret)}
+    return body
+
+
+def signature_of(doc: Mapping[str, Any]) -> str:
+    """:data:`VERIFIED` (signed by this install, unchanged), :data:`CHANGED` (signed here, then edited) or
+    :data:`UNSIGNED` (no signature, or another install's: nothing to check it with)."""
+    signature = doc.get("signature")
+    if not isinstance(signature, Mapping) or signature.get("method") != SIGNATURE_METHOD:
+        return UNSIGNED
+    value = signature.get("value")
+    for secret in _secrets():
+        if signature.get("key") == _key_id(secret):
+            ok = isinstance(value, str) and constant_time_compare(value, _mac(doc, secret))
+            return VERIFIED if ok else CHANGED
+    return UNSIGNED
 
 
 def _review(game: Game) -> dict[str, Any]:
@@ -293,7 +349,10 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
         at = _time(e.get("at"), f'{where}: "at"')
         earlier = next((x["at"] for x in reversed(events) if x["at"] is not None), started_at)
         _need(at is None or earlier is None or at >= earlier, f'{where}: "at" is earlier than the event before it (or the game\'s start).')
-        events.append({"seq": index, "actor": actor, "action": dict(action), "text": text, "at": at})
+        stand_in = e.get("stand_in", "")
+        _need(stand_in in ("", "timeout") and (not stand_in or actor.isdigit()),
+              f'{where}: "stand_in" is "timeout" (for a seat\'s action) or absent, not {stand_in!r}.')
+        events.append({"seq": index, "actor": actor, "action": dict(action), "text": text, "at": at, "stand_in": stand_in})
     state: dict[str, Any] = initial
     done = 0
     try:
@@ -337,6 +396,7 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
     _need(isinstance(disputed, bool), f'{label}: "review.disputed" must be true or false.')
     fingerprint = limits.content_hash(engine.slug, cleaned, names, first, ((e["actor"], e["action"]) for e in events))
     return {
+        "signature": signature_of(doc),
         "hash": fingerprint, "engine": engine.slug, "number": number, "options": cleaned, "first": first, "names": names,
         "bots": bots, "initial": initial, "state": state, "outcome": outcome, "events": events,
         "started_at": started_at, "finished_at": finished_at, "table_options": dict(table_options), "code": code,
@@ -365,12 +425,13 @@ def _write(c: dict[str, Any]) -> Game:
         status=c["status"], finished_at=c["finished_at"], **result,
     )
     save_note(game, note=c["note"], disputed=c["disputed"])
-    ImportMark.objects.create(game=game, source=c.get("source", "")[:200], content_hash=c["hash"])
+    ImportMark.objects.create(game=game, source=c.get("source", "")[:200], content_hash=c["hash"],
+                              verified=c["signature"] == VERIFIED)
     if c["started_at"] is not None:  # auto_now_add set it to now
         Game.objects.filter(pk=game.pk).update(started_at=c["started_at"])
     created = Event.objects.bulk_create(
         Event(game=game, seq=e["seq"], actor=e["actor"], action=e["action"], text=e["text"],
-              notation=e.get("notation") or []) for e in c["events"]
+              notation=e.get("notation") or [], stand_in=e.get("stand_in", "")) for e in c["events"]
     )
     stamped = []
     for event, e in zip(created, c["events"], strict=True):
@@ -406,11 +467,14 @@ def _already_here(c: dict[str, Any]) -> bool:
     return False
 
 
-def import_documents(docs: Sequence[Any], *, source: str = "") -> list[Game]:
+def import_documents(docs: Sequence[Any], *, source: str = "", unsigned: bool = False) -> list[Game]:
     """Check every document, then write them all in one transaction (or nothing).
 
     A game already in the database (imported before, or played here), or
-    twice in the file, is refused.  Every imported game gets an
+    twice in the file, is refused.  Last, the signature: a document this
+    install signed must be unchanged; one it did not sign (another install's,
+    or an older export) is refused unless ``unsigned``, and is then marked
+    not verified.  Every imported game gets an
     :class:`~sixdice.review.models.ImportMark` naming ``source``.
     """
     try:
@@ -424,10 +488,17 @@ def import_documents(docs: Sequence[Any], *, source: str = "") -> list[Game]:
         _need(c["hash"] not in seen, f"{label} appears twice in the file.")
         seen.add(c["hash"])
         _need(not _already_here(c), f"{label} is already here (the same game was imported or played before).")
+        _need(c["signature"] != CHANGED,
+              f"{label} was changed after it was exported (its signature does not match): who sent a move, a "
+              f'seat\'s "bot" flag, a time or a name cannot be edited; export the game again.')
+        _need(c["signature"] == VERIFIED or unsigned,
+              f"{label} is not signed by this install (it comes from another install or an older export, or its "
+              f"signature was removed), so who sent each move and the bot flags cannot be checked; import it "
+              f"with --unsigned to take it as it is (it is then marked not verified).")
         c["source"] = source
     with transaction.atomic():
         return [_write(c) for c in checked]
 
 
-def import_text(text: str | bytes, *, source: str = "") -> list[Game]:
-    return import_documents(load(text), source=source)
+def import_text(text: str | bytes, *, source: str = "", unsigned: bool = False) -> list[Game]:
+    return import_documents(load(text), source=source, unsigned=unsigned)

@@ -24,7 +24,7 @@ from .models import Event, Game, Seat, Table
 
 
 def event_payload(event: Event) -> dict[str, Any]:
-    return {
+    payload = {
         "seq": event.seq,
         "actor": event.actor,
         "action": event.action,
@@ -32,6 +32,9 @@ def event_payload(event: Event) -> dict[str, Any]:
         "notation": event.notation,  # each connection renders the line in its own language
         "at": event.created_at.isoformat() if event.created_at else None,
     }
+    if event.stand_in:  # the app played it for a seat whose time ran out (sixdice/tables/timers.py)
+        payload["stand_in"] = event.stand_in
+    return payload
 
 
 def table_info(table: Table, seats: Sequence[Seat] | None = None) -> dict[str, Any]:
@@ -103,9 +106,12 @@ def table_frame(table_id: int, *, log_size: int = 40) -> dict[str, Any]:
     ``game`` carries the engine and the full ``state``: each connection
     derives its own seat's ``view`` from it (:func:`for_connection`).
     """
-    table = Table.objects.get(pk=table_id)
+    from . import timers  # the turn timer (issue 14); it reads through this module's neighbours
+
+    table = Table.objects.select_related("turn_timer").get(pk=table_id)
     seats = list(Seat.objects.filter(table_id=table_id).order_by("position"))
     game = current_game(table)
+    log = [] if game is None else recent_events(game, log_size)
     shared: dict[str, Any] | None = None if game is None else {
         "id": game.pk,
         "number": game.number,
@@ -113,7 +119,7 @@ def table_frame(table_id: int, *, log_size: int = 40) -> dict[str, Any]:
         "status": game.status,
         "players": game.players,
         "started_at": game.started_at.isoformat(),
-        "log": [event_payload(e) for e in recent_events(game, log_size)],
+        "log": [event_payload(e) for e in log],
         "engine": game.engine,
         "state": game.state,
     }
@@ -122,6 +128,7 @@ def table_frame(table_id: int, *, log_size: int = 40) -> dict[str, Any]:
         "presence": presence.current(table_id),
         "standings": standings(table, seats),
         "game": shared,
+        "timer": timers.frame_part(table, game, seats, log[-1].created_at if log else None),
     }
 
 
