@@ -274,10 +274,8 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def table_events(self, event: dict[str, Any]) -> None:
         assert self.who is not None
-        await self._send(selectors.update_frame(
-            event["engine"], event["game"], event["number"], event["seq"], event["status"],
-            event["events"], event["state"], self.who.seat, event["version"],
-        ))
+        # Ready text, prepared once per move, view and language in this process (docs/performance.md).
+        await self.send(text_data=selectors.update_text(event, self.who.seat, self.lang))
 
     async def table_frame(self, event: dict[str, Any]) -> None:
         """A table change: one frame computed by the writer, made this connection's snapshot here."""
