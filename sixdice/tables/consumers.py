@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs
 
-from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -53,18 +52,48 @@ class Who:
         return selectors.role(self.seat, self.host)
 
 
-def _identify(session: Any, code: str) -> Who:
+@dataclass
+class Arrival:
+    """What a connect read and wrote in its one trip to the database."""
+
+    who: Who
+    welcome: dict[str, Any]
+    presence: dict[str, Any]
+
+
+def _arrive(
+    session: Any, code: str, guesser: tuple[str | None, str | None], channel_name: str, lang: str,
+    game_id: int | None, since: int | None,
+) -> Arrival | None:
+    """A connect's database work in one hop off the event loop; ``None`` when the client is blocked for guessing.
+
+    The session (1 statement), the table with its current game and this
+    connection's seat (1), the presence row (1), who is here (1), and the
+    welcome from this process's table frame when it is still current (0; else
+    the seats, the log and after a finished game the standings: 3 at most).
+    """
+    if throttle.is_blocked(*guesser):
+        return None
     held = (session or {}).get("tables", {}).get(code, {}) if session is not None else {}
     credentials = Credentials(seat_secret=held.get("seat"), host_secret=held.get("host"))
-    table = services.load_table(code, allow_closed=True)
-    seat = services.seat_for(table, credentials)
-    return Who(
-        table_id=table.pk,
-        code=table.code,
-        seat=seat.position if seat else None,
-        host=services.is_host(table, credentials),
-        credentials=credentials,
-    )
+    digest = services.hash_secret(credentials.seat_secret) if credentials.seat_secret else None
+    table = selectors.arrival(code, digest)
+    if table is None:
+        throttle.record_miss(*guesser)
+        raise ServiceError("unknown_table", _("There is no table %(code)s.") % {"code": repr(code)})
+    seat: int | None = table.seat_position  # type: ignore[attr-defined]
+    host = services.is_host(table, credentials)
+    presence.arrive(channel_name, table_id=table.pk, seat=seat, host=host)
+    here = presence.current(table.pk)
+    welcome = selectors.welcome_for(table, seat=seat, host=host, here=here, lang=lang, game_id=game_id, since=since)
+    who = Who(table_id=table.pk, code=table.code, seat=seat, host=host, credentials=credentials)
+    return Arrival(who, welcome, here)
+
+
+def _leave(channel_name: str, table_id: int) -> dict[str, Any]:
+    """A connection closed: its presence row goes; who is here now."""
+    presence.unregister(channel_name)
+    return presence.current(table_id)
 
 
 def _reidentify(who: Who) -> Who:
@@ -111,23 +140,6 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def _connect(self) -> None:
         code = services.normalise_code(self.scope["url_route"]["kwargs"]["code"])
         await self.accept()
-        guesser = throttle.scope_keys(self.scope)
-        if await sync_to_async(throttle.is_blocked)(*guesser):
-            await self._error("rate_limited", _("Too many unknown table codes: please wait a few minutes."))
-            await self.close(code=throttle.CLOSE_GUESSING)
-            return
-        try:
-            self.who = who = await database_sync_to_async(_identify)(self.scope.get("session"), code)
-        except ServiceError as exc:
-            if exc.code == "unknown_table":
-                await sync_to_async(throttle.record_miss)(*guesser)
-            await self._error(exc.code, exc.message)
-            await self.close(code=4404)
-            return
-        await self.channel_layer.group_add(broadcast.group_name(who.code), self.channel_name)
-        await database_sync_to_async(presence.register)(
-            self.channel_name, table_id=who.table_id, seat=who.seat, host=who.host
-        )
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         game_id: int | None
         since: int | None
@@ -135,20 +147,38 @@ class TableConsumer(AsyncWebsocketConsumer):
             game_id, since = int(query["game"][0]), int(query["since"][0])
         except (KeyError, ValueError):
             game_id = since = None
-        welcome = await database_sync_to_async(selectors.welcome)(
-            who.table_id, seat=who.seat, host=who.host, game_id=game_id, since=since
-        )
-        await self._send_table(welcome)
-        await self._presence_changed()
+        group = broadcast.group_name(code)
+        # In the group before the welcome is read: a move committed meanwhile arrives as an update.
+        await self.channel_layer.group_add(group, self.channel_name)
+        try:
+            arrival = await database_sync_to_async(_arrive)(
+                self.scope.get("session"), code, throttle.scope_keys(self.scope), self.channel_name, self.lang,
+                game_id, since,
+            )
+        except ServiceError as exc:
+            await self.channel_layer.group_discard(group, self.channel_name)
+            await self._error(exc.code, exc.message)
+            await self.close(code=4404)
+            return
+        if arrival is None:
+            await self.channel_layer.group_discard(group, self.channel_name)
+            await self._error("rate_limited", _("Too many unknown table codes: please wait a few minutes."))
+            await self.close(code=throttle.CLOSE_GUESSING)
+            return
+        self.who = who = arrival.who
+        await self._send_table(arrival.welcome, localized=True)
+        # Who is here was counted in the same trip: tell everyone at the table.
+        await self.channel_layer.group_send(group, {"type": "table.presence", "presence": arrival.presence})
         if who.bots:
             bots.kick(who.code)
 
     async def disconnect(self, close_code: int) -> None:
         if self.who is None:
             return
-        await self.channel_layer.group_discard(broadcast.group_name(self.who.code), self.channel_name)
-        await database_sync_to_async(presence.unregister)(self.channel_name)
-        await self._presence_changed()
+        group = broadcast.group_name(self.who.code)
+        await self.channel_layer.group_discard(group, self.channel_name)
+        here = await database_sync_to_async(_leave)(self.channel_name, self.who.table_id)
+        await self.channel_layer.group_send(group, {"type": "table.presence", "presence": here})
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.who is None:
@@ -311,16 +341,17 @@ class TableConsumer(AsyncWebsocketConsumer):
         )
         return snapshot
 
-    async def _send_table(self, payload: dict[str, Any]) -> None:
+    async def _send_table(self, payload: dict[str, Any], *, localized: bool = False) -> None:
         """Send a frame that carries the table (welcome, snapshot, revoked); note its version."""
         assert self.who is not None
         if "table" in payload:
             self.version = max(self.version, payload["table"]["version"])
             self.who.bots = _has_bots(payload)
-        await self._send(payload)
+        await self._send(payload, localized=localized)
 
-    async def _send(self, payload: dict[str, Any]) -> None:
-        payload = i18n.localize_frame(payload, self.lang)  # log lines in this connection's language
+    async def _send(self, payload: dict[str, Any], *, localized: bool = False) -> None:
+        if not localized:  # else its log lines are in this connection's language already (the welcome)
+            payload = i18n.localize_frame(payload, self.lang)  # log lines in this connection's language
         await self.send(text_data=json.dumps(payload, separators=(",", ":")))
 
     async def _error(self, code: str, message: str, ref: Any = None, **extra: Any) -> None:

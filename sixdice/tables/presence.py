@@ -19,11 +19,18 @@ from .models import Connection, Game, Table
 REFRESH_AFTER = 10  # seconds: a heartbeat rewrites last_seen at most this often
 
 
-def register(channel_name: str, *, table_id: int, seat: int | None, host: bool) -> None:
-    Connection.objects.update_or_create(
-        channel_name=channel_name,
-        defaults={"table_id": table_id, "seat_position": seat, "is_host": host, "last_seen": timezone.now()},
+def arrive(channel_name: str, *, table_id: int, seat: int | None, host: bool) -> None:
+    """A new connection: one INSERT (a channel name is never reused, so there is nothing to update)."""
+    Connection.objects.create(
+        channel_name=channel_name, table_id=table_id, seat_position=seat, is_host=host, last_seen=timezone.now()
     )
+
+
+def register(channel_name: str, *, table_id: int, seat: int | None, host: bool) -> None:
+    """An open connection whose seat changed (handed over, given back): one UPDATE, an INSERT if its row is gone."""
+    values = {"table_id": table_id, "seat_position": seat, "is_host": host, "last_seen": timezone.now()}
+    if not Connection.objects.filter(channel_name=channel_name).update(**values):
+        Connection.objects.create(channel_name=channel_name, **values)
 
 
 def unregister(channel_name: str) -> None:

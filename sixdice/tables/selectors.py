@@ -8,15 +8,19 @@ no further query.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
+from django.db.models import OuterRef, Subquery
 from django.urls import reverse
 
 from sixdice.gamekit.engine import get_engine
 
-from . import presence
+from . import i18n, presence
 from .models import Event, Game, Seat, Table
 
 
@@ -95,31 +99,59 @@ def standings(table: Table, seats: Sequence[Seat] | None = None) -> list[dict[st
 
 
 def table_frame(table_id: int, *, log_size: int = 40) -> dict[str, Any]:
-    """What everyone at the table shares, in six queries: computed once per table change.
+    """What everyone at the table shares, in at most six queries: computed once per table change.
 
     ``game`` carries the engine and the full ``state``: each connection
     derives its own seat's ``view`` from it (:func:`for_connection`).
     """
     table = Table.objects.get(pk=table_id)
-    seats = list(Seat.objects.filter(table_id=table_id).order_by("position"))
     game = current_game(table)
-    shared: dict[str, Any] | None = None if game is None else {
-        "id": game.pk,
-        "number": game.number,
-        "seq": game.seq,
-        "status": game.status,
-        "players": game.players,
-        "started_at": game.started_at.isoformat(),
-        "log": [event_payload(e) for e in recent_events(game, log_size)],
-        "engine": game.engine,
-        "state": game.state,
-    }
-    return {
-        "table": table_info(table, seats),
-        "presence": presence.current(table_id),
-        "standings": standings(table, seats),
-        "game": shared,
-    }
+    return _build_frame(table, game, presence.current(table_id), log_size=log_size, reuse=FRAMES.get(table_id)).frame
+
+
+def _build_frame(
+    table: Table, game: Game | None, here: dict[str, Any], *, log_size: int = 40, reuse: CachedFrame | None = None,
+) -> CachedFrame:
+    """The table frame from the table row, its current game and who is here: 3 queries at most, and remembered.
+
+    ``reuse``: an older frame of this table; its table part (seats, standings)
+    is taken when the table's version is the same, its game part when the game
+    and its seq are, each without a query.
+    """
+    frame: dict[str, Any] = {"table": None, "presence": here, "standings": None, "game": None}
+    logs: dict[str, list[dict[str, Any]]] = {}
+    if reuse is not None and reuse.key[:2] == (table.code, table.version):
+        frame["table"] = {**reuse.frame["table"], "status": table.status, "paused": table.paused}
+        frame["standings"] = reuse.frame["standings"]
+    else:
+        seats = list(Seat.objects.filter(table_id=table.pk).order_by("position"))
+        # Only a finished game counts in the standings: none exists while the first game is being played.
+        no_results = game is None or (game.number == 1 and game.status == Game.Status.PLAYING)
+        frame["table"] = table_info(table, seats)
+        frame["standings"] = [_no_standing(s, len(seats)) for s in seats] if no_results else standings(table, seats)
+    if game is not None:
+        game_key = (game.pk, game.seq, game.status, game.started_at.isoformat())
+        if reuse is not None and reuse.key[2:] == game_key and reuse.frame["game"] is not None:
+            frame["game"] = reuse.frame["game"]
+            logs = reuse.logs
+        else:
+            frame["game"] = {
+                "id": game.pk,
+                "number": game.number,
+                "seq": game.seq,
+                "status": game.status,
+                "players": game.players,
+                "started_at": game.started_at.isoformat(),
+                # A game at seq 0 has no events yet: no query.
+                "log": [event_payload(e) for e in recent_events(game, log_size)] if game.seq else [],
+                "engine": game.engine,
+                "state": game.state,
+            }
+    return FRAMES.put(table.pk, frame, logs)
+
+
+def _no_standing(seat: Seat, n: int) -> dict[str, Any]:
+    return {"position": seat.position, "name": seat.name, "wins": 0, "lost": 0, "places": [0] * n}
 
 
 def role(seat: int | None, host: bool) -> str:
@@ -145,10 +177,152 @@ def welcome(table_id: int, *, seat: int | None, host: bool, game_id: int | None,
     frame: dict[str, Any] = {"type": "welcome", **snapshot(table_id, seat=seat, host=host)}
     game = frame["game"]
     if game_id is not None and since is not None and game and game["id"] == game_id and since <= game["seq"]:
-        # Up to the snapshot's own seq: an event committed since then comes as an update, and
-        # sending it here too would show it twice.
-        missed = Event.objects.filter(game_id=game_id, seq__gt=since, seq__lte=game["seq"]).order_by("seq")
-        frame["missed"] = [event_payload(e) for e in missed[: settings.SIXDICE_RESYNC_MAX_EVENTS]]
+        frame["missed"] = _missed(game, since)
+    return frame
+
+
+def _missed(game: dict[str, Any], since: int) -> list[dict[str, Any]]:
+    """The events after ``since`` up to the frame's own seq: from its log when the log reaches back that far.
+
+    Up to the snapshot's own seq: an event committed since then comes as an
+    update, and sending it here too would show it twice.
+    """
+    log = game["log"]
+    if since >= game["seq"]:
+        return []
+    if log and log[0]["seq"] <= since + 1 and log[-1]["seq"] == game["seq"]:
+        return [e for e in log if e["seq"] > since][: settings.SIXDICE_RESYNC_MAX_EVENTS]
+    missed = Event.objects.filter(game_id=game["id"], seq__gt=since, seq__lte=game["seq"]).order_by("seq")
+    return [event_payload(e) for e in missed[: settings.SIXDICE_RESYNC_MAX_EVENTS]]
+
+
+# ------------------------------------------------------------------ the connect path (docs/performance.md, "Connects")
+
+FrameKey = tuple[str, int, int | None, int, str | None, str | None]
+
+
+def frame_key(frame: dict[str, Any]) -> FrameKey:
+    """What identifies a table frame: the table's code and version, its current game and that game's seq.
+
+    Every change to the table bumps its version, every event the game's seq,
+    and events are only ever appended (an undo is an event too), so two frames
+    with one key hold the same thing, whichever process computed them (a
+    game abandoned when the host closes the table changes its status, not its
+    seq: the status is in the key too).  (The
+    code and the game's start time guard against a database whose ids start
+    again, as between tests.)
+    """
+    game = frame["game"]
+    if game is None:
+        return (frame["table"]["code"], frame["table"]["version"], None, 0, None, None)
+    return (frame["table"]["code"], frame["table"]["version"], game["id"], game["seq"], game["status"], game["started_at"])
+
+
+@dataclass
+class CachedFrame:
+    key: FrameKey
+    frame: dict[str, Any]
+    logs: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # the game's log per language
+
+
+class FrameCache:
+    """The last table frame this process computed for each table, for the welcome of the next connection.
+
+    A connect compares the key it reads from the database (in the one query
+    that identifies it) with the cached frame's: equal keys, no query for the
+    frame; else the parts still current are reused (:func:`_build_frame`).  Bounded (least recently used out); shared by the database
+    threads, hence the lock.
+    """
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._frames: OrderedDict[int, CachedFrame] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, table_id: int) -> CachedFrame | None:
+        with self._lock:
+            cached = self._frames.get(table_id)
+            if cached is not None:
+                self._frames.move_to_end(table_id)
+            return cached
+
+    def put(self, table_id: int, frame: dict[str, Any], logs: dict[str, list[dict[str, Any]]] | None = None) -> CachedFrame:
+        cached = CachedFrame(frame_key(frame), frame, {} if logs is None else logs)
+        with self._lock:
+            self._frames[table_id] = cached
+            self._frames.move_to_end(table_id)
+            while len(self._frames) > self.size:
+                self._frames.popitem(last=False)
+        return cached
+
+    def clear(self) -> None:
+        with self._lock:
+            self._frames.clear()
+
+
+FRAMES = FrameCache()
+
+_GAME_COLUMNS = ("id", "number", "seq", "status", "players", "started_at", "engine", "state")
+
+
+def arrival(code: str, seat_digest: str | None) -> Table | None:
+    """The table with this code, in one query: with its current game's row and the seat ``seat_digest`` holds.
+
+    The game's columns come as ``cur_<column>`` (``cur_id`` is ``None`` when no
+    game was started), the seat as ``seat_position`` (``None``: no seat).
+    """
+    latest = Game.objects.filter(table_id=OuterRef("pk")).order_by("-number")
+    columns: dict[str, Any] = {f"cur_{name}": Subquery(latest.values(name)[:1]) for name in _GAME_COLUMNS}
+    if seat_digest:
+        held = Seat.objects.filter(table_id=OuterRef("pk"), secret_hash=seat_digest).values("position")[:1]
+        columns["seat_position"] = Subquery(held)
+    rows = list(Table.objects.filter(code=code).annotate(**columns).order_by()[:1])
+    if not rows:
+        return None
+    table = rows[0]
+    if not seat_digest:
+        table.seat_position = None  # type: ignore[attr-defined]
+    return table
+
+
+def _arrived_game(table: Table) -> Game | None:
+    if getattr(table, "cur_id", None) is None:
+        return None
+    return Game(table_id=table.pk, **{name: getattr(table, f"cur_{name}") for name in _GAME_COLUMNS})
+
+
+def welcome_for(
+    table: Table, *, seat: int | None, host: bool, here: dict[str, Any], lang: str,
+    game_id: int | None = None, since: int | None = None,
+) -> dict[str, Any]:
+    """The ``welcome`` for a connection that :func:`arrival` identified, its log already in ``lang``.
+
+    From this process's cached table frame when it is still the table's (no
+    query); else the frame is built from the arrival's rows (seats, log and,
+    after a finished game, the standings).  ``presence`` is ``here``, counted
+    just now.
+    """
+    game = _arrived_game(table)
+    key: FrameKey = (table.code, table.version, None, 0, None, None) if game is None else (
+        table.code, table.version, game.pk, game.seq, game.status, game.started_at.isoformat()
+    )
+    cached = FRAMES.get(table.pk)
+    if cached is None or cached.key != key:
+        cached = _build_frame(table, game, here, reuse=cached)
+    frame: dict[str, Any] = {
+        "type": "welcome", **for_connection(cached.frame, seat=seat, host=host), "presence": here,
+    }
+    shown = frame["game"]
+    if shown is not None:
+        log = cached.logs.get(lang)
+        if log is None:  # each language's lines are rendered once per frame, not once per connection
+            log = cached.logs[lang] = i18n.localize_events(shown["log"], lang)
+        missed = _missed(shown, since) if (
+            game_id is not None and since is not None and shown["id"] == game_id and since <= shown["seq"]
+        ) else None
+        frame["game"] = {**shown, "log": log}
+        if missed is not None:
+            frame["missed"] = i18n.localize_events(missed, lang)
     return frame
 
 
