@@ -8,6 +8,7 @@ no further query.
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.db.models import OuterRef, Subquery
+from django.db import connection, models
 from django.urls import reverse
 
 from sixdice.gamekit.engine import get_engine
@@ -264,24 +265,54 @@ FRAMES = FrameCache()
 
 _GAME_COLUMNS = ("id", "number", "seq", "status", "players", "started_at", "engine", "state")
 
+_ARRIVAL_SQL = """
+SELECT t.*, {game_columns},
+       (SELECT s.position FROM {seat} s WHERE s.table_id = t.id AND s.secret_hash = %s AND s.secret_hash <> ''
+        LIMIT 1) AS seat_position
+FROM {table} t LEFT JOIN {game} g
+  ON g.id = (SELECT g2.id FROM {game} g2 WHERE g2.table_id = t.id ORDER BY g2.number DESC LIMIT 1)
+WHERE t.code = %s
+"""
+
+
+def _game_field(name: str) -> models.Field[Any, Any]:
+    field = Game._meta.get_field(name)
+    assert isinstance(field, models.Field)
+    return field
+
+
+@functools.cache
+def _arrival_sql() -> str:
+    columns = ", ".join(f"g.{_game_field(name).column} AS cur_{name}" for name in _GAME_COLUMNS)
+    return _ARRIVAL_SQL.format(
+        game_columns=columns, seat=Seat._meta.db_table, table=Table._meta.db_table, game=Game._meta.db_table
+    )
+
+
+def _from_db(name: str, value: Any) -> Any:
+    """A game column read outside the ORM's own columns, converted as the ORM converts it (JSON, dates)."""
+    if value is None:
+        return None
+    column = _game_field(name).get_col(Game._meta.db_table)
+    for convert in connection.ops.get_db_converters(column) + column.get_db_converters(connection):
+        value = convert(value, column, connection)
+    return value
+
 
 def arrival(code: str, seat_digest: str | None) -> Table | None:
-    """The table with this code, in one query: with its current game's row and the seat ``seat_digest`` holds.
+    """The table with this code, in one plain statement: with its current game's row and the seat ``seat_digest`` holds.
 
     The game's columns come as ``cur_<column>`` (``cur_id`` is ``None`` when no
-    game was started), the seat as ``seat_position`` (``None``: no seat).
+    game was started), the seat as ``seat_position`` (``None``: no seat).  A
+    plain statement, not an ORM query with subqueries: building that one cost
+    more CPU than the rest of a connect.
     """
-    latest = Game.objects.filter(table_id=OuterRef("pk")).order_by("-number")
-    columns: dict[str, Any] = {f"cur_{name}": Subquery(latest.values(name)[:1]) for name in _GAME_COLUMNS}
-    if seat_digest:
-        held = Seat.objects.filter(table_id=OuterRef("pk"), secret_hash=seat_digest).values("position")[:1]
-        columns["seat_position"] = Subquery(held)
-    rows = list(Table.objects.filter(code=code).annotate(**columns).order_by()[:1])
+    rows = list(Table.objects.raw(_arrival_sql(), [seat_digest or "", code]))
     if not rows:
         return None
     table = rows[0]
-    if not seat_digest:
-        table.seat_position = None  # type: ignore[attr-defined]
+    for name in _GAME_COLUMNS:
+        setattr(table, f"cur_{name}", _from_db(name, getattr(table, f"cur_{name}")))
     return table
 
 
