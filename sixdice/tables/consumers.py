@@ -16,7 +16,10 @@ from urllib.parse import parse_qs
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.utils import translation
+from django.contrib.sessions.backends.db import SessionStore as DbSessionStore
+from django.contrib.sessions.models import Session
+from django.db import connection
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from sixdice.gamekit.engine import GameError
@@ -74,7 +77,7 @@ def _arrive(
     """
     if throttle.is_blocked(*guesser):
         return None
-    held = (session or {}).get("tables", {}).get(code, {}) if session is not None else {}
+    held = _tables_held(session).get(code, {})
     credentials = Credentials(seat_secret=held.get("seat"), host_secret=held.get("host"))
     digest = services.hash_secret(credentials.seat_secret) if credentials.seat_secret else None
     table = selectors.arrival(code, digest)
@@ -88,6 +91,31 @@ def _arrive(
     welcome = selectors.welcome_for(table, seat=seat, host=host, here=here, lang=lang, game_id=game_id, since=since)
     who = Who(table_id=table.pk, code=table.code, seat=seat, host=host, credentials=credentials)
     return Arrival(who, welcome, here)
+
+
+def _tables_held(session: Any) -> dict[str, Any]:
+    """The table secrets a browser's session holds.
+
+    With the database session backend, in one plain statement: the ORM's
+    query for it cost a third of a connect's database work.  The session is
+    only read here, never written.
+    """
+    if session is None:
+        return {}
+    if type(session) is DbSessionStore:
+        key = session.session_key
+        if not key:
+            return {}
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT session_data FROM {Session._meta.db_table} WHERE session_key = %s AND expire_date > %s",
+                [key, connection.ops.adapt_datetimefield_value(timezone.now())],
+            )
+            row = cursor.fetchone()
+        tables = session.decode(row[0]).get("tables") if row else None
+    else:
+        tables = session.get("tables")
+    return tables if isinstance(tables, dict) else {}
 
 
 def _leave(channel_name: str, table_id: int) -> dict[str, Any]:
