@@ -387,7 +387,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def _send(self, payload: dict[str, Any], *, localized: bool = False) -> None:
         if not localized:  # else its log lines are in this connection's language already (the welcome)
             payload = i18n.localize_frame(payload, self.lang)  # log lines in this connection's language
-        await self.send(text_data=json.dumps(payload, separators=(",", ":")))
+        await self.send(text_data=json.dumps(payload, separators=(",", ":"), ensure_ascii=False))  # UTF-8: no escapes for non-ASCII
 
     async def _error(self, code: str, message: str, ref: Any = None, **extra: Any) -> None:
         await self._send({"type": "error", "code": code, "message": str(message), "ref": ref, **extra})
