@@ -7,6 +7,7 @@ is in ``docs/protocol.md``; writes are in ``services``, reads in
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from dataclasses import dataclass
@@ -131,6 +132,50 @@ def _reidentify(who: Who) -> Who:
     return Who(who.table_id, who.code, seat.position if seat else None, who.host, who.credentials, who.bots)
 
 
+PRESENCE_GATHER = 0.05
+"""Seconds a table's presence frame waits for more connects and disconnects (a connect storm, a table
+sitting down together): one frame to everyone then carries them all, not one frame per connect."""
+
+
+class _Announcer:
+    """The presence frames this process owes, one per table at most, each sent :data:`PRESENCE_GATHER` s late.
+
+    The frame carries who is here as counted by the last connect or
+    disconnect at that table in this process, which is the freshest: its
+    count came after its own presence row was written or deleted.
+    """
+
+    def __init__(self) -> None:
+        self._due: dict[str, tuple[asyncio.AbstractEventLoop, dict[str, Any]]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def announce(self, layer: Any, code: str, here: dict[str, Any]) -> None:
+        loop = asyncio.get_running_loop()
+        due = self._due.get(code)
+        self._due[code] = (loop, here)
+        if due is not None and due[0] is loop and not loop.is_closed():
+            return  # a frame is already due: it will carry this count
+        loop.call_later(PRESENCE_GATHER, self._send, layer, code)
+
+    def _send(self, layer: Any, code: str) -> None:
+        due = self._due.pop(code, None)
+        if due is None:
+            return
+        task = due[0].create_task(self._group_send(layer, code, due[1]))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    @staticmethod
+    async def _group_send(layer: Any, code: str, here: dict[str, Any]) -> None:
+        try:
+            await layer.group_send(broadcast.group_name(code), {"type": "table.presence", "presence": here})
+        except Exception:  # a lost presence frame is corrected by the next one or a heartbeat's
+            log.exception("presence frame to table %s failed", code)
+
+
+_announcer = _Announcer()
+
+
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
@@ -196,8 +241,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.who = who = arrival.who
         await self._send_table(arrival.welcome, localized=True)
-        # Who is here was counted in the same trip: tell everyone at the table.
-        await self.channel_layer.group_send(group, {"type": "table.presence", "presence": arrival.presence})
+        # Who is here was counted in the same trip: tell everyone at the table (with other connects of the moment).
+        _announcer.announce(self.channel_layer, code, arrival.presence)
         if who.bots:
             bots.kick(who.code)
 
@@ -213,7 +258,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         group = broadcast.group_name(self.who.code)
         await self.channel_layer.group_discard(group, self.channel_name)
         here = await database_sync_to_async(_leave)(self.channel_name, self.who.table_id)
-        await self.channel_layer.group_send(group, {"type": "table.presence", "presence": here})
+        _announcer.announce(self.channel_layer, self.who.code, here)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.who is None:
