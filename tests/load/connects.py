@@ -234,7 +234,12 @@ def storm(workdir: Path, env: dict[str, str], app: str, plan: list[dict[str, Any
     """One storm against a fresh server; repeated while other processes disturbed it."""
     result: dict[str, Any] = {}
     for attempt in range(args.repeats):
-        server = Daphne(workdir, env, app=app, name=f"{name}-{attempt}").start()
+        server = Daphne(workdir, env, app=app, name=f"{name}-{attempt}")
+        try:
+            server.start()
+        except RuntimeError:  # a loaded machine may take longer than the launcher waits: once more
+            server.stop()
+            server = Daphne(workdir, env, app=app, name=f"{name}-{attempt}b").start()
         try:
             assert server.pid is not None
             result = asyncio.run(_storm(plan, server.port, server.pid, args.concurrency))
@@ -242,6 +247,7 @@ def storm(workdir: Path, env: dict[str, str], app: str, plan: list[dict[str, Any
             server.stop()
         result["attempts"] = attempt + 1
         result["disturbed"] = result["others_share"] > args.max_others
+        print(_line(name, result), flush=True)
         if not result["disturbed"] or attempt + 1 == args.repeats:
             break
         print(f"  ({name}: other processes took {result['others_share']:.2f} of a core: run again)", flush=True)
@@ -265,6 +271,8 @@ def run(args: argparse.Namespace) -> tuple[dict[str, Any], bool]:
         env = base_env(workdir)
         migrate(env)
         counted = statements(env)
+        print(f"  statements: {counted['first']} first, {counted['next']} next, {counted['reconnect']} reconnect; "
+              f"welcome {counted['welcome_bytes']} bytes", flush=True)
         plan = setup_plan(env, tables, args.seats, workdir)
         ours = storm(workdir, env, "sixdice.asgi:application", plan, args, "ours")
         fake = [{"code": f"B{t:05d}", "sessions": [None] * args.seats} for t in range(tables)]
