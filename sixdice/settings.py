@@ -152,7 +152,8 @@ else:
 # default of one day would silently stop broadcasts to a page left open longer.
 GROUP_EXPIRY = 60 * 60 * 24 * 30
 
-if redis_url := os.environ.get("REDIS_URL"):
+redis_url = os.environ.get("REDIS_URL")
+if redis_url:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -171,6 +172,28 @@ else:
         "default": {
             "BACKEND": "sixdice.tables.layers.InMemoryChannelLayer",
             "CONFIG": {"capacity": 1000, "group_expiry": GROUP_EXPIRY},
+        }
+    }
+
+# The cache holds what every server process must agree on: the code-guessing counters
+# (sixdice/tables/throttle.py) and the flood cool-downs (sixdice/tables/flow.py).  Shared by
+# all processes: Redis when REDIS_URL is set (several processes), else a table in the database
+# (created by `migrate`, see sixdice/tables/apps.py), never a per-process memory cache.
+CACHES: dict[str, dict[str, object]]
+if redis_url:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": redis_url,
+            "KEY_PREFIX": "sixdice",
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "sixdice_cache",
+            "OPTIONS": {"MAX_ENTRIES": 50_000},
         }
     }
 

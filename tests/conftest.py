@@ -66,12 +66,32 @@ def english_by_default():
     translation.deactivate()
 
 
+LOCAL_CACHE = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "tests"}}
+
+
+@pytest.fixture(autouse=True, scope="session")
+def local_cache():
+    """Tests in this process use a memory cache, so a test without the database may clear it.
+
+    The served app shares the database's cache table or Redis between processes
+    (settings.CACHES); tests/security/test_shared_cache.py checks those backends
+    across two processes, and the servers the browser tests start use them.
+    """
+    from django.test import override_settings
+
+    with override_settings(CACHES=LOCAL_CACHE):
+        yield
+
+
 @pytest.fixture(autouse=True)
-def fresh_guess_counters():
+def fresh_guess_counters(local_cache):
     """Each test starts with no counted guesses (sixdice/tables/throttle.py keeps them in the cache)."""
     from django.core.cache import cache
 
+    from sixdice.tables import flow
+
     cache.clear()
+    flow._LOCAL_COOLDOWNS.clear()  # a process's own note of the flood cool-downs it set
     yield
 
 

@@ -337,7 +337,8 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
         mark = _mark_of(game)
         if mark is None:
             return "—"
-        return f"{mark.source or 'a file'}, {mark.imported_at:%Y-%m-%d %H:%M} UTC"
+        verified = "" if mark.verified else " (unsigned: not verified)"
+        return f"{mark.source or 'a file'}, {mark.imported_at:%Y-%m-%d %H:%M} UTC{verified}"
 
     @admin.display(description="table")
     def table_link(self, game: Game) -> SafeString:

@@ -15,7 +15,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.dateparse import parse_datetime
 
 from sixdice.gamekit.engine import HOST, REGISTRY, SYSTEM, GameError, get_engine
@@ -53,11 +55,11 @@ def _normal(value: Any) -> Any:
 
 
 def export_game(game: Game) -> Document:
-    """The whole game as one JSON-able document (a copy: changing it leaves ``game`` alone)."""
+    """The whole game as one JSON-able, signed document (a copy: changing it leaves ``game`` alone)."""
     table = game.table
     bots = {seat.position: seat.is_bot for seat in table.seats.all()}
     events = list(game.events.order_by("seq"))
-    return copy.deepcopy({
+    return sign({
         "format": FORMAT,
         "version": VERSION,
         "game": {
@@ -87,6 +89,59 @@ def export_game(game: Game) -> Document:
         "final_state": game.state,
         "review": _review(game),
     })
+
+
+# ---------------------------------------------------------------- signature
+
+SIGNATURE_METHOD = "hmac-sha256"
+_SALT = "sixdice.review.exchange.signature"
+UNSIGNED, VERIFIED, CHANGED = "unsigned", "verified", "changed"
+
+
+def _secrets() -> list[str]:
+    return [settings.SECRET_KEY, *getattr(settings, "SECRET_KEY_FALLBACKS", [])]
+
+
+def _key_id(secret: str) -> str:
+    """Names the key without revealing it: which install (and which of its keys) signed a file."""
+    return salted_hmac(_SALT + ".key-id", "key", secret=secret, algorithm="sha256").hexdigest()[:16]
+
+
+def _signed_bytes(doc: Mapping[str, Any]) -> bytes:
+    """What the signature covers: the whole document except the signature itself and the staff's ``review`` note."""
+    body = {key: value for key, value in doc.items() if key not in ("signature", "review")}
+    return json.dumps(_normal(body), sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode("ascii")
+
+
+def _mac(doc: Mapping[str, Any], secret: str) -> str:
+    return salted_hmac(_SALT, _signed_bytes(doc), secret=secret, algorithm="sha256").hexdigest()
+
+
+def sign(doc: Mapping[str, Any]) -> Document:
+    """A copy of ``doc`` signed with this install's key (``SECRET_KEY``), see ``docs/export-format.md``.
+
+    Who sent each move and the seats' bot flags cannot be told from the rules
+    (a physical roll may be typed by the roller or by the host, and the app may
+    play any seat), so the signature is what shows a file is as it was exported.
+    """
+    body = copy.deepcopy({key: value for key, value in doc.items() if key != "signature"})
+    secret = settings.SECRET_KEY
+    body["signature"] = {"method": SIGNATURE_METHOD, "key": _key_id(secret), "value": _mac(body, secret)}
+    return body
+
+
+def signature_of(doc: Mapping[str, Any]) -> str:
+    """:data:`VERIFIED` (signed by this install, unchanged), :data:`CHANGED` (signed here, then edited) or
+    :data:`UNSIGNED` (no signature, or another install's: nothing to check it with)."""
+    signature = doc.get("signature")
+    if not isinstance(signature, Mapping) or signature.get("method") != SIGNATURE_METHOD:
+        return UNSIGNED
+    value = signature.get("value")
+    for secret in _secrets():
+        if signature.get("key") == _key_id(secret):
+            ok = isinstance(value, str) and constant_time_compare(value, _mac(doc, secret))
+            return VERIFIED if ok else CHANGED
+    return UNSIGNED
 
 
 def _review(game: Game) -> dict[str, Any]:
@@ -337,6 +392,7 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
     _need(isinstance(disputed, bool), f'{label}: "review.disputed" must be true or false.')
     fingerprint = limits.content_hash(engine.slug, cleaned, names, first, ((e["actor"], e["action"]) for e in events))
     return {
+        "signature": signature_of(doc),
         "hash": fingerprint, "engine": engine.slug, "number": number, "options": cleaned, "first": first, "names": names,
         "bots": bots, "initial": initial, "state": state, "outcome": outcome, "events": events,
         "started_at": started_at, "finished_at": finished_at, "table_options": dict(table_options), "code": code,
@@ -365,7 +421,8 @@ def _write(c: dict[str, Any]) -> Game:
         status=c["status"], finished_at=c["finished_at"], **result,
     )
     save_note(game, note=c["note"], disputed=c["disputed"])
-    ImportMark.objects.create(game=game, source=c.get("source", "")[:200], content_hash=c["hash"])
+    ImportMark.objects.create(game=game, source=c.get("source", "")[:200], content_hash=c["hash"],
+                              verified=c["signature"] == VERIFIED)
     if c["started_at"] is not None:  # auto_now_add set it to now
         Game.objects.filter(pk=game.pk).update(started_at=c["started_at"])
     created = Event.objects.bulk_create(
@@ -406,11 +463,14 @@ def _already_here(c: dict[str, Any]) -> bool:
     return False
 
 
-def import_documents(docs: Sequence[Any], *, source: str = "") -> list[Game]:
+def import_documents(docs: Sequence[Any], *, source: str = "", unsigned: bool = False) -> list[Game]:
     """Check every document, then write them all in one transaction (or nothing).
 
     A game already in the database (imported before, or played here), or
-    twice in the file, is refused.  Every imported game gets an
+    twice in the file, is refused.  Last, the signature: a document this
+    install signed must be unchanged; one it did not sign (another install's,
+    or an older export) is refused unless ``unsigned``, and is then marked
+    not verified.  Every imported game gets an
     :class:`~sixdice.review.models.ImportMark` naming ``source``.
     """
     try:
@@ -424,10 +484,17 @@ def import_documents(docs: Sequence[Any], *, source: str = "") -> list[Game]:
         _need(c["hash"] not in seen, f"{label} appears twice in the file.")
         seen.add(c["hash"])
         _need(not _already_here(c), f"{label} is already here (the same game was imported or played before).")
+        _need(c["signature"] != CHANGED,
+              f"{label} was changed after it was exported (its signature does not match): who sent a move, a "
+              f'seat\'s "bot" flag, a time or a name cannot be edited; export the game again.')
+        _need(c["signature"] == VERIFIED or unsigned,
+              f"{label} is not signed by this install (it comes from another install or an older export, or its "
+              f"signature was removed), so who sent each move and the bot flags cannot be checked; import it "
+              f"with --unsigned to take it as it is (it is then marked not verified).")
         c["source"] = source
     with transaction.atomic():
         return [_write(c) for c in checked]
 
 
-def import_text(text: str | bytes, *, source: str = "") -> list[Game]:
-    return import_documents(load(text), source=source)
+def import_text(text: str | bytes, *, source: str = "", unsigned: bool = False) -> list[Game]:
+    return import_documents(load(text), source=source, unsigned=unsigned)

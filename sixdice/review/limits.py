@@ -7,8 +7,9 @@
   documents and events, the length of every text, the size of the options.
 * :func:`content_hash` is the fingerprint of a game's play (engine, options,
   players, first player, and every event's actor and action, but not the
-  times, the bot flags or the notes): the same game imported twice, or a game
-  played here imported back, is refused.
+  times, the bot flags, the notes, nor whether a seat or the host typed a
+  roll in): the same game imported twice, or a game played here imported
+  back, is refused.
 * :func:`check_actor` checks each event's sender against the engine, as the
   live table does: a seat acts only when it is one of the engine's actors
   then; the server (``system``) acts exactly when the engine takes an action
@@ -118,10 +119,22 @@ def content_hash(engine: str, options: Mapping[str, Any], players: Sequence[str]
     """The fingerprint of a game's play; equal for the same game however its file was edited around it."""
     canonical = {
         "engine": engine, "options": options, "players": list(players), "first": first,
-        "events": [[str(actor), action] for actor, action in events],
+        "events": [[_sender(actor, action), action] for actor, action in events],
     }
     text = json.dumps(canonical, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def _sender(actor: Any, action: Any) -> str:
+    """The sender as the fingerprint counts it: a roll sent by a seat or by the host is one "typed" roll.
+
+    At a physical-dice table the roller or the host may type the dice in (the
+    engine accepts both), so who typed them is not part of the play: a file
+    that says the host typed a roll the roller typed is the same game.
+    """
+    if isinstance(action, Mapping) and action.get("type") == "roll" and str(actor) != SYSTEM:
+        return "typed"
+    return str(actor)
 
 
 def check_actor(engine: GameEngine, before: Mapping[str, Any], options: Mapping[str, Any], actor: str) -> str | None:

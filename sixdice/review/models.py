@@ -59,6 +59,10 @@ class ImportMark(models.Model):
     source = models.CharField(max_length=200, blank=True, help_text="The file (or stream) it was imported from.")
     imported_at = models.DateTimeField(auto_now_add=True)
     content_hash = models.CharField(max_length=64, unique=True)
+    verified = models.BooleanField(
+        default=False,
+        help_text="The file carried this install's signature and was unchanged (imported without --unsigned).",
+    )
 
     class Meta:
         verbose_name = "import mark"

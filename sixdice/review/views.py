@@ -66,7 +66,8 @@ def replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
     return render(request, "review/replay.html", {
         "game": game, "table": table, "engine": engine, "payload": payload, "last": len(steps) - 1,
         "turns": steps[-1].turn, "game_template": [f"{engine.slug}/table.html", "tables/no_board.html"],
-        "export_url": reverse("review:export", args=[table.code, game.number]),
+        "export_url": reverse("review:export", args=[table.code, game.number])
+        if game.status == Game.Status.FINISHED or can_view_games(request) else "",  # see export()
         "abandoned": game.status == Game.Status.ABANDONED,
         "began": payload["game"]["players"][began] if began < len(game.players) else "",
         "began_why": mask_hidden(game, why),
@@ -78,15 +79,23 @@ def replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
 
 
 def export(request: HttpRequest, code: str, number: int) -> HttpResponse:
-    """A game as one JSON document: public for a finished or abandoned game (as its replay is), staff only
-    while it is being played."""
+    """A game as one JSON document.
+
+    A finished game's export is public, as its replay is.  Any other game's
+    (still being played, or abandoned when its table was closed) is for staff
+    with the admin's view permission on games, as the admin's game list is:
+    staff without it, and the public, get 403 (the public gets 409 for a game
+    still being played: its file will be public once it ends).
+    """
     game = _game_or_404(code, number)
-    if game.status == Game.Status.PLAYING and not can_view_games(request):
-        return render(request, "review/not_finished.html",
-                      {"game": game, "table": game.table, "engine": REGISTRY.get(game.engine)}, status=409)
+    if game.status != Game.Status.FINISHED and not can_view_games(request):
+        if game.status == Game.Status.PLAYING and not request.user.is_staff:
+            return render(request, "review/not_finished.html",
+                          {"game": game, "table": game.table, "engine": REGISTRY.get(game.engine)}, status=409)
+        raise PermissionDenied
     document = exchange.export_game(game)
     if not (request.user.is_active and request.user.is_staff):
-        document = mask_hidden(game, document)  # a hidden profile is "a player" in public downloads
+        document = exchange.sign(mask_hidden(game, document))  # a hidden profile is "a player" in public downloads
     response = HttpResponse(exchange.dumps(document), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="{exchange.export_filename(game)}"'
     return response

@@ -1,4 +1,7 @@
+from typing import Any
+
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
 
 
 class TablesConfig(AppConfig):
@@ -7,3 +10,13 @@ class TablesConfig(AppConfig):
     name = "sixdice.tables"
     label = "tables"
     verbose_name = "Tables"
+
+    def ready(self) -> None:
+        post_migrate.connect(_create_cache_table, sender=self)
+
+
+def _create_cache_table(using: str = "default", **kwargs: Any) -> None:
+    """``migrate`` also creates the database cache's table (settings.CACHES), so ``make run`` needs no extra step."""
+    from django.core.management import call_command
+
+    call_command("createcachetable", database=using, verbosity=0)

@@ -164,10 +164,10 @@ class _Connection:
 
     async def _close_for_flood(self) -> None:
         self.closed = True
-        with contextlib.suppress(Exception):  # a cache that is down must not keep the flood going
-            await cache.aset(_cooldown_key(self.scope), 1, int(_setting("SIXDICE_WS_FLOOD_COOLDOWN", 10)))
         with contextlib.suppress(Exception):  # the socket may already be gone
-            await self.outer_send({"type": "websocket.close", "code": CLOSE_FLOOD})
+            await self.outer_send({"type": "websocket.close", "code": CLOSE_FLOOD})  # first: it stops the reading
+        with contextlib.suppress(Exception):  # a cache that is down must not keep the flood going
+            await cool_down(_cooldown_key(self.scope), _setting("SIXDICE_WS_FLOOD_COOLDOWN", 10))
         # The consumer leaves the table (presence, groups) as on any disconnect; queued frames are dropped.
         self.queue.clear()
         self.queued_bytes = 0
@@ -184,6 +184,28 @@ class _Connection:
             await self.outer_send({"type": "websocket.send", "text": json.dumps(frame, separators=(",", ":"))})
 
 
+_LOCAL_COOLDOWNS: dict[str, float] = {}
+"""This process's own note of the cool-downs it set (key -> end, monotonic): a flooder retrying its
+handshake many times a second is refused without asking the shared cache each time."""
+
+
+async def cool_down(key: str, seconds: float) -> None:
+    """Refuse this client's handshakes for ``seconds``: in every process (the shared cache) and, at once, here."""
+    now = _clock()
+    for stale in [k for k, end in _LOCAL_COOLDOWNS.items() if end <= now]:
+        del _LOCAL_COOLDOWNS[stale]
+    _LOCAL_COOLDOWNS[key] = now + seconds
+    await cache.aset(key, 1, int(seconds))
+
+
+async def cooling_down(key: str) -> bool:
+    """Whether ``key`` was closed for flooding less than its cool-down ago (by this process or another)."""
+    end = _LOCAL_COOLDOWNS.get(key)
+    if end is not None and end > _clock():
+        return True
+    return bool(await cache.aget(key))
+
+
 def _cooldown_key(scope: Message) -> str:
     session = scope.get("session")
     key = getattr(session, "session_key", None) if session is not None else None
@@ -191,17 +213,59 @@ def _cooldown_key(scope: Message) -> str:
     return f"sixdice:flooded:{who}"
 
 
+def close_and_stop_reading(protocol: Any, code: int | None, close: Callable[..., None]) -> None:
+    """daphne's ``serverClose``, made abrupt for a flooder: the close frame, then no more reading.
+
+    ASGI has no "abort": after ``websocket.close`` daphne's WebSocket layer
+    (autobahn) waits for the client's close frame, and a flooder's close frame
+    queues behind the thousands of frames it has in flight, which autobahn
+    still parses (and daphne hands to the application) before the connection
+    ends: a tenth of a second of the server's CPU per flood connection (see
+    ``docs/performance.md``, "Hostile neighbour").  For :data:`CLOSE_FLOOD`
+    the transport stops reading at once after the close frame, and its
+    writing side is shut once the close frame is written (so the client still
+    reads the 4008 and then the end of the stream); whatever the flooder still
+    sends is never read, and autobahn's close-handshake timeout (1 s) drops
+    the socket.  Any other close stays the graceful close handshake.
+    """
+    close(protocol, code=code)
+    if code == CLOSE_FLOOD:
+        transport = getattr(protocol, "transport", None)
+        if transport is not None:
+            transport.pauseProducing()  # Twisted: stop reading this socket
+            transport.loseWriteConnection()  # the close frame, then FIN
+
+
+def install_flood_abort() -> bool:
+    """Make daphne close a flooder's socket at once (:func:`close_and_stop_reading`); idempotent."""
+    try:
+        from daphne.ws_protocol import WebSocketProtocol
+    except ImportError:  # served by another ASGI server: it keeps its own close
+        return False
+    original = WebSocketProtocol.serverClose
+    if getattr(original, "sixdice_flood_abort", False):
+        return True
+
+    def server_close(self: Any, code: int | None = None) -> None:
+        close_and_stop_reading(self, code, original)
+
+    server_close.sixdice_flood_abort = True  # type: ignore[attr-defined]
+    WebSocketProtocol.serverClose = server_close
+    return True
+
+
 class FlowControl:
     """ASGI middleware: per-connection flow control for WebSockets (see the module's doc)."""
 
     def __init__(self, application: Any) -> None:
         self.application = application
+        install_flood_abort()
 
     async def __call__(self, scope: Message, receive: Any, send: Any) -> Any:
         if scope["type"] != "websocket":
             return await self.application(scope, receive, send)
         with contextlib.suppress(Exception):
-            if await cache.aget(_cooldown_key(scope)):  # closed for flooding a moment ago: not yet back
+            if await cooling_down(_cooldown_key(scope)):  # closed for flooding a moment ago: not yet back
                 return await WebsocketDenier()(scope, receive, send)
         conn = _Connection(scope, receive, send)
         pump = asyncio.get_running_loop().create_task(conn.pump())

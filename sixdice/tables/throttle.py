@@ -8,12 +8,20 @@ reaches :data:`settings.SIXDICE_GUESS_LIMIT` within
 WebSocket handshakes get an ``error`` ``rate_limited`` then close with
 :data:`CLOSE_GUESSING`, until the window ends.  With the defaults (20 misses
 in 10 minutes) one client needs about 10 years to find one of 100 live
-tables among 32^5 codes.  Counting is per process with the default local
-memory cache; set a shared cache (e.g. Redis) when several processes serve.
+tables among 32^5 codes.
+
+The counters live in ``settings.CACHES["default"]``, which every server
+process shares: the database's cache table on the embedded defaults (``migrate``
+creates it), Redis when ``REDIS_URL`` is set, as for several processes.  So a
+client spreading its guesses over several processes is counted once.  With
+the database cache two processes counting the same client at the same
+instant may lose one count between them (its ``incr`` reads then writes);
+Redis counts atomically.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable
 from typing import Any
@@ -22,6 +30,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+
+log = logging.getLogger(__name__)
 
 CLOSE_GUESSING = 4429
 """WebSocket close code after too many unknown table codes from one client."""
@@ -46,18 +56,26 @@ def _window() -> int:
 
 
 def is_blocked(address: str | None, session_key: str | None) -> bool:
-    counts = cache.get_many(_keys(address, session_key))
+    """Whether this client has used up its guesses.  A cache that cannot be reached blocks nobody (logged)."""
+    try:
+        counts = cache.get_many(_keys(address, session_key))
+    except Exception:
+        log.warning("guess counters unavailable: not throttling", exc_info=True)
+        return False
     return any(int(n) >= _limit() for n in counts.values())
 
 
 def record_miss(address: str | None, session_key: str | None) -> None:
-    """Count one unknown code or wrong PIN against this address and session."""
-    for key in _keys(address, session_key):
-        if not cache.add(key, 1, _window()):
-            try:
-                cache.incr(key)
-            except ValueError:  # expired between add and incr
-                cache.add(key, 1, _window())
+    """Count one unknown code or wrong PIN against this address and session (not at all while the cache is down)."""
+    try:
+        for key in _keys(address, session_key):
+            if not cache.add(key, 1, _window()):
+                try:
+                    cache.incr(key)
+                except ValueError:  # expired between add and incr
+                    cache.add(key, 1, _window())
+    except Exception:
+        log.warning("guess counters unavailable: a miss was not counted", exc_info=True)
 
 
 def _request_keys(request: HttpRequest) -> tuple[str | None, str | None]:

@@ -22,6 +22,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import random
 import subprocess
 import sys
@@ -38,6 +39,15 @@ from tests.load.infra import ROOT, Daphne, base_env, migrate
 TARGET_RATIO = 2.0
 TARGET_RSS_GROWTH_MIB = 32.0
 FLOOD_FRAME = '{"type": "action", "seq": 0, "action": ' + "[" * 50 + "]" * 50 + "}" + " " * 200  # malformed
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """The process's CPU time so far (user + system)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def rss_kib(pid: int) -> int | None:
@@ -122,7 +132,9 @@ class Seat:
             return None
 
 
-async def play_quiet(seats: list[Seat], rate: float, seconds: float, rng: random.Random) -> list[float]:
+async def play_quiet(seats: list[Seat], rate: float, seconds: float, rng: random.Random,
+                     when: list[float] | None = None) -> list[float]:
+    """Moves at ``rate`` a second for ``seconds``: each move's time; ``when`` gets each move's start (wall clock)."""
     times: list[float] = []
     end = time.perf_counter() + seconds
     while time.perf_counter() < end:
@@ -135,25 +147,50 @@ async def play_quiet(seats: list[Seat], rate: float, seconds: float, rng: random
                 if any(s.view.get("your_turn") for s in seats):
                     break
             continue
+        started = time.time()
         took = await turn.move(rng)
         if took is not None:
             times.append(took)
+            if when is not None:
+                when.append(started)
         await asyncio.sleep(max(0.0, 1 / rate - (time.perf_counter() - tick)))
     return times
 
 
-async def flood(port: int, code: str, stop: asyncio.Event, stats: dict[str, int]) -> None:
+POLITE_PAUSE = 10.0
+"""Seconds between the polite client's visits: the flood cool-down, so it connects when the flooder would."""
+
+
+async def visit(port: int, code: str, stop: asyncio.Event, stats: dict[str, Any]) -> None:
+    """The control (``--hostile-polite``): a spectator that opens the page, pings once and leaves, every 10 s."""
+    url = f"ws://127.0.0.1:{port}/ws/t/{code}/"
+    while not stop.is_set():
+        async with websockets.connect(url, max_size=2**22) as ws:
+            stats["connections"] += 1
+            stats["opened"].append(time.time())
+            await ws.recv()  # the welcome
+            await ws.send(json.dumps({"type": "ping", "id": 1}))
+            while json.loads(await ws.recv()).get("type") != "pong":
+                pass
+        stats["closed"].append(time.time())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), POLITE_PAUSE)
+
+
+async def flood(port: int, code: str, stop: asyncio.Event, stats: dict[str, Any]) -> None:
     url = f"ws://127.0.0.1:{port}/ws/t/{code}/"
     while not stop.is_set():
         try:
             async with websockets.connect(url, max_size=2**22) as ws:
                 stats["connections"] += 1
+                stats["opened"].append(time.time())
                 while not stop.is_set():
                     await ws.send(FLOOD_FRAME)
                     stats["frames"] += 1
                     if stats["frames"] % 64 == 0:
                         await asyncio.sleep(0)  # let the client read (and notice a close)
         except websockets.ConnectionClosed as exc:
+            stats["closed"].append(time.time())
             if exc.rcvd is not None and exc.rcvd.code == 4008:
                 stats["closed_4008"] += 1
         except (OSError, websockets.InvalidStatus, websockets.InvalidHandshake):  # refused for a while
@@ -172,20 +209,25 @@ async def run_clients(plan: dict[str, Any], port: int, pid: int, args: argparse.
     for seat in seats:
         await seat.open()
     await asyncio.sleep(0.5)
+    cpu = [cpu_seconds(pid), time.perf_counter()]
     quiet = await play_quiet(seats, args.hostile_rate, args.hostile_quiet, rng)
+    cpu += [cpu_seconds(pid), time.perf_counter()]
     rss_before = rss_kib(pid)
     # The flooders run in their own processes: a flood in this one would slow the quiet clients, not the server.
     flooders = [await asyncio.create_subprocess_exec(
         sys.executable, "-m", "tests.load.hostile", "--flooder", str(port), plan["noisy"], str(args.hostile_flood + 1),
-        cwd=ROOT, stdout=asyncio.subprocess.PIPE) for _ in range(args.hostile_flooders)]
+        *(["--hostile-polite"] if args.hostile_polite else []), cwd=ROOT, stdout=asyncio.subprocess.PIPE) for _ in range(args.hostile_flooders)]
     await asyncio.sleep(0.5)
-    flooded = await play_quiet(seats, args.hostile_rate, args.hostile_flood, rng)
+    starts: list[float] = []
+    flooded = await play_quiet(seats, args.hostile_rate, args.hostile_flood, rng, starts)
+    cpu += [cpu_seconds(pid), time.perf_counter()]
     rss_during = rss_kib(pid)
-    stats = {"frames": 0, "connections": 0, "closed_4008": 0, "refused": 0}
+    stats: dict[str, Any] = {"frames": 0, "connections": 0, "closed_4008": 0, "refused": 0, "opened": [], "closed": []}
     for proc in flooders:
         out, _err = await proc.communicate()
         for key, value in json.loads(out.decode().strip().splitlines()[-1]).items():
             stats[key] += value
+    slowest = _slowest(flooded, starts, stats.pop("opened"), stats.pop("closed"))
     stopped = time.perf_counter()
     turn = next((s for s in seats if s.view.get("your_turn")), None)
     took = await turn.move(rng) if turn else None
@@ -197,13 +239,37 @@ async def run_clients(plan: dict[str, Any], port: int, pid: int, args: argparse.
     for seat in seats:
         await seat.ws.close()
     return {
-        "quiet": {"moves": len(quiet), "p50_ms": _ms(quiet, 50), "p99_ms": _ms(quiet, 99)},
-        "flood": {"moves": len(flooded), "p50_ms": _ms(flooded, 50), "p99_ms": _ms(flooded, 99)},
+        "quiet": {"moves": len(quiet), "p50_ms": _ms(quiet, 50), "p99_ms": _ms(quiet, 99), "max_ms": _ms(quiet, 100),
+                  "server_cpu": _share(cpu[0:4])},
+        "flood": {"moves": len(flooded), "p50_ms": _ms(flooded, 50), "p99_ms": _ms(flooded, 99),
+                  "max_ms": _ms(flooded, 100), "server_cpu": _share(cpu[2:6])},
         "flooder": stats,
         "rss_mib": {k: round(v / 1024, 1) if v else None for k, v in
                     (("before", rss_before), ("during", rss_during), ("after", rss_after))},
         "first_move_after_flood_ms": recover,
+        "slowest_flooded": slowest,
     }
+
+
+def _share(marks: list[Any]) -> float | None:
+    """The server's CPU share (% of one core) between two (cpu seconds, wall seconds) marks."""
+    cpu0, wall0, cpu1, wall1 = marks
+    if cpu0 is None or cpu1 is None or wall1 <= wall0:
+        return None
+    return round(100 * (cpu1 - cpu0) / (wall1 - wall0), 1)
+
+
+def _slowest(times: list[float], starts: list[float], opened: list[float], closed: list[float],
+             count: int = 3) -> list[dict[str, Any]]:
+    """The slowest moves under the flood, each with how long after the flooder's last connect / close it began."""
+    out = []
+    for took, start in sorted(zip(times, starts, strict=True), reverse=True)[:count]:
+        since_open = [start - t for t in opened if t <= start + took]
+        since_close = [start - t for t in closed if t <= start + took]
+        out.append({"ms": round(took * 1000, 1),
+                    "after_connect_ms": round(min(since_open, key=abs) * 1000) if since_open else None,
+                    "after_close_ms": round(min(since_close, key=abs) * 1000) if since_close else None})
+    return out
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -218,6 +284,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         try:
             assert server.pid is not None
             result = asyncio.run(run_clients(plan, server.port, server.pid, args))
+            result["polite"] = bool(args.hostile_polite)
         finally:
             server.stop()
     q, f = result["quiet"]["p99_ms"], result["flood"]["p99_ms"]
@@ -230,15 +297,22 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 def report(r: dict[str, Any]) -> bool:
     ratio_ok = r["p99_ratio"] is not None and r["p99_ratio"] <= TARGET_RATIO
     rss_ok = r["rss_growth_mib"] is not None and r["rss_growth_mib"] <= TARGET_RSS_GROWTH_MIB
-    print("\nhostile neighbour: one process; a quiet table plays while another table's socket floods")
-    print(f"  quiet     {r['quiet']['moves']} moves  p50 {r['quiet']['p50_ms']} ms  p99 {r['quiet']['p99_ms']} ms")
-    print(f"  flooded   {r['flood']['moves']} moves  p50 {r['flood']['p50_ms']} ms  p99 {r['flood']['p99_ms']} ms")
+    what = "a spectator at another table connects, pings and leaves every 10 s (the control)" if r.get("polite") \
+        else "another table's socket floods"
+    print(f"\nhostile neighbour: one process; a quiet table plays while {what}")
+    for label, key in (("quiet  ", "quiet"), ("flooded", "flood")):
+        p = r[key]
+        print(f"  {label}   {p['moves']} moves  p50 {p['p50_ms']} ms  p99 {p['p99_ms']} ms  max {p['max_ms']} ms;"
+              f"  server CPU {p['server_cpu']} % of a core")
     fl = r["flooder"]
     print(f"  flooder   {fl['frames']} frames sent over {fl['connections']} connections; closed with 4008 "
           f"{fl['closed_4008']} times; {fl.get('refused', 0)} handshakes refused (cool-down)")
     rss = r["rss_mib"]
     print(f"  RSS       before {rss['before']} MiB, during {rss['during']} MiB, 2 s after {rss['after']} MiB")
     print(f"  first move after the flood stopped: {r['first_move_after_flood_ms']} ms")
+    for slow in r.get("slowest_flooded", []):
+        print(f"  slow move under the flood: {slow['ms']} ms, began {slow['after_connect_ms']} ms after the flooder's "
+              f"nearest connect, {slow['after_close_ms']} ms after its nearest close")
     print(f"  p99 flooded / quiet = {r['p99_ratio']} (target <= {TARGET_RATIO}: {'met' if ratio_ok else 'MISSED'}); "
           f"RSS growth {r['rss_growth_mib']} MiB (target <= {TARGET_RSS_GROWTH_MIB:.0f}: "
           f"{'met' if rss_ok else 'MISSED'})")
@@ -250,12 +324,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hostile-flood", dest="hostile_flood", type=float, default=15.0, help="seconds of flood")
     parser.add_argument("--hostile-rate", dest="hostile_rate", type=float, default=10.0, help="quiet table moves per second")
     parser.add_argument("--hostile-flooders", dest="hostile_flooders", type=int, default=1, help="flooding sockets")
+    parser.add_argument("--hostile-polite", dest="hostile_polite", action="store_true",
+                        help="control: instead of flooding, a spectator connects, pings and leaves every 10 s")
 
 
-async def flood_for(port: int, code: str, seconds: float) -> dict[str, int]:
+async def flood_for(port: int, code: str, seconds: float, polite: bool = False) -> dict[str, Any]:
     stop = asyncio.Event()
-    stats = {"frames": 0, "connections": 0, "closed_4008": 0}
-    task = asyncio.get_running_loop().create_task(flood(port, code, stop, stats))
+    stats: dict[str, Any] = {"frames": 0, "connections": 0, "closed_4008": 0, "opened": [], "closed": []}
+    task = asyncio.get_running_loop().create_task((visit if polite else flood)(port, code, stop, stats))
     await asyncio.sleep(seconds)
     stop.set()
     task.cancel()
@@ -275,7 +351,7 @@ def main() -> None:
         return
     if args.flooder:
         port, code, seconds = args.flooder
-        print(json.dumps(asyncio.run(flood_for(int(port), code, float(seconds)))))
+        print(json.dumps(asyncio.run(flood_for(int(port), code, float(seconds), args.hostile_polite))))
         return
     sys.exit(0 if report(run(args)) else 1)
 

@@ -20,8 +20,10 @@ def _counts() -> tuple[int, int, int, int]:
 
 
 def _without_code(doc: dict) -> dict:
+    """The document but its table code (and so its signature, which covers the code)."""
     doc = copy.deepcopy(doc)
     doc["table"].pop("code")
+    doc.pop("signature")
     return doc
 
 

@@ -257,7 +257,10 @@ def test_an_abandoned_game_replays_up_to_where_it_stopped(staff):
 
 def test_an_abandoned_game_exports_and_imports_marked_abandoned(client):
     game = _abandoned()
-    response = client.get(reverse("review:export", args=[game.table.code, game.number]))
+    export = reverse("review:export", args=[game.table.code, game.number])
+    assert client.get(export).status_code == 403  # staff with the view permission only (docs/reviewing.md)
+    client.force_login(get_user_model().objects.create_superuser("root", "root@example.com", "pw"))
+    response = client.get(export)
     assert response.status_code == 200
     doc = json.loads(response.content)
     assert doc["game"]["status"] == "abandoned" and len(doc["events"]) == game.seq

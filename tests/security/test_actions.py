@@ -51,9 +51,9 @@ def _pages_answer(code: str, game: Game) -> None:
     assert client.get(f"/t/{code}/export/{game.number}.json").status_code == 200  # staff export a game in play
     assert client.get(f"/admin/tables/game/{game.pk}/change/").status_code == 200
     assert client.get(f"/admin/tables/table/{game.table_id}/change/").status_code == 200
-    services.close_table(table=game.table)  # the game is kept, abandoned: public replay and export
+    services.close_table(table=game.table)  # the game is kept, abandoned: public replay, staff export
     assert Client().get(f"/t/{code}/replay/{game.number}/").status_code == 200
-    assert Client().get(f"/t/{code}/export/{game.number}.json").status_code == 200
+    assert client.get(f"/t/{code}/export/{game.number}.json").status_code == 200
     for event in Event.objects.filter(game=game):
         json.dumps(event.action, ensure_ascii=False).encode("utf-8")  # storable and printable as UTF-8
 

@@ -166,3 +166,56 @@ def test_the_queue_to_a_busy_consumer_is_bounded():
     assert json.loads(first["text"])["id"] == 0
     codes = [json.loads(m["text"])["code"] for m in sent if m["type"] == "websocket.send"]
     assert codes == ["rate_limited"]
+
+
+class _Transport:
+    def __init__(self, log: list[str]) -> None:
+        self.log = log
+
+    def pauseProducing(self) -> None:  # noqa: N802 - Twisted's names
+        self.log.append("stop reading")
+
+    def loseWriteConnection(self) -> None:  # noqa: N802
+        self.log.append("close the writing side")
+
+
+class _Protocol:
+    def __init__(self) -> None:
+        self.log: list[str] = []
+        self.transport = _Transport(self.log)
+
+
+def test_closing_a_flooder_stops_reading_its_socket_after_the_close_frame():
+    def close(protocol, code=None):
+        protocol.log.append(f"close frame {code}")
+
+    flooder, other = _Protocol(), _Protocol()
+    flow.close_and_stop_reading(flooder, CLOSE_FLOOD, close)
+    assert flooder.log == ["close frame 4008", "stop reading", "close the writing side"]
+    flow.close_and_stop_reading(other, 1000, close)  # any other close: the graceful handshake, reading on
+    assert other.log == ["close frame 1000"]
+
+
+def test_daphne_closes_through_the_flood_abort():
+    from daphne.ws_protocol import WebSocketProtocol
+
+    assert flow.install_flood_abort() is True  # installed when the app is built (sixdice.asgi); idempotent
+    assert getattr(WebSocketProtocol.serverClose, "sixdice_flood_abort", False) is True
+
+
+def test_a_cool_down_is_noted_in_this_process_and_in_the_shared_cache():
+    from django.core.cache import cache
+
+    key = "sixdice:flooded:addr:203.0.113.5"
+
+    async def run() -> list[bool]:
+        seen = [await flow.cooling_down(key)]
+        await flow.cool_down(key, 60)
+        seen += [await flow.cooling_down(key), bool(await cache.aget(key))]
+        flow._LOCAL_COOLDOWNS.clear()  # as another process sees it: through the shared cache
+        seen.append(await flow.cooling_down(key))
+        await cache.aclear()
+        seen.append(await flow.cooling_down(key))
+        return seen
+
+    assert async_to_sync(run)() == [False, True, True, True, False]

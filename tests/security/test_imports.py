@@ -150,3 +150,135 @@ def test_imported_games_are_marked_in_the_admin_and_can_be_left_out_of_statistic
     assert "old.json" in listing
     only = client.get(reverse("admin:tables_game_changelist"), {"imported": "yes"}).content.decode()
     assert "old.json" in only and "Cy, " not in only
+
+
+# ---------------------------------------------------------------- forged files: who sent a move, bot flags (issue 15)
+
+
+def _physical_game() -> Game:
+    """A Run Buster game with physical dice: the host types every other roll in, the roller's phone the rest."""
+    import random
+
+    from sixdice.gamekit.engine import get_engine
+    from sixdice.tables import services
+    from sixdice.tables.services import Credentials
+
+    rng = random.Random(15)
+    table, host = services.create_table(game="runbuster", options={"dice": "physical"}, capacity=2)
+    seats = [services.join_table(table=table, name=name)[1] for name in ("Ana", "Bo")]
+    game = services.start_game(table=table, rng=rng).game
+    engine = get_engine("runbuster")
+    rolls = 0
+    while game.status == Game.Status.PLAYING:
+        seat = min(engine.actors(game.state))
+        action = engine.bot_action(game.state, seat, rng)  # a roll comes with the values rolled at the table
+        rolls += action["type"] == "roll"
+        by_host = action["type"] == "roll" and rolls % 2 == 0
+        services.apply_action(table_code=table.code, action=action, expected_seq=game.seq, rng=rng, as_host=by_host,
+                              credentials=Credentials(host_secret=host) if by_host else Credentials(seat_secret=seats[seat]))
+        game.refresh_from_db()
+    return game
+
+
+def _typed_roll(doc: dict, actor: str) -> int:
+    return next(i for i, e in enumerate(doc["events"]) if e["action"]["type"] == "roll" and e["actor"] == actor)
+
+
+def test_a_typed_roll_moved_between_the_host_and_the_roller_is_refused(tmp_path, db):
+    doc = _exported(_physical_game())
+    assert exchange.signature_of(doc) == exchange.VERIFIED
+    for before, after in (("host", None), (None, "host")):
+        forged = copy.deepcopy(doc)
+        index = _typed_roll(forged, before) if before else next(
+            i for i, e in enumerate(forged["events"]) if e["action"]["type"] == "roll" and e["actor"].isdigit())
+        roller = str(min(get_engine_actors(forged, index)))
+        forged["events"][index]["actor"] = after or roller  # the rules accept either: both may type a roll in
+        assert exchange.signature_of(forged) == exchange.CHANGED
+        _refused(tmp_path, json.dumps(forged), "changed after it was exported")
+        with pytest.raises(exchange.ImportRefused, match="changed after it was exported"):
+            exchange.import_documents([forged], unsigned=True)  # a file signed here and edited: never taken
+    (game,) = exchange.import_documents([doc], source="physical.json")  # the file as exported imports
+    assert game.import_mark.verified
+
+
+def get_engine_actors(doc: dict, index: int) -> frozenset[int]:
+    """The seats the engine expects to act before event ``index`` (replaying the document's events)."""
+    from sixdice.gamekit.engine import get_engine
+    from sixdice.gamekit.replay import replay
+
+    engine = get_engine(doc["game"]["engine"])
+    steps = list(replay(engine, doc["initial_state"], ((e["actor"], e["action"]) for e in doc["events"][:index + 1])))
+    return engine.actors(steps[-1].before)
+
+
+def test_a_seats_bot_flag_flipped_is_refused(tmp_path, doc):
+    for position in (0, 1):
+        forged = copy.deepcopy(doc)
+        forged["players"][position]["bot"] = not forged["players"][position]["bot"]
+        _refused(tmp_path, json.dumps(forged), "changed after it was exported")
+
+
+def test_the_three_edits_of_the_issue_are_refused(tmp_path, db):
+    doc = _exported(_physical_game())
+    host_roll = _typed_roll(doc, "host")
+    actor = copy.deepcopy(doc)  # an event's actor changed from host to a seat
+    actor["events"][host_roll]["actor"] = str(min(get_engine_actors(actor, host_roll)))
+    _refused(tmp_path, json.dumps(actor), "changed after it was exported")
+    bot = copy.deepcopy(doc)  # a seat's bot flag flipped
+    bot["players"][1]["bot"] = True
+    _refused(tmp_path, json.dumps(bot), "changed after it was exported")
+    times = copy.deepcopy(doc)  # event times out of order
+    times["events"][3]["at"], times["events"][4]["at"] = times["events"][4]["at"], times["events"][3]["at"]
+    _refused(tmp_path, json.dumps(times), '"at" is earlier')
+
+
+def test_a_forged_copy_of_a_game_here_is_refused_even_unsigned(tmp_path, db):
+    """Who typed a roll is not part of the play's fingerprint: the forged copy is the same game."""
+    game = _physical_game()
+    doc = exchange.export_game(game)
+    forged = copy.deepcopy(doc)
+    host_roll = _typed_roll(forged, "host")
+    forged["events"][host_roll]["actor"] = str(min(get_engine_actors(forged, host_roll)))
+    forged.pop("signature")
+    with pytest.raises(exchange.ImportRefused, match="already here"):
+        exchange.import_documents([forged], unsigned=True)
+
+
+def test_unsigned_files_need_unsigned_and_are_marked_not_verified(tmp_path, doc):
+    unsigned = copy.deepcopy(doc)
+    unsigned.pop("signature")
+    _refused(tmp_path, json.dumps(unsigned), "not signed by this install")
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(unsigned))
+    call_command("import_game", str(path), "--unsigned")
+    mark = ImportMark.objects.get()
+    assert mark.verified is False and mark.source == "old.json"
+    admin = get_user_model().objects.create_superuser("root", "root@example.com", "pw")
+    client = Client()
+    client.force_login(admin)
+    assert "old.json" in (page := client.get(reverse("admin:tables_game_changelist")).content.decode())
+    assert "(unsigned: not verified)" in page
+
+
+def test_another_installs_signature_is_unsigned_here_and_an_old_key_still_verifies(doc, settings):
+    other = copy.deepcopy(doc)
+    settings.SECRET_KEY = "another-install-" + "x" * 40
+    other = exchange.sign(other)  # signed by another install
+    assert exchange.signature_of(other) == exchange.VERIFIED
+    old_key = settings.SECRET_KEY
+    settings.SECRET_KEY = "this-install-" + "y" * 40
+    assert exchange.signature_of(other) == exchange.UNSIGNED
+    with pytest.raises(exchange.ImportRefused, match="not signed by this install"):
+        exchange.import_documents([other])
+    settings.SECRET_KEY_FALLBACKS = [old_key]  # the key was rotated: files signed with the old one still verify
+    assert exchange.signature_of(other) == exchange.VERIFIED
+    (game,) = exchange.import_documents([other])
+    assert game.import_mark.verified
+
+
+def test_the_review_note_is_outside_the_signature(doc):
+    edited = copy.deepcopy(doc)
+    edited["review"] = {"note": "checked by the referee", "disputed": True}
+    assert exchange.signature_of(edited) == exchange.VERIFIED
+    (game,) = exchange.import_documents([edited])
+    assert game.review_note.note == "checked by the referee"

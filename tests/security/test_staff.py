@@ -58,10 +58,36 @@ def test_staff_without_view_permission_get_403_as_in_the_admin(hostile_names_gam
     assert bare.get(reverse("admin:tables_game_changelist")).status_code == 403
     assert bare.get(reverse("review:games_csv")).status_code == 403
     export = reverse("review:export", args=[game.table.code, game.number])
-    assert bare.get(export).status_code == 409  # a game in play: staff with the permission only
+    assert bare.get(export).status_code == 403  # a game in play: staff with the permission only
+    assert Client().get(export).status_code == 409  # the public: not finished yet
     viewer = _staff("viewer", "view_game")
     assert viewer.get(reverse("review:games_csv")).status_code == 200
     assert viewer.get(export).status_code == 200
+
+
+def test_an_abandoned_games_export_needs_the_view_permission_its_replay_stays_public(hostile_names_game):
+    game, _names = hostile_names_game
+    services.close_table(table=game.table)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABANDONED
+    export = reverse("review:export", args=[game.table.code, game.number])
+    replay = reverse("review:replay", args=[game.table.code, game.number])
+    bare, viewer, public = _staff("bare"), _staff("viewer", "view_game"), Client()
+    assert public.get(export).status_code == 403
+    assert bare.get(export).status_code == 403
+    response = viewer.get(export)
+    assert response.status_code == 200 and b'"status": "abandoned"' in response.content
+    page = public.get(replay)
+    assert page.status_code == 200 and export.encode() not in page.content  # no link to a refused download
+    assert export.encode() in viewer.get(replay).content
+
+
+def test_a_finished_games_export_is_public_as_its_replay(hostile_names_game):
+    game, _names = hostile_names_game
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    export = reverse("review:export", args=[game.table.code, game.number])
+    assert Client().get(export).status_code == 200
+    assert _staff("bare").get(export).status_code == 200
 
 
 def test_table_status_and_paused_cannot_be_set_by_hand():

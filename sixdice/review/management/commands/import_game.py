@@ -18,8 +18,13 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="The JSON file ('-' for standard input).")
+        parser.add_argument(
+            "--unsigned", action="store_true",
+            help="Also take games this install did not sign (exported by another install or an older version): "
+                 "who sent each move and the bot flags are then taken on trust, and the games are marked not verified.",
+        )
 
-    def handle(self, *args, file: str, **options) -> None:
+    def handle(self, *args, file: str, unsigned: bool = False, **options) -> None:
         try:  # the size is checked before the file is read whole, let alone parsed
             raw = limits.read_bounded(sys.stdin.buffer if file == "-" else Path(file))
         except OSError as exc:
@@ -27,7 +32,7 @@ class Command(BaseCommand):
         except limits.TooLarge as exc:
             raise CommandError(f"Refused: {exc}") from None
         try:
-            games = exchange.import_text(raw, source="stdin" if file == "-" else Path(file).name)
+            games = exchange.import_text(raw, source="stdin" if file == "-" else Path(file).name, unsigned=unsigned)
         except exchange.ImportRefused as exc:
             raise CommandError(f"Refused: {exc}") from None
         for game in games:
