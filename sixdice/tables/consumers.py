@@ -73,21 +73,26 @@ def _arrive(
     """A connect's database work in one hop off the event loop; ``None`` when the client is blocked for guessing.
 
     The session (1 statement), the table with its current game and this
-    connection's seat (1), the presence row (1), who is here (1), and the
-    welcome from this process's table frame when it is still current (0; else
-    the seats, the log and after a finished game the standings: 3 at most).
+    connection's seat (1), the guessing counters unless the session holds a
+    secret of this table (1 on the database cache), the presence row (1), who
+    is here (1), and the welcome from this process's table frame when it is
+    still current (0; else the seats, the log and after a finished game the
+    standings: 3 at most).
     """
-    if throttle.is_blocked(*guesser):
-        return None
     held = _tables_held(session).get(code, {})
     credentials = Credentials(seat_secret=held.get("seat"), host_secret=held.get("host"))
     digest = services.hash_secret(credentials.seat_secret) if credentials.seat_secret else None
     table = selectors.arrival(code, digest)
+    seat: int | None = None if table is None else table.seat_position  # type: ignore[attr-defined]
+    host = table is not None and services.is_host(table, credentials)
+    # A browser holding this table's seat or host secret is not guessing codes: no look at the counters
+    # (a statement on the database cache).  Anyone else is refused while blocked, known code or not,
+    # so a blocked guesser learns nothing about which codes exist.
+    if seat is None and not host and throttle.is_blocked(*guesser):
+        return None
     if table is None:
         throttle.record_miss(*guesser)
         raise ServiceError("unknown_table", _("There is no table %(code)s.") % {"code": repr(code)})
-    seat: int | None = table.seat_position  # type: ignore[attr-defined]
-    host = services.is_host(table, credentials)
     presence.arrive(channel_name, table_id=table.pk, seat=seat, host=host)
     here = presence.current(table.pk)
     welcome = selectors.welcome_for(table, seat=seat, host=host, here=here, lang=lang, game_id=game_id, since=since)
@@ -104,8 +109,9 @@ def _tables_held(session: Any) -> dict[str, Any]:
     """
     if session is None:
         return {}
-    if type(session) is DbSessionStore:
-        key = session.session_key
+    store = getattr(session, "_wrapped", session)  # Channels hands the store over in a lazy wrapper
+    if type(store) is DbSessionStore:
+        key = store.session_key
         if not key:
             return {}
         with connection.cursor() as cursor:
@@ -114,7 +120,7 @@ def _tables_held(session: Any) -> dict[str, Any]:
                 [key, connection.ops.adapt_datetimefield_value(timezone.now())],
             )
             row = cursor.fetchone()
-        tables = session.decode(row[0]).get("tables") if row else None
+        tables = store.decode(row[0]).get("tables") if row else None
     else:
         tables = session.get("tables")
     return tables if isinstance(tables, dict) else {}

@@ -9,6 +9,7 @@ no further query.
 from __future__ import annotations
 
 import functools
+import hmac
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -112,6 +113,7 @@ def table_frame(table_id: int, *, log_size: int = 40) -> dict[str, Any]:
 
 def _build_frame(
     table: Table, game: Game | None, here: dict[str, Any], *, log_size: int = 40, reuse: CachedFrame | None = None,
+    seats: list[Seat] | None = None,
 ) -> CachedFrame:
     """The table frame from the table row, its current game and who is here: 3 queries at most, and remembered.
 
@@ -125,7 +127,8 @@ def _build_frame(
         frame["table"] = {**reuse.frame["table"], "status": table.status, "paused": table.paused}
         frame["standings"] = reuse.frame["standings"]
     else:
-        seats = list(Seat.objects.filter(table_id=table.pk).order_by("position"))
+        if seats is None:
+            seats = list(Seat.objects.filter(table_id=table.pk).order_by("position"))
         # Only a finished game counts in the standings: none exists while the first game is being played.
         no_results = game is None or (game.number == 1 and game.status == Game.Status.PLAYING)
         frame["table"] = table_info(table, seats)
@@ -267,11 +270,12 @@ _GAME_COLUMNS = ("id", "number", "seq", "status", "players", "started_at", "engi
 
 _ARRIVAL_SQL = """
 SELECT t.*, {game_columns},
-       (SELECT s.position FROM {seat} s WHERE s.table_id = t.id AND s.secret_hash = %s AND s.secret_hash <> ''
-        LIMIT 1) AS seat_position
+       s.id AS s_id, s.position AS s_position, s.name AS s_name, s.secret_hash AS s_secret_hash,
+       s.is_bot AS s_is_bot, s.bot_strength AS s_bot_strength
 FROM {table} t LEFT JOIN {game} g
   ON g.id = (SELECT g2.id FROM {game} g2 WHERE g2.table_id = t.id ORDER BY g2.number DESC LIMIT 1)
-WHERE t.code = %s
+  LEFT JOIN {seat} s ON s.table_id = t.id
+WHERE t.code = %s ORDER BY s.position
 """
 
 
@@ -300,19 +304,34 @@ def _from_db(name: str, value: Any) -> Any:
 
 
 def arrival(code: str, seat_digest: str | None) -> Table | None:
-    """The table with this code, in one plain statement: with its current game's row and the seat ``seat_digest`` holds.
+    """The table with this code, in one plain statement: with its current game's row and its seats (a row each).
 
     The game's columns come as ``cur_<column>`` (``cur_id`` is ``None`` when no
-    game was started), the seat as ``seat_position`` (``None``: no seat).  A
-    plain statement, not an ORM query with subqueries: building that one cost
-    more CPU than the rest of a connect.
+    game was started), the seats as ``arrived_seats``, and the one
+    ``seat_digest`` holds as ``seat_position`` (``None``: no seat).  A plain
+    statement, not ORM queries: building those cost more CPU than the rest of
+    a connect.
     """
-    rows = list(Table.objects.raw(_arrival_sql(), [seat_digest or "", code]))
+    rows = list(Table.objects.raw(_arrival_sql(), [code]))
     if not rows:
         return None
     table = rows[0]
     for name in _GAME_COLUMNS:
         setattr(table, f"cur_{name}", _from_db(name, getattr(table, f"cur_{name}")))
+    seats = [
+        Seat(
+            id=row.s_id, table_id=table.pk, position=row.s_position, name=row.s_name,  # type: ignore[attr-defined]
+            secret_hash=row.s_secret_hash or "", is_bot=bool(row.s_is_bot),  # type: ignore[attr-defined]
+            bot_strength=row.s_bot_strength or "",  # type: ignore[attr-defined]
+        )
+        for row in rows
+        if row.s_id is not None  # type: ignore[attr-defined]
+    ]
+    table.arrived_seats = seats  # type: ignore[attr-defined]
+    table.seat_position = next(  # type: ignore[attr-defined]
+        (seat.position for seat in seats if seat_digest and seat.secret_hash and hmac.compare_digest(seat.secret_hash, seat_digest)),
+        None,
+    )
     return table
 
 
@@ -339,7 +358,7 @@ def welcome_for(
     )
     cached = FRAMES.get(table.pk)
     if cached is None or cached.key != key:
-        cached = _build_frame(table, game, here, reuse=cached)
+        cached = _build_frame(table, game, here, reuse=cached, seats=getattr(table, "arrived_seats", None))
     frame: dict[str, Any] = {
         "type": "welcome", **for_connection(cached.frame, seat=seat, host=host), "presence": here,
     }
