@@ -263,6 +263,11 @@ SIXDICE_GUESS_LIMIT = 20  # unknown table codes or wrong join PINs per client ad
 SIXDICE_GUESS_WINDOW = 600  # ... per this many seconds (sixdice/tables/throttle.py)
 SIXDICE_EXTRA_ORIGINS = _env_list("SIXDICE_EXTRA_ORIGINS", "")
 SIXDICE_BOT_DELAY = float(os.environ.get("SIXDICE_BOT_DELAY", "1.0"))  # seconds: bots move at a human pace
+# TEST ONLY: turn timers (sixdice/tables/timers.py) run this many times faster, so a
+# test's "30 s" timer runs out in 0.3 s with 100.  Refused unless SIXDICE_TESTING=1.
+SIXDICE_TIMER_SPEEDUP = float(os.environ.get("SIXDICE_TIMER_SPEEDUP", "1") or "1")
+if SIXDICE_TIMER_SPEEDUP != 1 and not _env_flag("SIXDICE_TESTING"):
+    raise ImproperlyConfigured("SIXDICE_TIMER_SPEEDUP is for tests only; unset it, or set SIXDICE_TESTING=1.")
 
 # TEST ONLY: a fixed seed for every die the app rolls and every bot's choice, so
 # the browser tests replay the same games whatever the order they run in (see

@@ -4,7 +4,8 @@ Every event of a log was sent by someone: a player's phone (a seat), the
 app playing a seat (a bot), the host, or the app itself.  The app acts for
 three reasons: it rolls the dice at an "app rolls" table, it applies the
 engine's default when balancing is automatic, and it ends a game whose time
-is up.  :func:`decisions` tells them apart, for the admin and the replay.
+is up.  It also stands in for a seat whose turn timer ran out (the event's
+``stand_in``): that is the "timeout" kind too, with the seat.  :func:`decisions` tells them apart, for the admin and the replay.
 
 For a choice the engine has a default for (Six-Dice's grouping and the two
 groups a hand keeps: the adapter's hook :meth:`~sixdice.gamekit.engine.GameEngine.default_choice`), the default is
@@ -61,6 +62,8 @@ class Decision:
             return name
         if self.kind == BOT:
             return gettext("%(name)s (bot)") % {"name": name}
+        if self.kind == TIMEOUT and name:  # the app stood in for the seat: its turn timer ran out
+            return gettext("%(name)s (time ran out: the app played)") % {"name": name}
         return gettext(KIND_LABELS[self.kind])
 
     def as_json(self, players: Sequence[str]) -> dict[str, Any]:
@@ -113,6 +116,8 @@ def decisions(engine: GameEngine, steps: Sequence[Step], bots: Sequence[bool] | 
         actor = step.actor or ""
         now: Sequence[bool] = bots[index] if per_event else bots  # type: ignore[assignment]
         kind, seat = actor_kind(actor, action, now)
+        if step.stand_in == "timeout" and seat is not None:  # a turn timer ran out (sixdice/tables/timers.py)
+            kind = TIMEOUT
         default = _default(engine, before.state)
         default_text, differs = "", False
         if default is not None:

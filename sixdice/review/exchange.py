@@ -83,7 +83,8 @@ def export_game(game: Game) -> Document:
         ],
         "initial_state": game.initial_state,
         "events": [
-            {"seq": e.seq, "actor": e.actor, "action": e.action, "text": e.text, "at": _iso(e.created_at)}
+            {"seq": e.seq, "actor": e.actor, "action": e.action, "text": e.text, "at": _iso(e.created_at),
+             **({"stand_in": e.stand_in} if e.stand_in else {})}  # the app played it: the seat's time ran out
             for e in events
         ],
         "final_state": game.state,
@@ -348,7 +349,10 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
         at = _time(e.get("at"), f'{where}: "at"')
         earlier = next((x["at"] for x in reversed(events) if x["at"] is not None), started_at)
         _need(at is None or earlier is None or at >= earlier, f'{where}: "at" is earlier than the event before it (or the game\'s start).')
-        events.append({"seq": index, "actor": actor, "action": dict(action), "text": text, "at": at})
+        stand_in = e.get("stand_in", "")
+        _need(stand_in in ("", "timeout") and (not stand_in or actor.isdigit()),
+              f'{where}: "stand_in" is "timeout" (for a seat\'s action) or absent, not {stand_in!r}.')
+        events.append({"seq": index, "actor": actor, "action": dict(action), "text": text, "at": at, "stand_in": stand_in})
     state: dict[str, Any] = initial
     done = 0
     try:
@@ -427,7 +431,7 @@ def _write(c: dict[str, Any]) -> Game:
         Game.objects.filter(pk=game.pk).update(started_at=c["started_at"])
     created = Event.objects.bulk_create(
         Event(game=game, seq=e["seq"], actor=e["actor"], action=e["action"], text=e["text"],
-              notation=e.get("notation") or []) for e in c["events"]
+              notation=e.get("notation") or [], stand_in=e.get("stand_in", "")) for e in c["events"]
     )
     stamped = []
     for event, e in zip(created, c["events"], strict=True):

@@ -50,6 +50,7 @@ class Step:
     turn: int  # turns played up to and including this step
     action: Mapping[str, Any] = field(default_factory=dict)
     notation: Sequence[Mapping[str, Any]] = ()  # the same line as parts (Event.notation)
+    stand_in: str = ""  # "timeout": the app played it for the seat, whose time ran out (Event.stand_in)
 
     def line(self, language: str | None = None) -> str:
         """The step's log line in ``language`` (``None``: the active one), as the live table shows it."""
@@ -65,7 +66,7 @@ def replay_steps(game: Game, events: Sequence[Event] | None = None) -> list[Step
     for step, event in zip(replay(engine, game.initial_state, ((e.actor, e.action) for e in logged)), logged, strict=True):
         turn += is_turn(engine, event.actor, event.action)
         steps.append(Step(step.index, step.after, event.seq, event.actor, event.text, turn, event.action,
-                          event.notation or ()))
+                          event.notation or (), event.stand_in))
     return steps
 
 

@@ -31,6 +31,10 @@ SHOWN: dict[str, str] = {
     K.HANDOVER: gettext_noop("The host handed %(name)s's seat to another phone."),
     K.CLAIM: gettext_noop("%(name)s's seat was taken over on another phone."),
     K.CLOSE: gettext_noop("The host closed the table."),
+    K.TIMER_PAUSE: gettext_noop("The host paused the turn timer."),
+    K.TIMER_RESUME: gettext_noop("The host resumed the turn timer."),
+    K.AWAY: gettext_noop("Time ran out three times in a row for %(name)s: the app plays the seat."),
+    K.BACK: gettext_noop("%(name)s is back (I'm back) and plays again."),
 }
 
 
@@ -94,9 +98,9 @@ def bots_by_event(game: Game, events: Sequence[Event]) -> list[list[bool]]:
             if pos is not None and pos < n:
                 if change.kind == K.JOIN:
                     bot[pos] = bool((change.payload or {}).get("bot", False))
-                elif change.kind == K.BOT_ON:
+                elif change.kind in (K.BOT_ON, K.AWAY):
                     bot[pos] = True
-                elif change.kind in (K.BOT_OFF, K.CLAIM, K.HANDOVER):
+                elif change.kind in (K.BOT_OFF, K.CLAIM, K.HANDOVER, K.BACK):
                     bot[pos] = False
             i += 1
         out.append(list(bot))

@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 
 from sixdice.gamekit.engine import GameError
 
-from . import bots, broadcast, dedupe, handover, i18n, presence, selectors, services, throttle
+from . import bots, broadcast, dedupe, handover, i18n, presence, selectors, services, throttle, timers
 from .broadcast import database_sync_to_async, write
 from .services import Credentials, ServiceError
 
@@ -51,6 +51,8 @@ class Who:
     host: bool
     credentials: Credentials
     bots: bool = False  # the table has seats the app plays, as of the last table frame
+    timer: bool = False  # the table has a turn timer, as of the last table frame
+    parked: int | None = None  # the seat the app took over from this browser (its secret kept aside)
 
     @property
     def role(self) -> str:
@@ -96,7 +98,8 @@ def _arrive(
     presence.arrive(channel_name, table_id=table.pk, seat=seat, host=host)
     here = presence.current(table.pk)
     welcome = selectors.welcome_for(table, seat=seat, host=host, here=here, lang=lang, game_id=game_id, since=since)
-    who = Who(table_id=table.pk, code=table.code, seat=seat, host=host, credentials=credentials)
+    parked = None if seat is not None else table.parked_position  # type: ignore[attr-defined]
+    who = Who(table_id=table.pk, code=table.code, seat=seat, host=host, credentials=credentials, parked=parked)
     return Arrival(who, welcome, here)
 
 
@@ -135,7 +138,8 @@ def _leave(channel_name: str, table_id: int) -> dict[str, Any]:
 def _reidentify(who: Who) -> Who:
     table = services.load_table(who.code, allow_closed=True)
     seat = services.seat_for(table, who.credentials)
-    return Who(who.table_id, who.code, seat.position if seat else None, who.host, who.credentials, who.bots)
+    parked = None if seat else timers.parked_seat(table.pk, who.credentials)
+    return Who(who.table_id, who.code, seat.position if seat else None, who.host, who.credentials, who.bots, who.timer, parked)
 
 
 PRESENCE_GATHER = 0.05
@@ -251,6 +255,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         _announcer.announce(self.channel_layer, code, arrival.presence)
         if who.bots:
             bots.kick(who.code)
+        if who.timer:
+            timers.kick(who.code)
 
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
         # Overrides Channels, as dispatch: no thread hop to close database connections at every disconnect.
@@ -322,6 +328,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._presence_expired()
             if who.bots:  # whichever process hears a heartbeat makes sure the bots are driven
                 bots.kick(who.code)
+            if who.timer:  # ... and the turn timer
+                timers.kick(who.code)
         elif kind == "action":
             action = msg.get("action")
             if not isinstance(action, dict) or not isinstance(action.get("type"), str):
@@ -340,6 +348,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             applied = outcome.applied
             if applied is not None and applied.bots:
                 bots.kick(who.code)
+            if applied is not None and who.timer:
+                timers.kick(who.code)
         elif kind == "resync":
             since = _int_field(msg, "since")
             game_id = msg.get("game")
@@ -361,6 +371,11 @@ class TableConsumer(AsyncWebsocketConsumer):
                 reply["qr"] = handover.qr_svg(reply["url_full"])
             await self._send({**(reply or {"type": "ack"}), "ref": ref})
             bots.kick(who.code)  # the command may have given a bot its turn (issue 14: the take-over freeze)
+            timers.kick(who.code)  # ... or started a game (or the timer) that is timed
+        elif kind == "back":  # "I'm back": the seat the app took over after timeouts returns to this phone
+            await write(timers.come_back, table_code=who.code, credentials=who.credentials)
+            await self._send({"type": "ack", "ref": ref})
+            timers.kick(who.code)  # the seat is timed again (the driver of this process may have stopped)
         else:
             raise BadFrame("unknown_type", _("Unknown message type %(kind)s.") % {"kind": repr(kind)})
 
@@ -394,12 +409,19 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
             if self.who.seat is None:
                 with translation.override(self.lang):
-                    message = _("This seat was handed to another phone. You are watching now.")
+                    if self.who.parked in ((frame.get("timer") or {}).get("away") or ()):
+                        message = _("Time ran out three times in a row: the app plays for you now. Tap “I'm back” to play again.")
+                    else:
+                        message = _("This seat was handed to another phone. You are watching now.")
                 snapshot = selectors.for_connection(frame, seat=None, host=self.who.host)
                 await self._send_table({"type": "revoked", "message": message, **snapshot})
                 await self._presence_changed()  # the seat is no longer connected here
                 return
         await self._send_table({"type": "snapshot", **selectors.for_connection(frame, seat=self.who.seat, host=self.who.host)})
+
+    async def table_timer(self, event: dict[str, Any]) -> None:
+        """The countdown of the seat(s) in turn, from the timer driver of any process (``timers``)."""
+        await self._send({"type": "timer", **event["timer"]})
 
     async def table_presence(self, event: dict[str, Any]) -> None:
         self.seen_presence = event["presence"]
@@ -433,6 +455,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         if "table" in payload:
             self.version = max(self.version, payload["table"]["version"])
             self.who.bots = _has_bots(payload)
+            timer = payload.get("timer")
+            self.who.timer = timer is not None
+            if timer is not None and self.who.seat is None and self.who.parked in timer["away"]:
+                payload = {**payload, "away_seat": self.who.parked}  # this phone may say "I'm back"
         await self._send(payload, localized=localized)
 
     async def _send(self, payload: dict[str, Any], *, localized: bool = False) -> None:

@@ -64,6 +64,10 @@ class TableChange(models.Model):
         REMATCH = "rematch", "A rematch started"
         GAME_END = "game_end", "A game ended"
         CLOSE = "close", "The host closed the table"
+        TIMER_PAUSE = "timer_pause", "The host paused the turn timer"
+        TIMER_RESUME = "timer_resume", "The host resumed the turn timer"
+        AWAY = "away", "Time ran out too often: the app plays a seat"
+        BACK = "back", "A player came back (I'm back)"
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="changes")
     version = models.PositiveIntegerField()
@@ -152,6 +156,10 @@ class Event(models.Model):
     notation = models.JSONField(
         default=list, blank=True, help_text="The same line as structured parts, shown in each reader's language."
     )
+    stand_in = models.CharField(
+        max_length=10, blank=True, default="",
+        help_text="'timeout': the seat's time ran out and the app played this action for it (sixdice.tables.timers).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -199,3 +207,19 @@ class ActionReceipt(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_id} {self.sender} {self.action_id}"
+
+
+class TurnTimer(models.Model):
+    """A table's turn timer (issue 14): the time each seat has per action, and whether the host paused it.
+
+    A table without a row (or with ``seconds`` 0) has no timer.  The deadline
+    itself is not stored: it follows from the event log and the table log
+    (``sixdice.tables.timers``), so every server process works out the same one.
+    """
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, primary_key=True, related_name="turn_timer")
+    seconds = models.PositiveSmallIntegerField(default=0, help_text="Time per action; 0: no timer.")
+    paused = models.BooleanField(default=False, help_text="The host paused the timer (the game goes on).")
+
+    def __str__(self) -> str:
+        return f"{self.table_id}: {self.seconds} s{' (paused)' if self.paused else ''}"

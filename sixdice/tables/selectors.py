@@ -14,6 +14,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -23,11 +24,11 @@ from django.urls import reverse
 from sixdice.gamekit.engine import get_engine
 
 from . import i18n, presence
-from .models import Event, Game, Seat, Table
+from .models import Event, Game, Seat, Table, TurnTimer
 
 
 def event_payload(event: Event) -> dict[str, Any]:
-    return {
+    payload = {
         "seq": event.seq,
         "actor": event.actor,
         "action": event.action,
@@ -35,6 +36,9 @@ def event_payload(event: Event) -> dict[str, Any]:
         "notation": event.notation,  # each connection renders the line in its own language
         "at": event.created_at.isoformat() if event.created_at else None,
     }
+    if event.stand_in:  # the app played it for a seat whose time ran out (sixdice/tables/timers.py)
+        payload["stand_in"] = event.stand_in
+    return payload
 
 
 def table_info(table: Table, seats: Sequence[Seat] | None = None) -> dict[str, Any]:
@@ -106,9 +110,23 @@ def table_frame(table_id: int, *, log_size: int = 40) -> dict[str, Any]:
     ``game`` carries the engine and the full ``state``: each connection
     derives its own seat's ``view`` from it (:func:`for_connection`).
     """
-    table = Table.objects.get(pk=table_id)
+    table = Table.objects.select_related("turn_timer").get(pk=table_id)
+    seats = list(Seat.objects.filter(table_id=table_id).order_by("position"))
     game = current_game(table)
-    return _build_frame(table, game, presence.current(table_id), log_size=log_size, reuse=FRAMES.get(table_id)).frame
+    cached = _build_frame(table, game, presence.current(table_id), log_size=log_size, reuse=FRAMES.get(table_id), seats=seats)
+    return with_timer(cached.frame, table, game, seats)
+
+
+def with_timer(frame: dict[str, Any], table: Table, game: Game | None, seats: Sequence[Seat]) -> dict[str, Any]:
+    """The frame with its ``timer`` (issue 14) as of now: never remembered, its time left changes by the second.
+
+    ``table`` with its ``turn_timer`` loaded (or known to be absent).
+    """
+    from . import timers  # the turn timer (issue 14); it reads through this module's neighbours
+
+    log = (frame["game"] or {}).get("log") or []
+    last_at = datetime.fromisoformat(log[-1]["at"]) if log and log[-1].get("at") else None
+    return {**frame, "timer": timers.frame_part(table, game, seats, last_at)}
 
 
 def _build_frame(
@@ -271,10 +289,12 @@ _GAME_COLUMNS = ("id", "number", "seq", "status", "players", "started_at", "engi
 _ARRIVAL_SQL = """
 SELECT t.*, {game_columns},
        s.id AS s_id, s.position AS s_position, s.name AS s_name, s.secret_hash AS s_secret_hash,
-       s.is_bot AS s_is_bot, s.bot_strength AS s_bot_strength
+       s.is_bot AS s_is_bot, s.bot_strength AS s_bot_strength, s.parked_secret_hash AS s_parked,
+       tt.table_id AS tt_id, tt.seconds AS tt_seconds, tt.paused AS tt_paused
 FROM {table} t LEFT JOIN {game} g
   ON g.id = (SELECT g2.id FROM {game} g2 WHERE g2.table_id = t.id ORDER BY g2.number DESC LIMIT 1)
   LEFT JOIN {seat} s ON s.table_id = t.id
+  LEFT JOIN {timer} tt ON tt.table_id = t.id
 WHERE t.code = %s ORDER BY s.position
 """
 
@@ -289,7 +309,8 @@ def _game_field(name: str) -> models.Field[Any, Any]:
 def _arrival_sql() -> str:
     columns = ", ".join(f"g.{_game_field(name).column} AS cur_{name}" for name in _GAME_COLUMNS)
     return _ARRIVAL_SQL.format(
-        game_columns=columns, seat=Seat._meta.db_table, table=Table._meta.db_table, game=Game._meta.db_table
+        game_columns=columns, seat=Seat._meta.db_table, table=Table._meta.db_table, game=Game._meta.db_table,
+        timer=TurnTimer._meta.db_table,
     )
 
 
@@ -322,12 +343,21 @@ def arrival(code: str, seat_digest: str | None) -> Table | None:
         Seat(
             id=row.s_id, table_id=table.pk, position=row.s_position, name=row.s_name,  # type: ignore[attr-defined]
             secret_hash=row.s_secret_hash or "", is_bot=bool(row.s_is_bot),  # type: ignore[attr-defined]
-            bot_strength=row.s_bot_strength or "",  # type: ignore[attr-defined]
+            bot_strength=row.s_bot_strength or "", parked_secret_hash=row.s_parked or "",  # type: ignore[attr-defined]
         )
         for row in rows
         if row.s_id is not None  # type: ignore[attr-defined]
     ]
     table.arrived_seats = seats  # type: ignore[attr-defined]
+    timer = None if table.tt_id is None else TurnTimer(  # type: ignore[attr-defined]
+        table_id=table.pk, seconds=table.tt_seconds, paused=bool(table.tt_paused),  # type: ignore[attr-defined]
+    )
+    Table._meta.get_field("turn_timer").set_cached_value(table, timer)  # as select_related: no query for it
+    table.parked_position = None if not seat_digest else next(  # type: ignore[attr-defined]
+        (seat.position for seat in seats
+         if seat.parked_secret_hash and hmac.compare_digest(seat.parked_secret_hash, seat_digest)),
+        None,
+    )
     table.seat_position = next(  # type: ignore[attr-defined]
         (seat.position for seat in seats if seat_digest and seat.secret_hash and hmac.compare_digest(seat.secret_hash, seat_digest)),
         None,
@@ -359,9 +389,11 @@ def welcome_for(
     cached = FRAMES.get(table.pk)
     if cached is None or cached.key != key:
         cached = _build_frame(table, game, here, reuse=cached, seats=getattr(table, "arrived_seats", None))
-    frame: dict[str, Any] = {
-        "type": "welcome", **for_connection(cached.frame, seat=seat, host=host), "presence": here,
-    }
+    seats = getattr(table, "arrived_seats", None)
+    if seats is None:
+        seats = list(Seat.objects.filter(table_id=table.pk).order_by("position"))
+    timed = with_timer(cached.frame, table, game, seats)
+    frame: dict[str, Any] = {"type": "welcome", **for_connection(timed, seat=seat, host=host), "presence": here}
     shown = frame["game"]
     if shown is not None:
         log = cached.logs.get(lang)

@@ -326,7 +326,9 @@ def set_paused(*, table: Table, paused: bool) -> Table:
 
 # ---------------------------------------------------------------- host commands
 
-HOST_COMMANDS = frozenset({"start", "rematch", "pause", "resume", "handover", "bot", "add_bot", "close", "undo", "correct"})
+HOST_COMMANDS = frozenset(
+    {"start", "rematch", "pause", "resume", "handover", "bot", "add_bot", "close", "undo", "correct", "timer"}
+)
 
 
 def _int_field(fields: Mapping[str, Any], name: str) -> int:
@@ -365,6 +367,10 @@ def host_command(*, table_code: str, credentials: Credentials, command: Any, fie
         from .undo import correct
 
         correct(table_code=table.code, credentials=credentials, seq=fields.get("seq"), values=fields.get("values"))
+    elif command == "timer":  # issue 14: the host pauses or resumes the turn timer
+        from .timers import set_paused as set_timer_paused
+
+        set_timer_paused(table=table, fields=fields)
     elif command == "bot":
         on = fields.get("on", True)
         if not isinstance(on, bool):
@@ -500,6 +506,7 @@ def apply_action(
     as_host: bool = False,
     bot_seat: int | None = None,
     rng: random.Random | None = None,
+    stand_in: str = "",
 ) -> Applied:
     """Apply one action to a table's current game.
 
@@ -510,7 +517,9 @@ def apply_action(
     After commit, everyone at the table is sent the new events.
 
     ``bot_seat`` plays for a bot seat: only the server's bot driver passes
-    it, and the dice of the bot's move are the server's own.
+    it, and the dice of the bot's move are the server's own.  ``stand_in``
+    (``"timeout"``, from :mod:`.timers`) marks the event as played by the app
+    for a seat whose time ran out.
     """
     table, game, seat, bots = _load_for_action(table_code, credentials)
     actor: Actor = (
@@ -546,6 +555,7 @@ def apply_action(
         raise ServiceError("stale", STALE_MESSAGE)
     applied = Applied(game=game, bots=bots)
     _add_event(engine, game, applied, actor, dict(action), state)
+    applied.events[0].stand_in = stand_in
     _run_system_actions(engine, game, new_state, applied, rng)
     _save(game, applied, expected_seq=expected_seq, table=table)
     return applied

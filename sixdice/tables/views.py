@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from sixdice.gamekit.engine import REGISTRY, GameError, get_engine
 
-from . import i18n, services, throttle
+from . import i18n, services, throttle, timers
 from .models import Table
 from .services import Credentials, ServiceError
 
@@ -71,8 +71,11 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
             capacity = int(values.pop("players", "") or 0)
         except ValueError:
             capacity = 0
+        options = {key: value for key, value in values.items() if key != "turn_timer"}  # shared, not the game's
         try:
-            table, host_secret = services.create_table(game=engine.slug, options=values, capacity=capacity)
+            seconds = timers.clean_seconds(values.get("turn_timer"))
+            table, host_secret = services.create_table(game=engine.slug, options=options, capacity=capacity)
+            timers.configure(table, seconds)
         except GameError as exc:
             error = i18n.game_error_message(exc)
         except ServiceError as exc:
@@ -101,7 +104,7 @@ def _invited(request: HttpRequest, table: Table) -> bool:
 def _join_form(request: HttpRequest, table: Table, *, status: int = 200, **extra: Any) -> HttpResponse:
     return render(request, "tables/join.html", {
         "table": table, "engine": get_engine(table.game), "seats": table.seats.order_by("position"),
-        "need_pin": not _invited(request, table), **extra,
+        "need_pin": not _invited(request, table), "turn_timer": timers.label(table), **extra,
     }, status=status)
 
 
@@ -141,6 +144,8 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
         return _join_form(request, table, full_message=_("All %(n)s seats are taken.") % {"n": table.capacity} if full else "")
     # A phone whose seat secret no longer matches: its seat was handed over or the app plays it.
     lost_seat = bool(creds.seat_secret)
+    if lost_seat and (parked := timers.parked_seat(table.pk, creds)) is not None and parked in timers.away_seats(table.pk):
+        lost_seat = False  # the app plays it after timeouts: the page offers "I'm back" instead
     return render(request, "tables/live.html", {**_live_context(request, table, role="spectator"), "lost_seat": lost_seat})
 
 

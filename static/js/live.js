@@ -131,6 +131,7 @@
         }
         case "update": this.applyUpdate(msg); break;
         case "presence": this.presence = msg; break;
+        case "timer": this.timer = msg; this.timerAt = Date.now(); break;  // the countdown (js/timer.js)
         case "ack": this.settle(msg); return;
         case "pong":  // the table moved on without us (lost broadcasts): catch up
           this.pingAt = null;
@@ -151,6 +152,7 @@
     applySnapshot(s) {
       this.role = s.role; this.seat = s.seat; this.host = s.host;
       this.table = s.table; this.presence = s.presence; this.standings = s.standings || [];
+      this.timer = s.timer || null; this.timerAt = Date.now(); this.awaySeat = s.away_seat ?? null;  // js/timer.js
       // A table frame (or an error's snapshot) can be overtaken by updates: take its table part,
       // but never step back to an older state of the same game.
       if (s.game && this.game && s.game.id === this.game.id && s.game.seq < this.game.seq) return;
@@ -254,6 +256,7 @@
       }
       const items = this.log.slice(-60).reverse().map((e) => gone.has(e.seq)
         ? el("li", {value: e.seq, class: "undone"}, el("s", {}, e.text))
+        : e.stand_in ? el("li", {value: e.seq, class: "stand-in"}, `${e.text} ${T.standIn}`)  // the timer ran out
         : el("li", {value: e.seq}, e.text));
       $("log").replaceChildren(...items);
     },
