@@ -227,6 +227,11 @@ class RunBusterEngine(GameEngine):
             return None
         return self._hints(s)
 
+    def hint_action(self, hint: Mapping[str, Any]) -> JSON | None:
+        """The straight a hint suggests taking, as the ``choose`` action (a roll's hint only gives chances)."""
+        straight = hint.get("suggestion")
+        return {"type": "choose", "straight": list(straight)} if straight else None
+
     def view(self, state: Mapping[str, Any], seat: int | None) -> JSON:
         s = self._state(state)
         out: JSON = {**dict(state)}

@@ -1,5 +1,6 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels (served by daphne)."""
 
+import gc
 import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sixdice.settings")
@@ -21,3 +22,23 @@ application = ProtocolTypeRouter(
         "websocket": SameOriginValidator(SessionMiddlewareStack(FlowControl(URLRouter(websocket_urlpatterns)))),
     }
 )
+
+
+def _tune_gc() -> None:
+    """Freeze what start-up built out of the garbage collector, and collect less often.
+
+    Everything imported and configured so far lives as long as the process, so
+    ``gc.freeze()`` takes it out of every future collection; the thresholds
+    then make young collections rarer (they scan only what is new) and full
+    ones (which walk every connection's objects) rarer still.
+    """
+    from django.conf import settings
+
+    if settings.SIXDICE_GC == "default":
+        return
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*settings.SIXDICE_GC_THRESHOLDS)
+
+
+_tune_gc()

@@ -257,6 +257,12 @@ SIXDICE_WS_FLOOD = 40  # frames dropped in a row after rate_limited before the s
 SIXDICE_WS_FLOOD_COOLDOWN = 10  # seconds a client closed for flooding is refused at the handshake
 SIXDICE_WS_QUEUE = 64  # frames waiting for the consumer at most ...
 SIXDICE_WS_QUEUE_BYTES = 512 * 1024  # ... and bytes
+# The cyclic garbage collector of a server process (sixdice/asgi.py, docs/performance.md): the
+# objects of start-up are frozen out of it, and collections are made rarer, so a full collection
+# (over every connection's objects) does not stall the moves in flight.  SIXDICE_GC=default
+# leaves Python's own settings (700, 10, 10), to measure against.
+SIXDICE_GC = os.environ.get("SIXDICE_GC", "tuned")
+SIXDICE_GC_THRESHOLDS = (50_000, 20, 100)
 SIXDICE_RESYNC_MAX_EVENTS = 200  # further behind than this, a client gets a full snapshot
 SIXDICE_PRESENCE_TIMEOUT = 75  # seconds without a heartbeat before a connection counts as gone
 SIXDICE_GUESS_LIMIT = 20  # unknown table codes or wrong join PINs per client address / session ...

@@ -266,6 +266,14 @@ class GameEngine:
         """Advice for the player in ``seat`` (JSON-able), or ``None``: no hint (default)."""
         return None
 
+    def hint_action(self, hint: Mapping[str, Any]) -> JSON | None:
+        """The action a hint (from :meth:`hint`) suggests, or ``None`` when it suggests none (only chances).
+
+        Default: the hint's ``"action"``.  The review pages describe it beside the move played.
+        """
+        action = hint.get("action")
+        return dict(action) if isinstance(action, Mapping) else None
+
     def plays_series(self, options: Mapping[str, Any]) -> bool:
         """Whether the table offers rematches after a game (default) or closes when it ends."""
         return True

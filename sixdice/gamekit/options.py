@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .engine import OptionsError
-from .notation import Part, gettext_noop
+from .notation import Part, gettext_noop, part
 
 TRUE_WORDS = frozenset({"1", "true", "on", "yes", "y", "t"})
 FALSE_WORDS = frozenset({"", "0", "false", "off", "no", "n", "f"})
@@ -44,3 +44,23 @@ def on_off(raw: Mapping[str, Any], key: str, label: Part, *, default: bool = Fal
     if isinstance(v, str) and v.strip().lower() in TRUE_WORDS | FALSE_WORDS:
         return v.strip().lower() in TRUE_WORDS
     raise OptionsError(gettext_noop("%(label)s must be on or off, not %(value)s."), params={"label": label, "value": repr(v)})
+
+
+TAKE_BACK = "takeback"
+"""The table option that lets players take back their own last action (issue 14, ``docs/undo.md``)."""
+
+
+def table_options(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """The options every game's tables share, cleaned; added to the engine's own options.
+
+    ``takeback``: players may take back their own last action (on by
+    default).  Stored only when the host turned it off, so the options of a
+    game from before the option (and its export) read as they always did.
+    """
+    allowed = on_off(raw or {}, TAKE_BACK, part(gettext_noop("Take-back")), default=True)
+    return {} if allowed else {TAKE_BACK: False}
+
+
+def takes_back(options: Mapping[str, Any]) -> bool:
+    """Whether a game with these (cleaned) options lets players take back their last action."""
+    return options.get(TAKE_BACK, True) is not False

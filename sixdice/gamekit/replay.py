@@ -7,15 +7,23 @@ An ``undo`` event (``{"type": "undo", "to": k}``, issue 14) means "the state
 is the state after event ``k``": it is applied here, by recomputing, not by
 the engines; the events after ``k`` stay in the log, undone (nothing is ever
 deleted).  ``k`` must be on the current line of play (not itself undone).
+
+The host's correction of a typed roll starts with an undo that names the
+roll, ``{"type": "undo", "to": k, "corrects": r}`` (``r`` the first event
+in play after ``k``).  A player's *take-back* is an undo sent by a seat, ``{"type": "undo", "to":
+k, "seat": s}``: it takes back that seat's own last action, only while
+nobody else has acted and no die has been rolled since
+(:func:`take_back_point`); the replay refuses any other undo by a seat, and
+any at all when the table forbade take-backs (``take_back=False``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .engine import Actor, GameEngine, GameError, parse_actor
+from .engine import HOST, SYSTEM, Actor, GameEngine, GameError, parse_actor
 from .notation import Part, gettext_noop, part, render_parts
 
 UNDO = "undo"
@@ -37,9 +45,55 @@ def is_undo(action: Mapping[str, Any]) -> bool:
     return action.get("type") == UNDO
 
 
+def _who(actor: Actor | str) -> Actor:
+    return parse_actor(actor) if isinstance(actor, str) else actor
+
+
+def take_back_point(events: Sequence[tuple[Actor | str, Mapping[str, Any]]], seat: int) -> int | None:
+    """Where ``seat``'s take-back would go back to after ``events`` (the event before its last action), or ``None``.
+
+    A seat may take back its own last action while nobody else has acted
+    since (a seat, the host, or an undo) and no die has been rolled since:
+    only server steps that draw nothing (automatic balancing) may follow it.
+    The action itself must not be a roll (a roll is information: the host
+    corrects a mistyped one) nor an undo (a take-back is not taken back: the
+    player makes the move again).
+    """
+    for index in range(len(events), 0, -1):
+        who, action = _who(events[index - 1][0]), events[index - 1][1]
+        if who == SYSTEM and action.get("type") != "roll":
+            continue  # a server step that drew nothing: taken back with the action before it
+        if who != seat or is_undo(action) or action.get("type") == "roll":
+            return None
+        line = _line(events[:index])
+        at = line.index(index)  # the last event that is not a server step is always in play
+        return line[at - 1] if at else 0
+    return None
+
+
+def _line(events: Iterable[tuple[Actor | str, Mapping[str, Any]]]) -> list[int]:
+    """The indexes of the events in play after ``events`` (undone ones and undos left out)."""
+    line: list[int] = []
+    for index, (_actor, action) in enumerate(events, start=1):
+        if is_undo(action):
+            to = action.get("to")
+            while line and isinstance(to, int) and line[-1] > to:
+                line.pop()
+        else:
+            line.append(index)
+    return line
+
+
 def describe_parts(engine: GameEngine, before: Mapping[str, Any], action: Mapping[str, Any], *, names: Any) -> list[Part]:
-    """The log line of any event: the engine's, or the undo's own."""
+    """The log line of any event: the engine's, or the undo's own (a take-back names its player)."""
     if is_undo(action):
+        seat = action.get("seat")
+        if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
+            return [part(gettext_noop("%(name)s took back their last move (back to #%(seq)s)"),
+                         name=names[seat], seq=action.get("to"))]
+        roll = action.get("corrects")
+        if isinstance(roll, int) and not isinstance(roll, bool):  # the host's correction of a typed roll
+            return [part(gettext_noop("The host corrects roll #%(roll)s (back to #%(seq)s)"), roll=roll, seq=action.get("to"))]
         return [part(gettext_noop("Undone back to #%(seq)s"), seq=action.get("to"))]
     return engine.describe_parts(before, action, names=names)
 
@@ -49,23 +103,42 @@ def describe(engine: GameEngine, before: Mapping[str, Any], action: Mapping[str,
 
 
 def replay(
-    engine: GameEngine, initial: dict[str, Any], events: Iterable[tuple[Actor | str, Mapping[str, Any]]]
+    engine: GameEngine,
+    initial: dict[str, Any],
+    events: Iterable[tuple[Actor | str, Mapping[str, Any]]],
+    *,
+    take_back: bool = True,
 ) -> Iterator[Replayed]:
     """Apply each ``(actor, action)`` in turn to ``initial``; yields every step.
 
     ``actor`` may be stored text (``"0"``, ``"host"``).  A refused action
     raises the engine's :class:`~sixdice.gamekit.engine.GameError` at that
-    step; the steps before it have been yielded.
+    step; the steps before it have been yielded.  ``take_back``: whether the
+    table lets players take back their last action (an undo by a seat).
     """
     state = initial
     states: dict[int, dict[str, Any]] = {0: initial}
     line: list[int] = []
+    seen: list[tuple[Actor, Mapping[str, Any]]] = []
     for index, (actor, action) in enumerate(events, start=1):
-        who = parse_actor(actor) if isinstance(actor, str) else actor
+        who = _who(actor)
         if is_undo(action):
             to = action.get("to")
             if isinstance(to, bool) or not isinstance(to, int) or not (to == 0 or to in line):
                 raise GameError(f"An undo must go back to an event still in play, not {to!r}.", code="illegal")
+            if isinstance(who, int):
+                if not take_back:
+                    raise GameError("This table does not let players take back a move.", code="illegal")
+                if action.get("seat") != who or take_back_point(seen, who) != to:
+                    raise GameError(
+                        "A player may take back only their own last action, while nobody else has acted "
+                        "and no die has been rolled since.", code="illegal")
+            elif "seat" in action:
+                raise GameError("Only a player's own take-back names a seat.", code="illegal")
+            if "corrects" in action and (who != HOST or action.get("corrects") != next(
+                    (i for i in line if i > to), None)):
+                raise GameError("A correction goes back to just before the roll it corrects, by the host.",
+                                code="illegal")
             after = states[to]
             while line and line[-1] > to:
                 line.pop()
@@ -73,19 +146,25 @@ def replay(
             after = engine.apply(state, dict(action), actor=who)
             line.append(index)
         states[index] = after
+        seen.append((who, action))
         yield Replayed(index, who, action, state, after, tuple(line))
         state = after
 
 
 def undone(events: Iterable[tuple[Actor | str, Mapping[str, Any]]]) -> set[int]:
     """The indexes of the events an undo took back (to strike them through); no engine needed."""
+    return set(undone_by(events))
+
+
+def undone_by(events: Iterable[tuple[Actor | str, Mapping[str, Any]]]) -> dict[int, int]:
+    """Each event an undo took back, with the index of that undo (who undid it, and when)."""
     line: list[int] = []
-    gone: set[int] = set()
+    gone: dict[int, int] = {}
     for index, (_actor, action) in enumerate(events, start=1):
         if is_undo(action):
             to = action.get("to")
             while line and isinstance(to, int) and line[-1] > to:
-                gone.add(line.pop())
+                gone[line.pop()] = index
         else:
             line.append(index)
     return gone

@@ -24,15 +24,17 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
 from sixdice.gamekit.engine import REGISTRY
+from sixdice.gamekit.replay import undone_by
 from sixdice.tables import services
 from sixdice.tables.models import Event, Game, Seat, Table
 
 from . import exchange
 from .decisions import bots_of, decisions, who_began
 from .dice import hands_html
+from .hints import hint_lines
 from .models import ImportMark, ReviewNote
 from .stats import end_reason_label
-from .steps import actor_name, replay_steps
+from .steps import actor_name, replay_steps, undone_text
 from .tablelog import bots_by_event, table_log
 
 if TYPE_CHECKING:
@@ -292,7 +294,7 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
     actions = ("export_json", "export_zip", "export_csv")
     fields = ("table_link", "number", "game_label", "status", "imported", "review_links", "options_html", "player_names",
               "began", "winner_names", "end_reason_text", "places_html", "started_at", "finished_at", "seq",
-              "final_hands", "event_log", "table_changes")
+              "final_hands", "event_log", "table_changes", "hints_shown")
     readonly_fields = fields
 
     def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
@@ -388,6 +390,7 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
         made = decisions(engine, replay_steps(game, events), bots_by_event(game, events), game.players) \
             if engine else []
         rows = []
+        gone = undone_by((e.actor, e.action) for e in events)  # taken back by an undo: struck through (issue 14)
         for i, e in enumerate(events):
             d = made[i] if i < len(made) else None
             who = format_html('{} <small class="kind">({})</small>', d.label(game.players), d.kind) if d else \
@@ -398,7 +401,11 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
                     mark_safe('<span class="same">= default</span>')
             rows.append(format_html(
                 '<tr data-seq="{}"><td>{}</td><td>{}</td><td style="white-space:nowrap">{}</td><td>{}</td><td>{}</td></tr>',
-                e.seq, e.seq, who, e.created_at.strftime("%Y-%m-%d %H:%M:%S"), e.text, default))
+                e.seq, e.seq, who, e.created_at.strftime("%Y-%m-%d %H:%M:%S"),
+                format_html('<s>{}</s> <small class="undone">({})</small>', e.text,
+                            undone_text(events[gone[e.seq] - 1].actor, events[gone[e.seq] - 1].action, gone[e.seq],
+                                        game.players))
+                if e.seq in gone else e.text, default))
         differed = sum(1 for d in made if d.differs)
         choices = sum(1 for d in made if d.default is not None)
         summary = format_html("<p>{} of {} choices with an engine default differed from it.</p>", differed, choices) \
@@ -419,6 +426,19 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
                                 ((c.step, c.at.strftime("%Y-%m-%d %H:%M:%S"), c.text) for c in changes))
         return format_html('<table class="table-log"><thead><tr><th>after move</th><th>time (UTC)</th>'
                            "<th>what</th></tr></thead><tbody>{}</tbody></table>", rows)
+
+    @admin.display(description="hints shown")
+    def hints_shown(self, game: Game) -> SafeString:
+        """Which seat's phone showed which suggestion (the table's hints option), and whether the seat followed it."""
+        engine = REGISTRY.get(game.engine)
+        lines = hint_lines(engine, game, [step.state for step in replay_steps(game)]) if engine else {}
+        if not lines:
+            return format_html("{}", "—")
+        rows = format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
+                                ((line.seq, actor_name(str(line.seat), game.players), line.text())
+                                 for line in lines.values()))
+        return format_html('<table class="hints-shown"><thead><tr><th>move</th><th>seat</th><th>hint</th></tr>'
+                           "</thead><tbody>{}</tbody></table>", rows)
 
     @admin.action(description="Export selected games (JSON list of documents)")
     def export_json(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse:

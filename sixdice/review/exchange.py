@@ -21,14 +21,17 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.dateparse import parse_datetime
 
 from sixdice.gamekit.engine import HOST, REGISTRY, SYSTEM, GameError, get_engine
-from sixdice.gamekit.replay import describe, describe_parts, replay
+from sixdice.gamekit.options import table_options as shared_options
+from sixdice.gamekit.options import takes_back
+from sixdice.gamekit.replay import describe, describe_parts, is_undo, replay
 from sixdice.tables import names as lookalikes
 from sixdice.tables import services
 from sixdice.tables.models import Event, Game, Seat, Table
 from sixdice.tables.services import NAME_MAX
 
 from . import csvsafe, limits
-from .models import ImportMark, note_of, save_note
+from .hints import MAX_HINT_CHARS, export_hints
+from .models import HintShown, ImportMark, note_of, save_note
 from .steps import actor_name, count_turns
 
 FORMAT = "sixdice-game"
@@ -89,6 +92,7 @@ def export_game(game: Game) -> Document:
         ],
         "final_state": game.state,
         "review": _review(game),
+        "hints": export_hints(game),  # issue 18: the suggestions the seats' phones showed (not game events)
     })
 
 
@@ -317,7 +321,7 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
 
     # Options and the initial state, rebuilt by the engine.
     try:
-        cleaned = engine.clean_options(dict(options), players=n)
+        cleaned = {**engine.clean_options(dict(options), players=n), **shared_options(options)}
     except GameError as exc:
         raise ImportRefused(f"{label}: the options are not valid ({exc}).") from None
     _need(_normal(cleaned) == _normal(options), f"{label}: the options are not as the engine would store them.")
@@ -356,9 +360,11 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
     state: dict[str, Any] = initial
     done = 0
     try:
-        for step in replay(engine, initial, ((e["actor"], e["action"]) for e in events)):
+        for step in replay(engine, initial, ((e["actor"], e["action"]) for e in events), take_back=takes_back(cleaned)):
             e = events[done]
-            why = limits.check_actor(engine, step.before, cleaned, e["actor"])
+            # A seat's undo (its take-back) is checked by the replay itself: its own last action only.
+            taken_back = is_undo(e["action"]) and e["actor"] not in (HOST, SYSTEM)
+            why = None if taken_back else limits.check_actor(engine, step.before, cleaned, e["actor"])
             _need(why is None, f'{label}: event {done + 1}: "actor" {e["actor"]!r} is not possible: {why}.')
             e["notation"] = describe_parts(engine, step.before, e["action"], names=names)  # undo events too
             expected_text = describe(engine, step.before, e["action"], names=names)[:500]
@@ -394,6 +400,7 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
     note = _str(review.get("note", ""), f'{label}: "review.note"')
     disputed = review.get("disputed", False)
     _need(isinstance(disputed, bool), f'{label}: "review.disputed" must be true or false.')
+    hints = _hints(doc.get("hints", []), events, label)
     fingerprint = limits.content_hash(engine.slug, cleaned, names, first, ((e["actor"], e["action"]) for e in events))
     return {
         "signature": signature_of(doc),
@@ -401,7 +408,28 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
         "bots": bots, "initial": initial, "state": state, "outcome": outcome, "events": events,
         "started_at": started_at, "finished_at": finished_at, "table_options": dict(table_options), "code": code,
         "status": status, "note": note, "disputed": disputed, "end_reason": g.get("end_reason") or "",
+        "hints": hints,
     }
+
+
+def _hints(raw: Any, events: Sequence[Mapping[str, Any]], label: str) -> list[dict[str, Any]]:
+    """The hints shown (issue 18), checked: each before a move its own seat sent, at most one per move."""
+    _need(isinstance(raw, list), f'{label}: "hints" must be a list.')
+    out: list[dict[str, Any]] = []
+    for i, h in enumerate(raw, start=1):
+        where = f"{label}: hint {i}"
+        h = _obj(h, where)
+        seq, seat, hint = h.get("seq"), h.get("seat"), h.get("hint")
+        _need(isinstance(seq, int) and not isinstance(seq, bool) and 0 < seq <= len(events),
+              f'{where}: "seq" must be the number of one of the game\'s events.')
+        assert isinstance(seq, int)
+        _need(isinstance(seat, int) and not isinstance(seat, bool) and events[seq - 1]["actor"] == str(seat),
+              f'{where}: "seat" must be the seat that made move {seq}.')
+        _need(isinstance(hint, dict) and len(json.dumps(hint)) <= MAX_HINT_CHARS,
+              f'{where}: "hint" must be an object of at most {MAX_HINT_CHARS} characters.')
+        _need(all(x["seq"] != seq for x in out), f"{where}: a second hint for move {seq}.")
+        out.append({"seq": seq, "seat": seat, "hint": hint})
+    return out
 
 
 def _write(c: dict[str, Any]) -> Game:
@@ -425,6 +453,7 @@ def _write(c: dict[str, Any]) -> Game:
         status=c["status"], finished_at=c["finished_at"], **result,
     )
     save_note(game, note=c["note"], disputed=c["disputed"])
+    HintShown.objects.bulk_create(HintShown(game=game, **h) for h in c.get("hints", []))
     ImportMark.objects.create(game=game, source=c.get("source", "")[:200], content_hash=c["hash"],
                               verified=c["signature"] == VERIFIED)
     if c["started_at"] is not None:  # auto_now_add set it to now

@@ -69,3 +69,26 @@ class ImportMark(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} imported from {self.source or '?'}"
+
+
+class HintShown(models.Model):
+    """The suggestion a seat's phone showed (the table's hints option) before the seat made the move at ``seq``.
+
+    Kept beside the game, not in its log: a hint changes nothing in the game,
+    so it takes no ``seq`` of its own and the replay never applies it.
+    Written in the move's own transaction (:mod:`sixdice.review.hints`).
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hints_shown")
+    seq = models.PositiveIntegerField(help_text="The event the seat sent after seeing the hint.")
+    seat = models.PositiveSmallIntegerField(help_text="0-based seat that was shown the hint.")
+    hint = models.JSONField(help_text="The engine's hint as the phone got it (e.g. the suggested action).")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = "hint shown"
+        ordering = ["game", "seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="hintshown_unique_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.seq}: hint to seat {self.seat + 1}"

@@ -27,6 +27,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, pgettext
 
 from sixdice.gamekit.engine import REGISTRY, GameEngine, GameError
+from sixdice.gamekit.replay import is_undo
 from sixdice.players.selectors import who_played
 from sixdice.tables.models import Event, Game
 
@@ -158,13 +159,20 @@ def compute(engine: str | None = None, *, imported: bool = True) -> Statistics:
     turns: Counter = Counter()
     events: Counter = Counter()
     engine_of: dict[int, GameEngine | None] = {g.pk: REGISTRY.get(g.engine) for g in games}
-    for game_id, actor, action in Event.objects.filter(game__in=[g.pk for g in games]).values_list(
-        "game_id", "actor", "action"
-    ).iterator():
+    lines: dict[int, list[tuple[int, bool]]] = {}  # per game: the events in play, and whether each is a turn
+    for game_id, actor, action in Event.objects.filter(game__in=[g.pk for g in games]).order_by(
+        "game_id", "seq"
+    ).values_list("game_id", "actor", "action").iterator():
         events[game_id] += 1
+        line = lines.setdefault(game_id, [])
+        if is_undo(action):  # the turns it took back no longer count (docs/undo.md)
+            while line and isinstance(action.get("to"), int) and line[-1][0] > action["to"]:
+                turns[game_id] -= line.pop()[1]
+            continue
         adapter = engine_of[game_id]
-        if adapter is not None and is_turn(adapter, actor, action):
-            turns[game_id] += 1
+        turn = adapter is not None and is_turn(adapter, actor, action)
+        line.append((events[game_id], turn))
+        turns[game_id] += turn
 
     entries = who_played(games)  # profiles across tables, guests per table, bots per strength
     players: dict[tuple, PlayerStats] = {}

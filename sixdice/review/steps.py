@@ -15,22 +15,28 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext
+
 from sixdice.gamekit.engine import GameEngine, get_engine, parse_actor
-from sixdice.gamekit.replay import replay, undone
+from sixdice.gamekit.replay import is_undo, replay, undone, undone_by
 from sixdice.tables.i18n import render_notation
 from sixdice.tables.models import Event, Game
 
 from .decisions import decisions
 from .dice import picture_data
+from .hints import hint_lines
 
 
 def is_turn(engine: GameEngine, actor: str, action: Mapping[str, Any]) -> bool:
-    """Whether this stored event (``actor`` as stored text) starts a new turn of the game."""
-    return isinstance(action, Mapping) and engine.is_turn(parse_actor(actor), action)
+    """Whether this stored event (``actor`` as stored text) starts a new turn of the game (an undo never does)."""
+    return isinstance(action, Mapping) and not is_undo(action) and engine.is_turn(parse_actor(actor), action)
 
 
 def count_turns(engine: GameEngine, events: Sequence[tuple[str, Mapping[str, Any]]]) -> int:
-    return sum(1 for actor, action in events if is_turn(engine, actor, action))
+    """The turns of a log still in play: a turn an undo took back is not counted."""
+    gone = undone(events)
+    return sum(1 for index, (actor, action) in enumerate(events, start=1)
+               if index not in gone and is_turn(engine, actor, action))
 
 
 def actor_name(actor: str, players: Sequence[str]) -> str:
@@ -63,8 +69,9 @@ def replay_steps(game: Game, events: Sequence[Event] | None = None) -> list[Step
     logged = list(events if events is not None else game.events.order_by("seq"))
     steps = [Step(0, game.initial_state, 0, None, "", 0)]
     turn = 0
+    gone = undone((e.actor, e.action) for e in logged)  # a turn taken back is not counted (it stays, struck through)
     for step, event in zip(replay(engine, game.initial_state, ((e.actor, e.action) for e in logged)), logged, strict=True):
-        turn += is_turn(engine, event.actor, event.action)
+        turn += step.index not in gone and is_turn(engine, event.actor, event.action)
         steps.append(Step(step.index, step.after, event.seq, event.actor, event.text, turn, event.action,
                           event.notation or (), event.stand_in))
     return steps
@@ -76,7 +83,8 @@ def step_payloads(game: Game, steps: Sequence[Step],
     who decided (and the engine's default for a choice), and the generic drawing."""
     engine = get_engine(game.engine)
     made = decisions(engine, steps, bots, game.players)
-    gone = undone((step.actor or "", step.action) for step in steps[1:])  # struck through: an undo took them back
+    hints = hint_lines(engine, game, [step.state for step in steps])  # issue 18: the suggestions phones showed
+    gone = undone_by((step.actor or "", step.action) for step in steps[1:])  # struck through: an undo took them back
     payloads = []
     for step in steps:
         payload = {
@@ -89,8 +97,24 @@ def step_payloads(game: Game, steps: Sequence[Step],
             "view": engine.view(step.state, None),
             "picture": picture_data(engine, step.state),
             "undone": step.index in gone,
+            "undone_by": undone_text(steps[gone[step.index]].actor, steps[gone[step.index]].action, gone[step.index],
+                                     game.players) if step.index in gone else "",
         }
         if step.index:
             payload.update(made[step.index - 1].as_json(game.players))
+            if step.index in hints:
+                payload["hint"] = hints[step.index].text()
+            if is_undo(step.action):  # an undo is no choice: no engine default beside it
+                payload.update(default=None, differs=False)
         payloads.append(payload)
     return payloads
+
+
+def undone_text(actor: str | None, action: Mapping[str, Any], seq: int, players: Sequence[str]) -> str:
+    """Who took a struck-through move back (the undo event ``seq``: ``actor``, ``action``), in the active language."""
+    actor = actor or ""
+    if actor.isdigit() and int(actor) < len(players):
+        return gettext("taken back by %(name)s at move %(n)s") % {"name": players[int(actor)], "n": seq}
+    if "corrects" in action:
+        return gettext("corrected by the host at move %(n)s") % {"n": seq}
+    return gettext("undone by the host at move %(n)s") % {"n": seq}

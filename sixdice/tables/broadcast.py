@@ -104,17 +104,10 @@ def game_events(code: str, game: Game, events: Sequence[Event], *, version: int)
     """The new events of ``game``; ``version`` is the table's version they were applied at."""
     _after_commit(
         code,
-        {
-            "type": "table.events",
-            "version": version,
-            "engine": game.engine,
-            "game": game.pk,
-            "number": game.number,
-            "seq": game.seq,
-            "status": game.status,
-            "events": [selectors.event_payload(event) for event in events],
-            "state": game.state,
-        },
+        selectors.events_message(
+            engine=game.engine, game=game.pk, number=game.number, seq=game.seq, status=game.status,
+            events=[selectors.event_payload(event) for event in events], state=game.state, version=version,
+        ),
     )
 
 

@@ -350,6 +350,13 @@ class TableConsumer(AsyncWebsocketConsumer):
                 bots.kick(who.code)
             if applied is not None and who.timer:
                 timers.kick(who.code)
+        elif kind == "take_back":  # a player takes back their own last action (issue 14, docs/undo.md)
+            from .undo import take_back
+
+            await write(take_back, table_code=who.code, credentials=who.credentials, expected_seq=_int_field(msg, "seq"))
+            await self._send({"type": "ack", "ref": ref})
+            if who.timer:  # the seat in turn changed back: its timer starts again
+                timers.kick(who.code)
         elif kind == "resync":
             since = _int_field(msg, "since")
             game_id = msg.get("game")
@@ -383,10 +390,8 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def table_events(self, event: dict[str, Any]) -> None:
         assert self.who is not None
-        await self._send(selectors.update_frame(
-            event["engine"], event["game"], event["number"], event["seq"], event["status"],
-            event["events"], event["state"], self.who.seat, event["version"],
-        ))
+        # Ready text, prepared once per move, view and language in this process (docs/performance.md).
+        await self.send(text_data=selectors.update_text(event, self.who.seat, self.lang))
 
     async def table_frame(self, event: dict[str, Any]) -> None:
         """A table change: one frame computed by the writer, made this connection's snapshot here."""

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import functools
 import hmac
+import json
+import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -417,6 +419,77 @@ def update_frame(
         "type": "update", "game": game, "number": number, "seq": seq, "status": status,
         "events": events, "view": get_engine(engine).view(state, seat), "version": version,
     }
+
+
+def events_message(
+    *, engine: str, game: int, number: int, seq: int, status: str, events: list[dict[str, Any]],
+    state: dict[str, Any], version: int,
+) -> dict[str, Any]:
+    """The channel message of new events: prepared strings, so the layer copies it cheaply per seat.
+
+    Serialized once, by the writer; every process that receives it parses the
+    state once (:class:`PreparedUpdate`), not once per seat.
+    """
+    return {
+        # key: names this message in every process's cache (a game id and seq may recur in tests' databases)
+        "type": "table.events", "key": f"{game}:{seq}:{secrets.token_hex(6)}", "engine": engine, "game": game, "number": number,
+        "seq": seq, "status": status, "version": version,
+        "events": json.dumps(events, separators=(",", ":")), "state": json.dumps(state, separators=(",", ":")),
+    }
+
+
+class PreparedUpdate:
+    """The ``update`` frames of one move, in one process: one view per distinct seat, one events list
+    per language, each serialized once; a connection gets ready text.
+
+    The frame holds the same fields as :func:`update_frame` (spectators and the host share the view of
+    seat ``None``).
+    """
+
+    def __init__(self, message: dict[str, Any]) -> None:
+        self.engine = get_engine(message["engine"])
+        self._state_json: str = message["state"]
+        self._events_json: str = message["events"]
+        self._state: dict[str, Any] | None = None
+        self._events: list[dict[str, Any]] | None = None
+        self.head = (
+            f'{{"type":"update","game":{int(message["game"])},"number":{int(message["number"])},'
+            f'"seq":{int(message["seq"])},"status":{json.dumps(message["status"])},"version":{int(message["version"])}'
+        )
+        self.views: dict[int | None, str] = {}
+        self.events: dict[str, str] = {}
+
+    def text(self, seat: int | None, language: str) -> str:
+        view = self.views.get(seat)
+        if view is None:
+            if self._state is None:
+                self._state = json.loads(self._state_json)
+            view = self.views[seat] = json.dumps(self.engine.view(self._state, seat), separators=(",", ":"))
+        events = self.events.get(language)
+        if events is None:
+            if self._events is None:
+                self._events = json.loads(self._events_json)
+            localized = i18n.localize_events(self._events, language)
+            events = self.events[language] = json.dumps(localized, separators=(",", ":"))
+        return f'{self.head},"events":{events},"view":{view}}}'
+
+
+_PREPARED: OrderedDict[str, PreparedUpdate] = OrderedDict()
+_PREPARED_KEEP = 256  # moves whose frames are kept: far more than are in flight at once in one process
+
+
+def update_text(message: dict[str, Any], seat: int | None, language: str) -> str:
+    """The ``update`` frame of a ``table.events`` message for one connection, as JSON text.
+
+    The first connection of this process that receives the move prepares it; the others reuse it.
+    """
+    key = message["key"]
+    prepared = _PREPARED.get(key)
+    if prepared is None:
+        prepared = _PREPARED[key] = PreparedUpdate(message)
+        while len(_PREPARED) > _PREPARED_KEEP:
+            _PREPARED.popitem(last=False)
+    return prepared.text(seat, language)
 
 
 def resync(table_id: int, *, seat: int | None, host: bool, game_id: int | None, since: int) -> dict[str, Any]:

@@ -13,10 +13,10 @@ import random
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypedDict, cast
+from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, models, transaction
 from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
@@ -26,14 +26,12 @@ from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from sixdice.gamekit.engine import HOST, SYSTEM, Actor, GameEngine, GameError, OptionsError, get_engine
 from sixdice.gamekit.notation import render_parts
+from sixdice.gamekit.options import table_options
 from sixdice.gamekit.replay import final_state
 
-from . import broadcast, i18n
+from . import broadcast, i18n, signals
 from . import names as lookalikes
 from .models import Event, Game, Seat, Table, TableChange
-
-if TYPE_CHECKING:
-    from django_stubs_ext import WithAnnotations
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read aloud and type
 CODE_LENGTH = 5
@@ -148,7 +146,7 @@ def create_table(
             gettext("%(game)s takes %(low)s to %(high)s players.")
             % {"game": engine.label, "low": engine.min_players, "high": engine.max_players}
         )
-    cleaned = engine.clean_options(options, players=capacity)
+    cleaned = {**engine.clean_options(options, players=capacity), **table_options(options)}
     host_secret = new_secret()
     for attempt in range(20):
         try:
@@ -405,7 +403,7 @@ def start_game(*, table: Table, rng: random.Random | None = None) -> Applied:
         )
     rng = rng or _system_rng("start", 1 if previous is None else previous.number + 1)
     names = [seat.name for seat in seats]
-    options = engine.clean_options(table.options, players=len(seats))
+    options = {**engine.clean_options(table.options, players=len(seats)), **table_options(table.options)}
     first = rng.randrange(len(seats)) if previous is None else (previous.first + 1) % len(seats)
     state = engine.start(players=names, options=options, first=first)
     game = Game.objects.create(
@@ -451,49 +449,56 @@ def load_table(code: str, *, allow_closed: bool = False) -> Table:
     return table
 
 
+# The game columns a move needs; the others stay deferred (loaded only if something reads them).
+_GAME_NEEDED = {"id", "table", "number", "engine", "options", "players", "first", "seq", "status", "state"}
+_GAME_FIELDS = [f for f in Game._meta.concrete_fields if f.name in _GAME_NEEDED]  # in the model's order (from_db)
+
 _ACTION_SQL = """
-SELECT g.*, t.code AS t_code, t.status AS t_status, t.paused AS t_paused, t.version AS t_version,
-       t.host_secret_hash AS t_host_hash,
-       (SELECT s.position FROM {seat} s WHERE s.table_id = t.id AND s.secret_hash = %s AND s.secret_hash <> '')
-         AS t_seat,
-       EXISTS (SELECT 1 FROM {seat} b WHERE b.table_id = t.id AND b.is_bot) AS t_bots
+SELECT {columns}, t.code, t.status, t.paused, t.version, t.host_secret_hash,
+       (SELECT s.position FROM {seat} s WHERE s.table_id = t.id AND s.secret_hash = %s AND s.secret_hash <> ''),
+       EXISTS (SELECT 1 FROM {seat} b WHERE b.table_id = t.id AND b.is_bot)
 FROM {table} t JOIN {game} g ON g.table_id = t.id
 WHERE t.code = %s ORDER BY g.number DESC LIMIT 1
 """
 
 
-class _ActionRow(TypedDict):
-    """The table columns that :data:`_ACTION_SQL` adds to the game row."""
-
-    t_code: str
-    t_status: str
-    t_paused: bool
-    t_version: int
-    t_host_hash: str
-    t_seat: int | None
-    t_bots: bool
+def _action_sql() -> str:
+    return _ACTION_SQL.format(
+        columns=", ".join(f"g.{_column(Game, f.name)}" for f in _GAME_FIELDS),
+        seat=Seat._meta.db_table, table=Table._meta.db_table, game=Game._meta.db_table,
+    )
 
 
 def _load_for_action(code: str, credentials: Credentials) -> tuple[Table, Game | None, int | None, bool]:
     """The table, its current game, the sender's seat and whether it has bots, in one query.
 
-    This runs for every move, so it is one plain statement rather than three
-    ORM queries (table and game, then the seat).
+    This runs for every move, so it is one plain statement on the cursor,
+    reading only the columns a move needs, rather than three ORM queries
+    (table and game, then the seat); the game's JSON columns are decoded by
+    their own fields, as the ORM would (SQLite and PostgreSQL alike).
     """
-    sql = _ACTION_SQL.format(seat=Seat._meta.db_table, table=Table._meta.db_table, game=Game._meta.db_table)
     digest = hash_secret(credentials.seat_secret) if credentials.seat_secret else ""
-    rows = Game.objects.raw(sql, [digest, normalise_code(code)])
-    game = cast("WithAnnotations[Game, _ActionRow] | None", next(iter(rows), None))
-    if game is None:
+    with connection.cursor() as cursor:
+        cursor.execute(_action_sql(), [digest, normalise_code(code)])
+        row = cursor.fetchone()
+    if row is None:
         return load_table(code), None, None, False
+    n = len(_GAME_FIELDS)
+    values = []
+    for game_field, value in zip(_GAME_FIELDS, row[:n], strict=True):
+        if isinstance(game_field, models.JSONField):
+            value = game_field.from_db_value(value, None, connection)  # type: ignore[arg-type]  # no expression: a plain column
+        values.append(value)
+    game = Game.from_db(connection.alias, [f.attname for f in _GAME_FIELDS], values)
+    t_code, t_status, t_paused, t_version, t_host_hash, t_seat, t_bots = row[n:]
     table = Table(
-        id=game.table_id, code=game.t_code, status=game.t_status, paused=bool(game.t_paused),
-        version=game.t_version, host_secret_hash=game.t_host_hash,
+        id=game.table_id, code=t_code, status=t_status, paused=bool(t_paused),
+        version=t_version, host_secret_hash=t_host_hash,
     )
     if table.status == Table.Status.CLOSED:
         raise ServiceError("table_closed", gettext("This table is closed."))
     game.table = table
-    return table, game, game.t_seat, bool(game.t_bots)
+    return table, game, t_seat, bool(t_bots)
 
 
 @transaction.atomic
@@ -558,6 +563,8 @@ def apply_action(
     applied.events[0].stand_in = stand_in
     _run_system_actions(engine, game, new_state, applied, rng)
     _save(game, applied, expected_seq=expected_seq, table=table)
+    if bot_seat is None and isinstance(actor, int):  # e.g. the review app keeps the hint this phone showed
+        signals.seat_moved.send(Game, engine=engine, game=game, before=state, seat=actor, seq=expected_seq + 1)
     return applied
 
 
@@ -600,10 +607,14 @@ def _save(game: Game, applied: Applied, *, expected_seq: int, table: Table) -> N
             loser=outcome.loser,
             finished_at=timezone.now(),
         )
-    if Game.objects.filter(pk=game.pk, seq=expected_seq).update(**fields) != 1:
+    if outcome is not None:  # the last move of a game: rare, through the ORM
+        saved = Game.objects.filter(pk=game.pk, seq=expected_seq).update(**fields)
+    else:
+        saved = _update_game(game.pk, expected_seq, new_seq, game.state)
+    if saved != 1:
         raise ServiceError("stale", STALE_MESSAGE)
     try:
-        Event.objects.bulk_create(applied.events)
+        _insert_events(applied.events)
     except IntegrityError:
         raise ServiceError("stale", STALE_MESSAGE) from None
     for name, value in fields.items():
@@ -620,6 +631,38 @@ def _save(game: Game, applied: Applied, *, expected_seq: int, table: Table) -> N
         broadcast.game_events(table.code, game, applied.events, version=table.version)
     if outcome is not None:  # after the events: the table frame brings standings and the host's Rematch button
         _changed(table, TableChange.Kind.GAME_END, actor=SYSTEM, payload={"game": game.number, "winners": list(outcome.winners)})
+
+
+def _column(model: type[models.Model], name: str) -> str:
+    column = getattr(model._meta.get_field(name), "column", None)
+    assert column is not None
+    return str(column)
+
+
+def _update_game(game_id: int, expected_seq: int, new_seq: int, state: dict[str, Any]) -> int:
+    """The conditional UPDATE of a move, on the cursor: 1 if ``seq`` was still ``expected_seq``."""
+    qn = connection.ops.quote_name
+    state_field = Game._meta.get_field("state")
+    sql = (f"UPDATE {qn(Game._meta.db_table)} SET {qn(_column(Game, 'seq'))} = %s, {qn(_column(Game, 'state'))} = %s "
+           f"WHERE {qn(_column(Game, 'id'))} = %s AND {qn(_column(Game, 'seq'))} = %s")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [new_seq, state_field.get_db_prep_save(state, connection), game_id, expected_seq])
+        return cursor.rowcount
+
+
+def _insert_events(events: Sequence[Event]) -> None:
+    """One INSERT of the move's events on the cursor; each column's value prepared by its field,
+    as ``bulk_create`` would (``created_at`` set now).  The unique (game, seq) makes a second writer fail."""
+    if not events:
+        return
+    fields = [f for f in Event._meta.concrete_fields if not f.primary_key]
+    qn = connection.ops.quote_name
+    row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    sql = (f"INSERT INTO {qn(Event._meta.db_table)} ({', '.join(qn(_column(Event, f.name)) for f in fields)}) "
+           f"VALUES {', '.join([row] * len(events))}")
+    params = [f.get_db_prep_save(f.pre_save(event, True), connection) for event in events for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
 
 
 def replay(game: Game, events: Sequence[Event] | None = None) -> dict[str, Any]:

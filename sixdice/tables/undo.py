@@ -1,11 +1,13 @@
-"""The host's undo, kept in the log (issue 14).
+"""The host's undo and the players' take-back, kept in the log (issue 14).
 
 An undo appends one event ``{"type": "undo", "to": k}`` by the host: the
 game's state becomes the state after event ``k``, recomputed by the one
 replay (:mod:`sixdice.gamekit.replay`); nothing is deleted.  The policy
 (BGA's): no undo back across information drawn at random that players have
 seen, i.e. a roll of app dice.  Typed-in (physical) rolls, choices and
-automatic balancing can be undone.  ``docs/undo.md`` has the cases per game.
+automatic balancing can be undone.  A player may take back their own last
+action (:func:`take_back`) while nobody else has acted and no die has been
+rolled since, when the table allows it.  ``docs/undo.md`` has the cases per game.
 """
 
 from __future__ import annotations
@@ -18,11 +20,13 @@ from django.utils.translation import gettext
 
 from sixdice.gamekit.engine import HOST, GameError, get_engine, parse_actor
 from sixdice.gamekit.notation import render_parts
-from sixdice.gamekit.replay import UNDO, describe_parts, replay
+from sixdice.gamekit.options import takes_back
+from sixdice.gamekit.replay import UNDO, describe_parts, replay, take_back_point
 
 from . import i18n
 from .models import Event, Game
 from .services import (
+    STALE_MESSAGE,
     Applied,
     Credentials,
     ServiceError,
@@ -33,6 +37,7 @@ from .services import (
     current_game,
     is_host,
     load_table,
+    seat_for,
 )
 
 
@@ -143,7 +148,7 @@ def correct(*, table_code: str, credentials: Credentials, seq: Any, values: Any)
             gettext("Nothing can be undone back to there: no undo past dice the app rolled, or past the start."),
         )
     applied = Applied(game=game)
-    undo_action = {"type": UNDO, "to": before}
+    undo_action = {"type": UNDO, "to": before, "corrects": seq}
     parts = describe_parts(engine, game.state, undo_action, names=game.players)
     applied.events.append(
         Event(game=game, seq=game.seq + 1, actor=HOST, action=undo_action, text=render_parts(parts)[:500], notation=parts)
@@ -178,3 +183,56 @@ def replay_line(engine: Any, game: Game, events: list[Event]) -> tuple[int, ...]
     for step in replay(engine, game.initial_state, ((e.actor, e.action) for e in events)):
         line = step.line
     return line
+
+
+@transaction.atomic
+def take_back(*, table_code: str, credentials: Credentials, expected_seq: int) -> Applied:
+    """A player takes back their own last action, as an undo event by their seat.
+
+    Allowed while nobody else has acted and no die has been rolled since
+    (:func:`sixdice.gamekit.replay.take_back_point`), and only when the
+    table's ``takeback`` option is on (the default).  ``expected_seq`` is the
+    game's ``seq`` the phone saw when the player tapped.
+    """
+    table = load_table(table_code)
+    seat = seat_for(table, credentials)
+    if seat is None:
+        raise ServiceError("spectator", gettext("Only a player can take back their own move."))
+    game = current_game(table)
+    if game is None:
+        raise ServiceError("no_game", gettext("The game has not started yet."))
+    if game.status != Game.Status.PLAYING:
+        raise ServiceError("game_over", gettext("This game is over."))
+    if table.paused:
+        raise ServiceError("paused", gettext("The host has paused the game."))
+    if not takes_back(game.options):
+        raise ServiceError("take_back_off", gettext("This table does not let players take back a move."))
+    if isinstance(expected_seq, bool) or not isinstance(expected_seq, int):
+        raise ServiceError("bad_field", gettext("Field %(name)s must be a whole number.") % {"name": "'seq'"})
+    if expected_seq != game.seq:
+        raise ServiceError("stale", STALE_MESSAGE)
+    events = list(game.events.order_by("seq"))
+    to = take_back_point([(e.actor, e.action) for e in events], seat.position)
+    own = next((e for e in reversed(events) if e.actor == str(seat.position)), None)
+    if to is not None and own is not None and own.stand_in:
+        to = None  # the app played it when the seat's time ran out: not the player's own move
+    if to is None:
+        raise ServiceError(
+            "cannot_take_back",
+            gettext("You can take back only your own last move, while nobody else has played "
+                    "and no die has been rolled since."),
+        )
+    engine = get_engine(game.engine)
+    state = game.initial_state
+    for step in replay(engine, game.initial_state, ((e.actor, e.action) for e in events[:to])):
+        state = step.after
+    action = {"type": UNDO, "to": to, "seat": seat.position}
+    parts = describe_parts(engine, game.state, action, names=game.players)
+    applied = Applied(game=game)
+    applied.events.append(Event(
+        game=game, seq=game.seq + 1, actor=str(seat.position), action=action, text=render_parts(parts)[:500],
+        notation=parts,
+    ))
+    game.state = state
+    _save(game, applied, expected_seq=expected_seq, table=table)
+    return applied

@@ -109,6 +109,39 @@
       const t = $("toast");
       if (on) { clearTimeout(this.toastTimer); t.textContent = T.sending; t.hidden = false; }
     },
+    // A player's take-back (docs/undo.md): their own last action, while nobody else has acted and no die
+    // has been rolled since, at a table that allows it.  The same rule as the server's (take_back_point);
+    // the server decides, this only says whether to offer the button.  Returns the action taken back, or null.
+    takeBackable() {
+      if (this.role !== "seat" || this.seat === null || !this.game || this.game.status !== "playing") return null;
+      if (!this.table || this.table.paused || (this.table.options || {}).takeback === false) return null;
+      for (let i = this.log.length - 1; i >= 0; i--) {
+        const e = this.log[i], type = e.action && e.action.type;
+        if (e.actor === "system" && type !== "roll") continue;  // a server step that drew nothing goes with it
+        return e.actor === String(this.seat) && type !== "roll" && type !== "undo" && !e.stand_in ? e : null;
+      }
+      return null;
+    },
+    takeBack() {
+      if (!this.game || this.pending) return null;
+      return this.send({type: "take_back", seq: this.game.seq});
+    },
+    drawTakeBack() {  // a button in the header: it takes no room from the board
+      const button = $("take-back");
+      if (!button) return;
+      const mine = this.takeBackable();
+      button.hidden = !mine;
+      $("take-back-move").textContent = mine ? mine.text : "";
+      button.title = mine ? `${button.getAttribute("aria-label")}: ${mine.text}` : "";
+    },
+    onReply(ref, fn) { if (ref) (this.waiting || (this.waiting = {}))[ref] = fn; },
+    replied(msg) {  // a direct answer someone waits for (onReply): handled there, not toasted
+      const fn = this.waiting && msg.ref != null && this.waiting[msg.ref];
+      if (!fn) return false;
+      delete this.waiting[msg.ref];
+      fn(msg);
+      return true;
+    },
     hostCommand(command, extra) { return this.send(Object.assign({type: "host", command}, extra || {})); },
     onChange(fn) { this.listeners.push(fn); },
     plural: window.plural,
@@ -132,7 +165,7 @@
         case "update": this.applyUpdate(msg); break;
         case "presence": this.presence = msg; break;
         case "timer": this.timer = msg; this.timerAt = Date.now(); break;  // the countdown (js/timer.js)
-        case "ack": this.settle(msg); return;
+        case "ack": this.settle(msg); this.replied(msg); return;
         case "pong":  // the table moved on without us (lost broadcasts): catch up
           this.pingAt = null;
           if (this.checkVersion(msg.version)) return;
@@ -141,7 +174,7 @@
           }
           return;
         case "error":
-          if (!this.settle(msg)) this.toast(msg.message);
+          if (!this.settle(msg) && !this.replied(msg)) this.toast(msg.message);
           if (msg.snapshot) this.applySnapshot(msg.snapshot);
           break;
         case "handover": this.showHandover(msg); break;
@@ -204,6 +237,7 @@
     draw() {
       this.drawSeats();
       this.drawLog();
+      this.drawTakeBack();
       const renderer = (window.GameRenderers || {})[this.slug];
       if (renderer) renderer.render(this, $("board"));
       for (const fn of this.listeners) fn(this);
@@ -268,6 +302,9 @@
     const ask = b && {close: T.closeConfirm, undo: T.undoConfirm}[b.dataset.host];
     if (b && (!ask || window.confirm(ask))) live.hostCommand(b.dataset.host);
   });
+
+  const tb = $("take-back");
+  if (tb) tb.addEventListener("click", () => live.takeBack());  // one tap: undoing it is playing the move again
 
   // Keep the screen awake while the table is open (where the browser allows it).
   async function wake() {

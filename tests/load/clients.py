@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import random
 import time
 from collections.abc import Callable
@@ -25,6 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import websockets
+
+from tests.load.infra import cpu_sample, cpu_shares
 
 # ---------------------------------------------------------------- set-up (Django side)
 
@@ -76,6 +79,7 @@ class GameLog:
     seqs: list[int] = field(default_factory=list)  # applied, in the order applied
     pushed: set[int] = field(default_factory=set)  # arrived in a broadcast update
     known: set[int] = field(default_factory=set)  # from any source
+    initial: set[int] = field(default_factory=set)  # already played when this seat first saw the game
 
 
 class SeatClient:
@@ -252,6 +256,7 @@ class SeatClient:
         else:
             log.known.update(e["seq"] for e in source)
             if not log.seqs:
+                log.initial.update(e["seq"] for e in source)
                 log.seqs.extend(e["seq"] for e in source)
 
     async def _resync(self, since: int) -> None:
@@ -343,8 +348,14 @@ class TableDriver:
         self.refused = 0
         self.send_failed = 0
         self.rematches = 0
+        self.stuck = 0  # moves that never reached every seat within the settle time
         for seat in seats:
             seat.on_change = self._check
+
+    def reset(self) -> None:
+        """Start a new point of the sweep: latency and counts from zero (the game goes on)."""
+        self.latencies = []
+        self.sent = self.done = self.skipped = self.refused = self.send_failed = 0
 
     def _check(self, _seat: SeatClient) -> None:
         if self.pending is None:
@@ -438,7 +449,7 @@ def _accounting(drivers: list[TableDriver]) -> dict[str, int]:
             expected = set(range(1, final + 1))
             for s in d.seats:
                 log = s.logs.get(game_id, GameLog())
-                lost += len(expected - log.pushed)
+                lost += len(expected - log.pushed - log.initial)
                 missing += len(expected - log.known)
                 dup += len(log.seqs) - len(set(log.seqs))
         for s in d.seats:
@@ -447,8 +458,58 @@ def _accounting(drivers: list[TableDriver]) -> dict[str, int]:
     return {"lost": lost, "missing": missing, "duplicated": dup, "gaps": gaps}
 
 
-async def play(plan: list[dict[str, Any]], ports: list[int], rate: float, duration: float,
-               baseline: bool) -> dict[str, Any]:
+def _point(drivers: list[TableDriver], elapsed: float, before: dict[str, Any], after: dict[str, Any],
+           groups: dict[str, list[int]]) -> dict[str, Any]:
+    """One point of the sweep: latency, throughput and where the machine's CPU went meanwhile."""
+    latencies = [x for d in drivers for x in d.latencies]
+    done = sum(d.done for d in drivers)
+    shares = cpu_shares(before, after, groups, ignore=[os.getppid()])
+    return {
+        "actions": done,
+        "sent": sum(d.sent for d in drivers),
+        "refused": sum(d.refused for d in drivers),
+        "send_failed": sum(d.send_failed for d in drivers),
+        "skipped_ticks": sum(d.skipped for d in drivers),
+        "unfinished": sum(1 for d in drivers if d.pending is not None),
+        "seconds": round(elapsed, 2),
+        "actions_per_s": done / elapsed if elapsed else 0.0,
+        "p50_ms": _ms(percentile(latencies, 0.50)),
+        "p95_ms": _ms(percentile(latencies, 0.95)),
+        "p99_ms": _ms(percentile(latencies, 0.99)),
+        "max_ms": _ms(max(latencies) if latencies else None),
+        # CPU per applied move (ms): the server processes' utime + stime over the moves that reached every seat.
+        "server_cpu_ms_per_move": round(1000 * shares["cpu_s"]["server"] / done, 3) if done else None,
+        **shares,
+    }
+
+
+async def _settle(drivers: list[TableDriver], timeout: float = 5.0) -> None:
+    """Let the moves in flight land; a table whose move never completes resyncs and moves on."""
+    deadline = time.perf_counter() + timeout
+    while any(d.pending is not None for d in drivers) and time.perf_counter() < deadline:
+        await asyncio.sleep(0.05)
+    for d in drivers:
+        if d.pending is not None:
+            d.stuck += 1
+            d.pending = None
+            for s in d.seats:
+                if s.game and s.is_open:
+                    with contextlib.suppress(OSError, websockets.WebSocketException):
+                        await s._resync(s.game["seq"])
+
+
+async def play(plan: list[dict[str, Any]], ports: list[int], rates: list[float], duration: float,
+               baseline: bool, *, repeats: int = 1, groups: dict[str, list[int]] | None = None,
+               max_other: float = 0.1, reruns: int = 2) -> dict[str, Any]:
+    """Connect every seat once, then play a sweep of per-table rates, ``duration`` seconds each.
+
+    Each point is measured on its own (latency, moves, CPU of each process
+    group in ``groups`` from /proc); a point where processes outside the
+    benchmark (niced or not) took more than ``max_other`` of the machine's CPU is played
+    again, up to ``reruns`` times, and kept marked ``disturbed`` if it
+    never ran undisturbed.
+    """
+    groups = {**(groups or {}), "clients": [os.getpid()]}
     drivers = []
     clients = []
     for t, table in enumerate(plan):
@@ -459,33 +520,41 @@ async def play(plan: list[dict[str, Any]], ports: list[int], rate: float, durati
     t0 = time.perf_counter()
     await _connect_all(clients)
     connect_s = time.perf_counter() - t0
-    await asyncio.sleep(1.0)  # let the presence messages of the connect storm settle
-    t0 = time.perf_counter()
-    await asyncio.gather(*(d.run(rate, duration) for d in drivers))
-    elapsed = time.perf_counter() - t0
-    await asyncio.sleep(3.0)  # the last moves land
+    await asyncio.sleep(2.0)  # let the presence messages of the connect storm settle
+    points = []
+    for repeat in range(repeats):
+        for rate in rates:
+            for attempt in range(reruns + 1):
+                for d in drivers:
+                    d.reset()
+                before = cpu_sample()
+                t0 = time.perf_counter()
+                await asyncio.gather(*(d.run(rate, duration) for d in drivers))
+                elapsed = time.perf_counter() - t0
+                await _settle(drivers)
+                after = cpu_sample()
+                point = {"rate": rate, "offered_per_s": rate * len(drivers), "repeat": repeat, "attempt": attempt,
+                         **_point(drivers, elapsed, before, after, groups)}
+                # Niced processes count too: with the kernel's autogroups (one per session) nice only ranks
+                # processes within their own group, so another session's niced job competes as an equal.
+                point["disturbed"] = point["other_share"] + point["niced_share"] > max_other
+                if not point["disturbed"]:
+                    break
+                await asyncio.sleep(1.0)
+            points.append(point)
+    await asyncio.sleep(2.0)  # the last moves land
     for s in clients:  # a final resync: whatever a seat still lacks would show up as missing
         if s.game:
             await s._resync(s.game["seq"])
     await asyncio.sleep(2.0)
-    latencies = [x for d in drivers for x in d.latencies]
     result = {
         "connections": len(clients),
         "connect_s": round(connect_s, 2),
         "connect_retries": sum(c.retries for c in clients),
-        "actions": sum(d.done for d in drivers),
-        "sent": sum(d.sent for d in drivers),
-        "refused": sum(d.refused for d in drivers),
-        "send_failed": sum(d.send_failed for d in drivers),
         "closed_by_server": sum(1 for c in clients if not c.is_open),
-        "skipped_ticks": sum(d.skipped for d in drivers),
         "rematches": sum(d.rematches for d in drivers),
-        "unfinished": sum(1 for d in drivers if d.pending is not None),
-        "actions_per_s": sum(d.done for d in drivers) / elapsed,
-        "p50_ms": _ms(percentile(latencies, 0.50)),
-        "p95_ms": _ms(percentile(latencies, 0.95)),
-        "p99_ms": _ms(percentile(latencies, 0.99)),
-        "max_ms": _ms(max(latencies) if latencies else None),
+        "stuck": sum(d.stuck for d in drivers),
+        "points": points,
         **_accounting(drivers),
         "errors": sum(len(s.errors) for s in clients),
     }
@@ -544,9 +613,13 @@ def main() -> None:
         p.add_argument("--plan", required=True)
         p.add_argument("--ports", required=True)
         p.add_argument("--out", required=True)
-    p_play.add_argument("--rate", type=float, default=1.0)
-    p_play.add_argument("--duration", type=float, default=30.0)
+    p_play.add_argument("--rates", default="1.0", help="actions/s per table, comma-separated: a sweep")
+    p_play.add_argument("--duration", type=float, default=30.0, help="seconds per point")
+    p_play.add_argument("--repeats", type=int, default=1)
     p_play.add_argument("--baseline", action="store_true")
+    p_play.add_argument("--groups", default="{}", help='JSON {"server": [pid, ...], ...}: CPU accounted per group')
+    p_play.add_argument("--max-other", type=float, default=0.1)
+    p_play.add_argument("--reruns", type=int, default=2)
     p_idle.add_argument("--hold", type=float, default=60.0)
     args = parser.parse_args()
 
@@ -562,7 +635,9 @@ def main() -> None:
         plan = json.load(fh)
     ports = [int(p) for p in args.ports.split(",")]
     if args.command == "play":
-        result = asyncio.run(play(plan, ports, args.rate, args.duration, args.baseline))
+        rates = [float(r) for r in args.rates.split(",")]
+        result = asyncio.run(play(plan, ports, rates, args.duration, args.baseline, repeats=args.repeats,
+                                  groups=json.loads(args.groups), max_other=args.max_other, reruns=args.reruns))
     else:
         result = asyncio.run(idle(plan, ports, args.hold))
     with open(args.out, "w") as fh:

@@ -17,7 +17,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -145,6 +147,14 @@ class Postgres:
                   "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "sixdice")
         return self
 
+    @property
+    def pid(self) -> int | None:
+        """The postmaster's pid (its backends are its children)."""
+        try:
+            return int((self.data / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+
     def stop(self) -> None:
         if self.started:
             self._run(f"{self.bindir}/pg_ctl", "-D", str(self.data), "-m", "immediate", "stop", check=False)
@@ -213,3 +223,89 @@ class Daphne:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+
+# ---------------------------------------------------------------- CPU accounting from /proc
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _processes() -> dict[int, tuple[int, int, int]]:
+    """Every process now: pid -> (parent pid, utime + stime in ticks, nice)."""
+    out: dict[int, tuple[int, int, int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        f = stat[stat.rindex(")") + 2 :].split()  # f[0] is field 3 of stat(5): state
+        out[int(entry)] = (int(f[1]), int(f[11]) + int(f[12]), int(f[16]))
+    return out
+
+
+def descendants(pids: list[int], procs: dict[int, tuple[int, int, int]]) -> set[int]:
+    """These processes and all their descendants (PostgreSQL's backends)."""
+    children: dict[int, list[int]] = {}
+    for pid, (ppid, _ticks, _nice) in procs.items():
+        children.setdefault(ppid, []).append(pid)
+    seen: set[int] = set()
+    todo = list(pids)
+    while todo:
+        pid = todo.pop()
+        if pid not in seen:
+            seen.add(pid)
+            todo.extend(children.get(pid, []))
+    return seen
+
+
+def machine_ticks() -> dict[str, int]:
+    """The first line of /proc/stat: the whole machine's ticks by kind (all CPUs)."""
+    names = ["user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal"]
+    values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:9]]
+    return dict(zip(names, values, strict=True))
+
+
+def cpu_sample() -> dict[str, Any]:
+    """Ticks now: of every process, and of the machine (busy, interrupts, total of all CPUs)."""
+    machine = machine_ticks()
+    return {"procs": _processes(), "total": sum(machine.values()), "irq": machine["irq"] + machine["softirq"]}
+
+
+def cpu_shares(before: dict[str, Any], after: dict[str, Any], groups: dict[str, list[int]],
+               ignore: Sequence[int] = ()) -> dict[str, Any]:
+    """Where the CPU went between two samples: seconds per group (with descendants), and shares of the
+    machine for each group, for other processes at normal priority and for niced ones.
+
+    ``ignore``: processes of the benchmark itself that are neither server nor clients (the launcher).
+    """
+    procs_a, procs_b = before["procs"], after["procs"]
+    total = max(1, after["total"] - before["total"])
+
+    def delta(pid: int) -> int:
+        old = procs_a.get(pid)
+        return procs_b[pid][1] - (old[1] if old else 0)
+
+    claimed: set[int] = set()
+    ticks: dict[str, int] = {}
+    for name, pids in groups.items():
+        members = descendants(pids, procs_b) - claimed
+        claimed |= members
+        ticks[name] = sum(delta(pid) for pid in members if pid in procs_b)
+    claimed |= set(ignore)
+    normal = niced = 0
+    for pid, (_ppid, _t, nice) in procs_b.items():
+        if pid in claimed:
+            continue
+        if nice > 0:
+            niced += delta(pid)
+        else:
+            normal += delta(pid)
+    return {
+        "cpu_s": {name: round(t / CLOCK_TICKS, 3) for name, t in ticks.items()},
+        "share": {name: round(t / total, 3) for name, t in ticks.items()},
+        "other_share": round(normal / total, 3),
+        "niced_share": round(niced / total, 3),
+        "irq_share": round((after["irq"] - before["irq"]) / total, 3),
+    }

@@ -146,7 +146,8 @@ def test_host_corrects_a_typed_roll_after_later_moves(slug):
     log = list(game.events.order_by("seq"))
     assert [(e.seq, e.actor, e.action) for e in log[: len(before)]] == before  # nothing deleted
     added = log[len(before):]
-    assert added[0].action == {"type": "undo", "to": roll.seq - 1} and added[0].actor == "host"
+    assert added[0].action == {"type": "undo", "to": roll.seq - 1, "corrects": roll.seq} and added[0].actor == "host"
+    assert added[0].text == f"The host corrects roll #{roll.seq} (back to #{roll.seq - 1})"
     assert added[1].actor == "host" and added[1].action["values"] == fixed
     assert game.state == services.replay(game)  # the one replay reaches the corrected state
     remade = [e for e in added[2:] if e.actor != "system"]

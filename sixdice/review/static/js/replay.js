@@ -79,7 +79,7 @@
         el("span", {class: "name"}, seat.name), seat.bot ? el("small", {}, ` (${T.bot})`) : null)));
     },
     drawLog() {
-      const items = this.log.slice().reverse().map((e) => el("li", {value: e.seq},
+      const items = this.log.slice().reverse().map((e) => el("li", {value: e.seq, class: e.step.undone ? "undone" : null},
         el("a", {href: `#step-${e.seq}`, "data-step": e.seq}, stepLine(e.step))));
       $("log").replaceChildren(...items);
     },
@@ -92,7 +92,10 @@
     // A player's own move already starts with their name; anyone else who decided is named first.
     const named = s.kind === "seat" && s.text.startsWith(s.who);
     if (s.who && !named) parts.push(el("span", {class: "who who-" + (s.kind || "seat")}, s.who), " \u00b7 ");
-    parts.push(el("span", {class: "move"}, s.text));
+    // A move an undo took back stays, struck through, with who took it back and when (for every reader).
+    parts.push(s.undone ? el("s", {class: "move undone"}, s.text) : el("span", {class: "move"}, s.text));
+    if (s.undone) parts.push(" ", el("small", {class: "undone-note"}, `(${s.undone_by || T.undone})`));
+    if (s.hint) parts.push(" ", el("small", {class: "hint-shown"}, `(${s.hint})`));  // what the player's phone suggested
     if (s.default) {
       parts.push(" ", el("small", {class: "default" + (s.differs ? " differs" : "")},
         "(" + (s.differs ? `${T.differs}; ${format(T.defaultWas, {text: s.default})}` : T.sameAsDefault) + ")"));

@@ -1,0 +1,76 @@
+/* The host's form to correct a typed (real dice) roll: pick the roll, type the dice it really
+ * showed, confirm.  The host command "correct" (docs/protocol.md, docs/undo.md) appends an undo
+ * back to just before the roll, the corrected roll, and the later moves made again while legal.
+ * Offered at a "real dice" table while a game is played, for the typed rolls still in play.
+ */
+(function () {
+  "use strict";
+  const live = window.live;
+  const box = document.getElementById("correct-roll");
+  if (!live || !box) return;
+  const T = live.T;
+  const $ = (id) => document.getElementById(id);
+  const open = $("correct-open"), form = $("correct-form"), pick = $("correct-seq"), input = $("correct-values"), error = $("correct-error");
+  const fill = (template, args) => template.replace(/\{(\w+)\}/g, (m, key) => (key in args ? String(args[key]) : m));
+
+  // The typed rolls still in play (not struck through by an undo), latest first.
+  function rolls() {
+    const gone = new Set(), line = [];
+    for (const e of live.log) {
+      if (e.action && e.action.type === "undo") { while (line.length && line[line.length - 1].seq > e.action.to) gone.add(line.pop().seq); }
+      else line.push(e);
+    }
+    return line.filter((e) => e.action && e.action.type === "roll" && Array.isArray(e.action.values)).reverse();
+  }
+
+  function draw() {
+    const playing = live.game && live.game.status === "playing";
+    const physical = live.table && (live.table.options || {}).dice === "physical";
+    const found = playing && physical ? rolls() : [];
+    open.hidden = !found.length;  // a button beside Pause and Undo; the form opens only when asked for
+    if (!found.length) show(false);
+    if (!found.length) return;
+    const chosen = pick.value;
+    pick.replaceChildren(...found.map((e) => live.el("option", {value: e.seq}, `#${e.seq} ${e.text}`)));
+    if (found.some((e) => String(e.seq) === chosen)) pick.value = chosen;
+  }
+
+  function show(on) {
+    box.hidden = !on;
+    open.setAttribute("aria-expanded", String(on));
+    if (!on) error.textContent = "";
+  }
+  open.addEventListener("click", () => { show(box.hidden); if (!box.hidden) pick.focus(); });
+  $("correct-cancel").addEventListener("click", () => { show(false); open.focus(); });
+
+  // "+1 −3 2" → [1, -3, 2]; the minus sign may be typed as − or -.  null: not whole numbers.
+  function parse(text) {
+    const words = text.replace(/[\u2212\u2013]/g, "-").split(/[\s,;]+/).filter(Boolean);
+    if (!words.length || !words.every((w) => /^[+-]?\d{1,2}$/.test(w))) return null;
+    return words.map((w) => parseInt(w, 10));
+  }
+
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    error.textContent = "";
+    const roll = rolls().find((e) => String(e.seq) === pick.value);
+    if (!roll) { error.textContent = T.correctNone; return; }
+    const values = parse(input.value);
+    if (!values) { error.textContent = T.correctNumbers; input.focus(); return; }
+    if (values.length !== roll.action.values.length) {
+      error.textContent = fill(T.correctCount, {n: roll.action.values.length});
+      input.focus();
+      return;
+    }
+    if (!window.confirm(fill(T.correctConfirm, {seq: roll.seq, values: values.join(" ")}))) return;
+    const ref = live.hostCommand("correct", {seq: roll.seq, values});
+    live.onReply(ref, (msg) => {
+      if (msg.type === "error") { error.textContent = msg.message; input.focus(); return; }
+      input.value = "";  // every phone is told by the correction's own log line
+      show(false);
+    });
+  });
+
+  live.onChange(draw);
+  draw();
+})();
