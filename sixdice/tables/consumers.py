@@ -7,17 +7,21 @@ is in ``docs/protocol.md``; writes are in ``services``, reads in
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs
 
-from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.utils import translation
+from django.contrib.sessions.backends.db import SessionStore as DbSessionStore
+from django.contrib.sessions.models import Session
+from django.db import connection
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from sixdice.gamekit.engine import GameError
@@ -55,19 +59,80 @@ class Who:
         return selectors.role(self.seat, self.host)
 
 
-def _identify(session: Any, code: str) -> Who:
-    held = (session or {}).get("tables", {}).get(code, {}) if session is not None else {}
+@dataclass
+class Arrival:
+    """What a connect read and wrote in its one trip to the database."""
+
+    who: Who
+    welcome: dict[str, Any]
+    presence: dict[str, Any]
+
+
+def _arrive(
+    session: Any, code: str, guesser: tuple[str | None, str | None], channel_name: str, lang: str,
+    game_id: int | None, since: int | None,
+) -> Arrival | None:
+    """A connect's database work in one hop off the event loop; ``None`` when the client is blocked for guessing.
+
+    The session (1 statement), the table with its current game and this
+    connection's seat (1), the guessing counters unless the session holds a
+    secret of this table (1 on the database cache), the presence row (1), who
+    is here (1), and the welcome from this process's table frame when it is
+    still current (0; else the seats, the log and after a finished game the
+    standings: 3 at most).
+    """
+    held = _tables_held(session).get(code, {})
     credentials = Credentials(seat_secret=held.get("seat"), host_secret=held.get("host"))
-    table = services.load_table(code, allow_closed=True)
-    seat = services.seat_for(table, credentials)
-    return Who(
-        table_id=table.pk,
-        code=table.code,
-        seat=seat.position if seat else None,
-        host=services.is_host(table, credentials),
-        credentials=credentials,
-        parked=None if seat else timers.parked_seat(table.pk, credentials),
-    )
+    digest = services.hash_secret(credentials.seat_secret) if credentials.seat_secret else None
+    table = selectors.arrival(code, digest)
+    seat: int | None = None if table is None else table.seat_position  # type: ignore[attr-defined]
+    host = table is not None and services.is_host(table, credentials)
+    # A browser holding this table's seat or host secret is not guessing codes: no look at the counters
+    # (a statement on the database cache).  Anyone else is refused while blocked, known code or not,
+    # so a blocked guesser learns nothing about which codes exist.
+    if seat is None and not host and throttle.is_blocked(*guesser):
+        return None
+    if table is None:
+        throttle.record_miss(*guesser)
+        raise ServiceError("unknown_table", _("There is no table %(code)s.") % {"code": repr(code)})
+    presence.arrive(channel_name, table_id=table.pk, seat=seat, host=host)
+    here = presence.current(table.pk)
+    welcome = selectors.welcome_for(table, seat=seat, host=host, here=here, lang=lang, game_id=game_id, since=since)
+    parked = None if seat is not None else table.parked_position  # type: ignore[attr-defined]
+    who = Who(table_id=table.pk, code=table.code, seat=seat, host=host, credentials=credentials, parked=parked)
+    return Arrival(who, welcome, here)
+
+
+def _tables_held(session: Any) -> dict[str, Any]:
+    """The table secrets a browser's session holds.
+
+    With the database session backend, in one plain statement: the ORM's
+    query for it cost a third of a connect's database work.  The session is
+    only read here, never written.
+    """
+    if session is None:
+        return {}
+    store = getattr(session, "_wrapped", session)  # Channels hands the store over in a lazy wrapper
+    if type(store) is DbSessionStore:
+        key = store.session_key
+        if not key:
+            return {}
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT session_data FROM {Session._meta.db_table} WHERE session_key = %s AND expire_date > %s",
+                [key, connection.ops.adapt_datetimefield_value(timezone.now())],
+            )
+            row = cursor.fetchone()
+        tables = store.decode(row[0]).get("tables") if row else None
+    else:
+        tables = session.get("tables")
+    return tables if isinstance(tables, dict) else {}
+
+
+def _leave(channel_name: str, table_id: int) -> dict[str, Any]:
+    """A connection closed: its presence row goes; who is here now."""
+    presence.unregister(channel_name)
+    return presence.current(table_id)
 
 
 def _reidentify(who: Who) -> Who:
@@ -75,6 +140,50 @@ def _reidentify(who: Who) -> Who:
     seat = services.seat_for(table, who.credentials)
     parked = None if seat else timers.parked_seat(table.pk, who.credentials)
     return Who(who.table_id, who.code, seat.position if seat else None, who.host, who.credentials, who.bots, who.timer, parked)
+
+
+PRESENCE_GATHER = 0.05
+"""Seconds a table's presence frame waits for more connects and disconnects (a connect storm, a table
+sitting down together): one frame to everyone then carries them all, not one frame per connect."""
+
+
+class _Announcer:
+    """The presence frames this process owes, one per table at most, each sent :data:`PRESENCE_GATHER` s late.
+
+    The frame carries who is here as counted by the last connect or
+    disconnect at that table in this process, which is the freshest: its
+    count came after its own presence row was written or deleted.
+    """
+
+    def __init__(self) -> None:
+        self._due: dict[str, tuple[asyncio.AbstractEventLoop, dict[str, Any]]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def announce(self, layer: Any, code: str, here: dict[str, Any]) -> None:
+        loop = asyncio.get_running_loop()
+        due = self._due.get(code)
+        self._due[code] = (loop, here)
+        if due is not None and due[0] is loop and not loop.is_closed():
+            return  # a frame is already due: it will carry this count
+        loop.call_later(PRESENCE_GATHER, self._send, layer, code)
+
+    def _send(self, layer: Any, code: str) -> None:
+        due = self._due.pop(code, None)
+        if due is None:
+            return
+        task = due[0].create_task(self._group_send(layer, code, due[1]))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    @staticmethod
+    async def _group_send(layer: Any, code: str, here: dict[str, Any]) -> None:
+        try:
+            await layer.group_send(broadcast.group_name(code), {"type": "table.presence", "presence": here})
+        except Exception:  # a lost presence frame is corrected by the next one or a heartbeat's
+            log.exception("presence frame to table %s failed", code)
+
+
+_announcer = _Announcer()
 
 
 def _no_constant(name: str) -> Any:
@@ -115,23 +224,6 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def _connect(self) -> None:
         code = services.normalise_code(self.scope["url_route"]["kwargs"]["code"])
         await self.accept()
-        guesser = throttle.scope_keys(self.scope)
-        if await sync_to_async(throttle.is_blocked)(*guesser):
-            await self._error("rate_limited", _("Too many unknown table codes: please wait a few minutes."))
-            await self.close(code=throttle.CLOSE_GUESSING)
-            return
-        try:
-            self.who = who = await database_sync_to_async(_identify)(self.scope.get("session"), code)
-        except ServiceError as exc:
-            if exc.code == "unknown_table":
-                await sync_to_async(throttle.record_miss)(*guesser)
-            await self._error(exc.code, exc.message)
-            await self.close(code=4404)
-            return
-        await self.channel_layer.group_add(broadcast.group_name(who.code), self.channel_name)
-        await database_sync_to_async(presence.register)(
-            self.channel_name, table_id=who.table_id, seat=who.seat, host=who.host
-        )
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         game_id: int | None
         since: int | None
@@ -139,22 +231,46 @@ class TableConsumer(AsyncWebsocketConsumer):
             game_id, since = int(query["game"][0]), int(query["since"][0])
         except (KeyError, ValueError):
             game_id = since = None
-        welcome = await database_sync_to_async(selectors.welcome)(
-            who.table_id, seat=who.seat, host=who.host, game_id=game_id, since=since
-        )
-        await self._send_table(welcome)
-        await self._presence_changed()
+        group = broadcast.group_name(code)
+        # In the group before the welcome is read: a move committed meanwhile arrives as an update.
+        await self.channel_layer.group_add(group, self.channel_name)
+        try:
+            arrival = await database_sync_to_async(_arrive)(
+                self.scope.get("session"), code, throttle.scope_keys(self.scope), self.channel_name, self.lang,
+                game_id, since,
+            )
+        except ServiceError as exc:
+            await self.channel_layer.group_discard(group, self.channel_name)
+            await self._error(exc.code, exc.message)
+            await self.close(code=4404)
+            return
+        if arrival is None:
+            await self.channel_layer.group_discard(group, self.channel_name)
+            await self._error("rate_limited", _("Too many unknown table codes: please wait a few minutes."))
+            await self.close(code=throttle.CLOSE_GUESSING)
+            return
+        self.who = who = arrival.who
+        await self._send_table(arrival.welcome, localized=True)
+        # Who is here was counted in the same trip: tell everyone at the table (with other connects of the moment).
+        _announcer.announce(self.channel_layer, code, arrival.presence)
         if who.bots:
             bots.kick(who.code)
         if who.timer:
             timers.kick(who.code)
 
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        # Overrides Channels, as dispatch: no thread hop to close database connections at every disconnect.
+        # (This consumer joins its group itself, so Channels' ``groups`` is empty: nothing else to do.)
+        await self.disconnect(message["code"])
+        raise StopConsumer()
+
     async def disconnect(self, close_code: int) -> None:
         if self.who is None:
             return
-        await self.channel_layer.group_discard(broadcast.group_name(self.who.code), self.channel_name)
-        await database_sync_to_async(presence.unregister)(self.channel_name)
-        await self._presence_changed()
+        group = broadcast.group_name(self.who.code)
+        await self.channel_layer.group_discard(group, self.channel_name)
+        here = await database_sync_to_async(_leave)(self.channel_name, self.who.table_id)
+        _announcer.announce(self.channel_layer, self.who.code, here)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.who is None:
@@ -338,7 +454,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         )
         return snapshot
 
-    async def _send_table(self, payload: dict[str, Any]) -> None:
+    async def _send_table(self, payload: dict[str, Any], *, localized: bool = False) -> None:
         """Send a frame that carries the table (welcome, snapshot, revoked); note its version."""
         assert self.who is not None
         if "table" in payload:
@@ -348,11 +464,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.who.timer = timer is not None
             if timer is not None and self.who.seat is None and self.who.parked in timer["away"]:
                 payload = {**payload, "away_seat": self.who.parked}  # this phone may say "I'm back"
-        await self._send(payload)
+        await self._send(payload, localized=localized)
 
-    async def _send(self, payload: dict[str, Any]) -> None:
-        payload = i18n.localize_frame(payload, self.lang)  # log lines in this connection's language
-        await self.send(text_data=json.dumps(payload, separators=(",", ":")))
+    async def _send(self, payload: dict[str, Any], *, localized: bool = False) -> None:
+        if not localized:  # else its log lines are in this connection's language already (the welcome)
+            payload = i18n.localize_frame(payload, self.lang)  # log lines in this connection's language
+        await self.send(text_data=json.dumps(payload, separators=(",", ":"), ensure_ascii=False))  # UTF-8: no escapes for non-ASCII
 
     async def _error(self, code: str, message: str, ref: Any = None, **extra: Any) -> None:
         await self._send({"type": "error", "code": code, "message": str(message), "ref": ref, **extra})

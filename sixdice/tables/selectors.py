@@ -8,19 +8,25 @@ no further query.
 
 from __future__ import annotations
 
+import functools
+import hmac
 import json
 import secrets
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from django.db import connection, models
 from django.urls import reverse
 
 from sixdice.gamekit.engine import get_engine
 
 from . import i18n, presence
-from .models import Event, Game, Seat, Table
+from .models import Event, Game, Seat, Table, TurnTimer
 
 
 def event_payload(event: Event) -> dict[str, Any]:
@@ -101,35 +107,75 @@ def standings(table: Table, seats: Sequence[Seat] | None = None) -> list[dict[st
 
 
 def table_frame(table_id: int, *, log_size: int = 40) -> dict[str, Any]:
-    """What everyone at the table shares, in six queries: computed once per table change.
+    """What everyone at the table shares, in at most six queries: computed once per table change.
 
     ``game`` carries the engine and the full ``state``: each connection
     derives its own seat's ``view`` from it (:func:`for_connection`).
     """
-    from . import timers  # the turn timer (issue 14); it reads through this module's neighbours
-
     table = Table.objects.select_related("turn_timer").get(pk=table_id)
     seats = list(Seat.objects.filter(table_id=table_id).order_by("position"))
     game = current_game(table)
-    log = [] if game is None else recent_events(game, log_size)
-    shared: dict[str, Any] | None = None if game is None else {
-        "id": game.pk,
-        "number": game.number,
-        "seq": game.seq,
-        "status": game.status,
-        "players": game.players,
-        "started_at": game.started_at.isoformat(),
-        "log": [event_payload(e) for e in log],
-        "engine": game.engine,
-        "state": game.state,
-    }
-    return {
-        "table": table_info(table, seats),
-        "presence": presence.current(table_id),
-        "standings": standings(table, seats),
-        "game": shared,
-        "timer": timers.frame_part(table, game, seats, log[-1].created_at if log else None),
-    }
+    cached = _build_frame(table, game, presence.current(table_id), log_size=log_size, reuse=FRAMES.get(table_id), seats=seats)
+    return with_timer(cached.frame, table, game, seats)
+
+
+def with_timer(frame: dict[str, Any], table: Table, game: Game | None, seats: Sequence[Seat]) -> dict[str, Any]:
+    """The frame with its ``timer`` (issue 14) as of now: never remembered, its time left changes by the second.
+
+    ``table`` with its ``turn_timer`` loaded (or known to be absent).
+    """
+    from . import timers  # the turn timer (issue 14); it reads through this module's neighbours
+
+    log = (frame["game"] or {}).get("log") or []
+    last_at = datetime.fromisoformat(log[-1]["at"]) if log and log[-1].get("at") else None
+    return {**frame, "timer": timers.frame_part(table, game, seats, last_at)}
+
+
+def _build_frame(
+    table: Table, game: Game | None, here: dict[str, Any], *, log_size: int = 40, reuse: CachedFrame | None = None,
+    seats: list[Seat] | None = None,
+) -> CachedFrame:
+    """The table frame from the table row, its current game and who is here: 3 queries at most, and remembered.
+
+    ``reuse``: an older frame of this table; its table part (seats, standings)
+    is taken when the table's version is the same, its game part when the game
+    and its seq are, each without a query.
+    """
+    frame: dict[str, Any] = {"table": None, "presence": here, "standings": None, "game": None}
+    logs: dict[str, list[dict[str, Any]]] = {}
+    if reuse is not None and reuse.key[:2] == (table.code, table.version):
+        frame["table"] = {**reuse.frame["table"], "status": table.status, "paused": table.paused}
+        frame["standings"] = reuse.frame["standings"]
+    else:
+        if seats is None:
+            seats = list(Seat.objects.filter(table_id=table.pk).order_by("position"))
+        # Only a finished game counts in the standings: none exists while the first game is being played.
+        no_results = game is None or (game.number == 1 and game.status == Game.Status.PLAYING)
+        frame["table"] = table_info(table, seats)
+        frame["standings"] = [_no_standing(s, len(seats)) for s in seats] if no_results else standings(table, seats)
+    if game is not None:
+        game_key = (game.pk, game.seq, game.status, game.started_at.isoformat())
+        if reuse is not None and reuse.key[2:] == game_key and reuse.frame["game"] is not None:
+            frame["game"] = reuse.frame["game"]
+            logs = reuse.logs
+        else:
+            frame["game"] = {
+                "id": game.pk,
+                "number": game.number,
+                "seq": game.seq,
+                "status": game.status,
+                "players": game.players,
+                "started_at": game.started_at.isoformat(),
+                # A game at seq 0 has no events yet: no query.
+                "log": [event_payload(e) for e in recent_events(game, log_size)] if game.seq else [],
+                "engine": game.engine,
+                "state": game.state,
+            }
+    return FRAMES.put(table.pk, frame, logs)
+
+
+def _no_standing(seat: Seat, n: int) -> dict[str, Any]:
+    return {"position": seat.position, "name": seat.name, "wins": 0, "lost": 0, "places": [0] * n}
 
 
 def role(seat: int | None, host: bool) -> str:
@@ -155,10 +201,212 @@ def welcome(table_id: int, *, seat: int | None, host: bool, game_id: int | None,
     frame: dict[str, Any] = {"type": "welcome", **snapshot(table_id, seat=seat, host=host)}
     game = frame["game"]
     if game_id is not None and since is not None and game and game["id"] == game_id and since <= game["seq"]:
-        # Up to the snapshot's own seq: an event committed since then comes as an update, and
-        # sending it here too would show it twice.
-        missed = Event.objects.filter(game_id=game_id, seq__gt=since, seq__lte=game["seq"]).order_by("seq")
-        frame["missed"] = [event_payload(e) for e in missed[: settings.SIXDICE_RESYNC_MAX_EVENTS]]
+        frame["missed"] = _missed(game, since)
+    return frame
+
+
+def _missed(game: dict[str, Any], since: int) -> list[dict[str, Any]]:
+    """The events after ``since`` up to the frame's own seq: from its log when the log reaches back that far.
+
+    Up to the snapshot's own seq: an event committed since then comes as an
+    update, and sending it here too would show it twice.
+    """
+    log = game["log"]
+    if since >= game["seq"]:
+        return []
+    if log and log[0]["seq"] <= since + 1 and log[-1]["seq"] == game["seq"]:
+        return [e for e in log if e["seq"] > since][: settings.SIXDICE_RESYNC_MAX_EVENTS]
+    missed = Event.objects.filter(game_id=game["id"], seq__gt=since, seq__lte=game["seq"]).order_by("seq")
+    return [event_payload(e) for e in missed[: settings.SIXDICE_RESYNC_MAX_EVENTS]]
+
+
+# ------------------------------------------------------------------ the connect path (docs/performance.md, "Connects")
+
+FrameKey = tuple[str, int, int | None, int, str | None, str | None]
+
+
+def frame_key(frame: dict[str, Any]) -> FrameKey:
+    """What identifies a table frame: the table's code and version, its current game and that game's seq.
+
+    Every change to the table bumps its version, every event the game's seq,
+    and events are only ever appended (an undo is an event too), so two frames
+    with one key hold the same thing, whichever process computed them (a
+    game abandoned when the host closes the table changes its status, not its
+    seq: the status is in the key too).  (The
+    code and the game's start time guard against a database whose ids start
+    again, as between tests.)
+    """
+    game = frame["game"]
+    if game is None:
+        return (frame["table"]["code"], frame["table"]["version"], None, 0, None, None)
+    return (frame["table"]["code"], frame["table"]["version"], game["id"], game["seq"], game["status"], game["started_at"])
+
+
+@dataclass
+class CachedFrame:
+    key: FrameKey
+    frame: dict[str, Any]
+    logs: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # the game's log per language
+
+
+class FrameCache:
+    """The last table frame this process computed for each table, for the welcome of the next connection.
+
+    A connect compares the key it reads from the database (in the one query
+    that identifies it) with the cached frame's: equal keys, no query for the
+    frame; else the parts still current are reused (:func:`_build_frame`).  Bounded (least recently used out); shared by the database
+    threads, hence the lock.
+    """
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._frames: OrderedDict[int, CachedFrame] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, table_id: int) -> CachedFrame | None:
+        with self._lock:
+            cached = self._frames.get(table_id)
+            if cached is not None:
+                self._frames.move_to_end(table_id)
+            return cached
+
+    def put(self, table_id: int, frame: dict[str, Any], logs: dict[str, list[dict[str, Any]]] | None = None) -> CachedFrame:
+        cached = CachedFrame(frame_key(frame), frame, {} if logs is None else logs)
+        with self._lock:
+            self._frames[table_id] = cached
+            self._frames.move_to_end(table_id)
+            while len(self._frames) > self.size:
+                self._frames.popitem(last=False)
+        return cached
+
+    def clear(self) -> None:
+        with self._lock:
+            self._frames.clear()
+
+
+FRAMES = FrameCache()
+
+_GAME_COLUMNS = ("id", "number", "seq", "status", "players", "started_at", "engine", "state")
+
+_ARRIVAL_SQL = """
+SELECT t.*, {game_columns},
+       s.id AS s_id, s.position AS s_position, s.name AS s_name, s.secret_hash AS s_secret_hash,
+       s.is_bot AS s_is_bot, s.bot_strength AS s_bot_strength, s.parked_secret_hash AS s_parked,
+       tt.table_id AS tt_id, tt.seconds AS tt_seconds, tt.paused AS tt_paused
+FROM {table} t LEFT JOIN {game} g
+  ON g.id = (SELECT g2.id FROM {game} g2 WHERE g2.table_id = t.id ORDER BY g2.number DESC LIMIT 1)
+  LEFT JOIN {seat} s ON s.table_id = t.id
+  LEFT JOIN {timer} tt ON tt.table_id = t.id
+WHERE t.code = %s ORDER BY s.position
+"""
+
+
+def _game_field(name: str) -> models.Field[Any, Any]:
+    field = Game._meta.get_field(name)
+    assert isinstance(field, models.Field)
+    return field
+
+
+@functools.cache
+def _arrival_sql() -> str:
+    columns = ", ".join(f"g.{_game_field(name).column} AS cur_{name}" for name in _GAME_COLUMNS)
+    return _ARRIVAL_SQL.format(
+        game_columns=columns, seat=Seat._meta.db_table, table=Table._meta.db_table, game=Game._meta.db_table,
+        timer=TurnTimer._meta.db_table,
+    )
+
+
+def _from_db(name: str, value: Any) -> Any:
+    """A game column read outside the ORM's own columns, converted as the ORM converts it (JSON, dates)."""
+    if value is None:
+        return None
+    column = _game_field(name).get_col(Game._meta.db_table)
+    for convert in connection.ops.get_db_converters(column) + column.get_db_converters(connection):
+        value = convert(value, column, connection)
+    return value
+
+
+def arrival(code: str, seat_digest: str | None) -> Table | None:
+    """The table with this code, in one plain statement: with its current game's row and its seats (a row each).
+
+    The game's columns come as ``cur_<column>`` (``cur_id`` is ``None`` when no
+    game was started), the seats as ``arrived_seats``, and the one
+    ``seat_digest`` holds as ``seat_position`` (``None``: no seat).  A plain
+    statement, not ORM queries: building those cost more CPU than the rest of
+    a connect.
+    """
+    rows = list(Table.objects.raw(_arrival_sql(), [code]))
+    if not rows:
+        return None
+    table = rows[0]
+    for name in _GAME_COLUMNS:
+        setattr(table, f"cur_{name}", _from_db(name, getattr(table, f"cur_{name}")))
+    seats = [
+        Seat(
+            id=row.s_id, table_id=table.pk, position=row.s_position, name=row.s_name,  # type: ignore[attr-defined]
+            secret_hash=row.s_secret_hash or "", is_bot=bool(row.s_is_bot),  # type: ignore[attr-defined]
+            bot_strength=row.s_bot_strength or "", parked_secret_hash=row.s_parked or "",  # type: ignore[attr-defined]
+        )
+        for row in rows
+        if row.s_id is not None  # type: ignore[attr-defined]
+    ]
+    table.arrived_seats = seats  # type: ignore[attr-defined]
+    timer = None if table.tt_id is None else TurnTimer(  # type: ignore[attr-defined]
+        table_id=table.pk, seconds=table.tt_seconds, paused=bool(table.tt_paused),  # type: ignore[attr-defined]
+    )
+    Table._meta.get_field("turn_timer").set_cached_value(table, timer)  # as select_related: no query for it
+    table.parked_position = None if not seat_digest else next(  # type: ignore[attr-defined]
+        (seat.position for seat in seats
+         if seat.parked_secret_hash and hmac.compare_digest(seat.parked_secret_hash, seat_digest)),
+        None,
+    )
+    table.seat_position = next(  # type: ignore[attr-defined]
+        (seat.position for seat in seats if seat_digest and seat.secret_hash and hmac.compare_digest(seat.secret_hash, seat_digest)),
+        None,
+    )
+    return table
+
+
+def _arrived_game(table: Table) -> Game | None:
+    if getattr(table, "cur_id", None) is None:
+        return None
+    return Game(table_id=table.pk, **{name: getattr(table, f"cur_{name}") for name in _GAME_COLUMNS})
+
+
+def welcome_for(
+    table: Table, *, seat: int | None, host: bool, here: dict[str, Any], lang: str,
+    game_id: int | None = None, since: int | None = None,
+) -> dict[str, Any]:
+    """The ``welcome`` for a connection that :func:`arrival` identified, its log already in ``lang``.
+
+    From this process's cached table frame when it is still the table's (no
+    query); else the frame is built from the arrival's rows (seats, log and,
+    after a finished game, the standings).  ``presence`` is ``here``, counted
+    just now.
+    """
+    game = _arrived_game(table)
+    key: FrameKey = (table.code, table.version, None, 0, None, None) if game is None else (
+        table.code, table.version, game.pk, game.seq, game.status, game.started_at.isoformat()
+    )
+    cached = FRAMES.get(table.pk)
+    if cached is None or cached.key != key:
+        cached = _build_frame(table, game, here, reuse=cached, seats=getattr(table, "arrived_seats", None))
+    seats = getattr(table, "arrived_seats", None)
+    if seats is None:
+        seats = list(Seat.objects.filter(table_id=table.pk).order_by("position"))
+    timed = with_timer(cached.frame, table, game, seats)
+    frame: dict[str, Any] = {"type": "welcome", **for_connection(timed, seat=seat, host=host), "presence": here}
+    shown = frame["game"]
+    if shown is not None:
+        log = cached.logs.get(lang)
+        if log is None:  # each language's lines are rendered once per frame, not once per connection
+            log = cached.logs[lang] = i18n.localize_events(shown["log"], lang)
+        missed = _missed(shown, since) if (
+            game_id is not None and since is not None and shown["id"] == game_id and since <= shown["seq"]
+        ) else None
+        frame["game"] = {**shown, "log": log}
+        if missed is not None:
+            frame["missed"] = i18n.localize_events(missed, lang)
     return frame
 
 

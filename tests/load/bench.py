@@ -30,7 +30,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from tests.load import hostile
+from tests.load import connects, hostile
 from tests.load.infra import ROOT, Daphne, Postgres, Redis, base_env, migrate, raise_fd_limit
 
 APPS = {  # name: ASGI application; all three are driven by the same clients in the same run
@@ -264,6 +264,8 @@ def main() -> None:
     parser.add_argument("--hostile", action=argparse.BooleanOptionalAction, default=True,
                         help="run the hostile-neighbour case (flood from one socket)")
     hostile.add_arguments(parser)
+    parser.add_argument("--connects", action=argparse.BooleanOptionalAction, default=True,
+                        help="run the connect benchmark (tests/load/connects.py) with its defaults")
     parser.add_argument("--json", help="also write the results here")
     args = parser.parse_args()
     raise_fd_limit()  # the servers and the clients inherit it
@@ -295,6 +297,10 @@ def main() -> None:
         case = hostile.run(args)
         results["hostile"] = case
         ok &= hostile.report(case)
+    if args.connects:
+        print()
+        results["connects"], met = connects.run(connects.defaults())
+        ok &= met
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))
     sys.exit(0 if ok else 1)

@@ -99,6 +99,7 @@ def test_a_table_change_costs_a_few_statements_and_one_frame_for_everyone(tiny_t
     with CaptureQueriesContext(connection) as ctx:
         services.set_paused(table=table, paused=True)
     frame_queries = [q["sql"] for q in ctx.captured_queries]
+    selectors.FRAMES.clear()  # computed from scratch, as in the change (no part of it remembered)
     with CaptureQueriesContext(connection) as only_frame:
         selectors.table_frame(table.pk)
     assert len(only_frame.captured_queries) <= MAX_FRAME_QUERIES, "\n".join(q["sql"] for q in only_frame)
@@ -106,3 +107,173 @@ def test_a_table_change_costs_a_few_statements_and_one_frame_for_everyone(tiny_t
     assert change <= MAX_CHANGE_QUERIES, "\n".join(frame_queries)
     assert [m["type"] for m in sent] == ["table.frame"]  # one message for the whole table
     assert sent[0]["frame"]["table"]["paused"] is True
+
+
+# ---------------------------------------------------------------- connects
+
+MAX_CONNECT_STATEMENTS = 6  # issue 19; the session lookup counts, and the shared cache's as served (below)
+
+
+@pytest.fixture
+def served_cache(settings, transactional_db):
+    """The cache as the app is served with the embedded defaults: a table in the database (settings.CACHES).
+
+    Its lookups are statements too: the flood cool-down at every handshake
+    (flow.py) and, for a browser without this table's secrets, the guessing
+    counters (throttle.py).
+    """
+    from django.core.cache import cache
+    from django.core.management import call_command
+
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "sixdice_cache"}}
+    call_command("createcachetable", verbosity=0)  # the test database was migrated with the tests' memory cache
+    cache.clear()
+    yield
+
+
+class _Statements:
+    """Every SQL statement any thread runs (the consumer's work runs in a database thread, not the test's)."""
+
+    def __init__(self, monkeypatch):
+        from django.db.backends.utils import CursorWrapper
+
+        self.sql: list[str] = []
+        original = CursorWrapper._execute_with_wrappers
+
+        def counted(cursor, sql, params, many, executor):
+            self.sql.append(sql)
+            return original(cursor, sql, params, many, executor)
+
+        monkeypatch.setattr(CursorWrapper, "_execute_with_wrappers", counted)
+
+    async def connect(self, code, key, *, query=""):
+        """Open the table's socket with an existing session; the welcome and the statements it took."""
+        from channels.testing import WebsocketCommunicator
+
+        from sixdice.asgi import application
+
+        headers = [(b"host", b"testserver"), (b"origin", b"http://testserver")]
+        if key:
+            headers.append((b"cookie", f"sessionid={key}".encode()))
+        before = len(self.sql)
+        comm = WebsocketCommunicator(application, f"/ws/t/{code}/{query}", headers=headers)
+        connected, _ = await comm.connect()
+        assert connected
+        welcome = await comm.receive_json_from()
+        assert welcome["type"] == "welcome", welcome
+        return comm, welcome, self.sql[before:]
+
+
+def _connect_fixture(tiny_table, n_spectators=0):
+    from tests.live_client import make_session
+
+    table, host, secrets = tiny_table
+    game = services.start_game(table=table, rng=random.Random(3)).game
+    keys = [make_session(table.code, seat=secret) for secret in secrets]
+    return table, host, secrets, game, keys
+
+
+@pytest.mark.asyncio
+async def test_a_connect_takes_at_most_six_statements_and_the_next_at_the_table_five(
+    tiny_table, monkeypatch, served_cache,
+):
+    """Session 1, the flood cool-down 1, the table with its game and seats 1, presence row 1, who is here 1.
+
+    The first connect at a table in a process reads the log too (none at seq 0); the next
+    take the frame this process remembers.  (Before issue 19 a connect ran 22: session 1,
+    identify 3, register 6, welcome 9, presence 3.)
+    """
+    from asgiref.sync import sync_to_async
+
+    from sixdice.tables import selectors
+
+    table, _host, _secrets, game, keys = await sync_to_async(_connect_fixture)(tiny_table)
+    await sync_to_async(selectors.FRAMES.clear)()  # as in a process that never saw this table
+    statements = _Statements(monkeypatch)
+    first, welcome, cold = await statements.connect(table.code, keys[0])
+    assert len(cold) <= MAX_CONNECT_STATEMENTS, "\n".join(cold)
+    assert (welcome["role"], welcome["seat"]) == ("seat", 0)
+    second, welcome2, warm = await statements.connect(table.code, keys[1])
+    assert len(warm) <= 5, "\n".join(warm)
+    assert (welcome2["role"], welcome2["seat"]) == ("seat", 1)
+    assert welcome2["presence"]["connected"] == [0, 1]  # counted at this connect, not remembered
+    watcher, welcome3, spectator = await statements.connect(table.code, None)
+    assert len(spectator) <= 5, "\n".join(spectator)  # no session to read; the guessing counters instead
+    assert (welcome3["role"], welcome3["presence"]["watching"]) == ("spectator", 1)
+    # What the remembered frame gives is what a frame computed afresh gives.
+    fresh = await sync_to_async(selectors.snapshot)(table.pk, seat=1, host=False)
+    assert {**welcome2, "type": None, "presence": None} == {
+        **fresh, "type": None, "presence": None, "game": {**fresh["game"], "log": welcome2["game"]["log"]},
+    }
+    for comm in (first, second, watcher):
+        await comm.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_a_connect_after_a_move_this_process_did_not_see_stays_within_six_statements(
+    tiny_table, monkeypatch, served_cache,
+):
+    """A move applied elsewhere costs the log's query: the rest of the frame is still this process's."""
+    from asgiref.sync import sync_to_async
+
+    from sixdice.tables import selectors
+
+    table, host, secrets, game, keys = await sync_to_async(_connect_fixture)(tiny_table)
+    statements = _Statements(monkeypatch)
+    first, welcome, _ = await statements.connect(table.code, keys[0])
+
+    def move() -> None:
+        game.refresh_from_db()
+        seat = game.state["current"]
+        services.apply_action(
+            table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]), action={"type": "add", "n": 1},
+            expected_seq=game.seq, rng=random.Random(5),
+        )
+        selectors.FRAMES.clear()  # another process applied it
+
+    await sync_to_async(move)()
+    second, welcome2, after_move = await statements.connect(table.code, keys[1])
+    assert len(after_move) <= MAX_CONNECT_STATEMENTS, "\n".join(after_move)
+    assert welcome2["game"]["seq"] == 2 and [e["seq"] for e in welcome2["game"]["log"]] == [1, 2]
+    # Reconnecting from seq 1: the missed event comes from the remembered log, no query.
+    third, welcome3, reconnect = await statements.connect(table.code, keys[1], query=f"?game={game.pk}&since=1")
+    assert len(reconnect) <= 5, "\n".join(reconnect)
+    assert [e["seq"] for e in welcome3["missed"]] == [2]
+    for comm in (first, second, third):
+        await comm.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_after_a_finished_game_a_first_connect_also_reads_the_standings(monkeypatch, served_cache):
+    """The one case over six: a process that never saw the table, after a finished game (documented)."""
+    from asgiref.sync import sync_to_async
+
+    from sixdice.tables import selectors
+    from tests.live_client import make_session
+
+    def finished_then_rematch():
+        table, _host = services.create_table(game="tiny", options={"target": 2}, capacity=2)
+        secrets = [services.join_table(table=table, name=name)[1] for name in ("Ana", "Bo")]
+        game = services.start_game(table=table, rng=random.Random(3)).game
+        while game.status == "playing":
+            seat = game.state["current"]
+            services.apply_action(
+                table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]),
+                action={"type": "add", "n": 2}, expected_seq=game.seq, rng=random.Random(5),
+            )
+            game.refresh_from_db()
+        table.refresh_from_db()
+        services.start_game(table=table, rng=random.Random(4))
+        selectors.FRAMES.clear()
+        return table, [make_session(table.code, seat=s) for s in secrets]
+
+    table, keys = await sync_to_async(finished_then_rematch)()
+    statements = _Statements(monkeypatch)
+    first, welcome, cold = await statements.connect(table.code, keys[0])
+    assert len(cold) <= MAX_CONNECT_STATEMENTS + 1, "\n".join(cold)
+    assert welcome["game"]["number"] == 2
+    assert sum(s["wins"] for s in welcome["standings"]) == 1
+    second, _welcome, warm = await statements.connect(table.code, keys[1])
+    assert len(warm) <= 5, "\n".join(warm)
+    for comm in (first, second):
+        await comm.disconnect()
