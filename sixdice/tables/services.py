@@ -384,6 +384,21 @@ def current_game(table: Table) -> Game | None:
     return table.games.order_by("-number").first()
 
 
+def game_in_play(table: Table, game: Game | None, *, while_paused: bool = False) -> Game:
+    """``game``, the table's current game, if a move may be made in it now; else the refusal.
+
+    Refused: no game yet, a finished game, and (unless ``while_paused``, as for
+    the host's undo and corrections) a table the host has paused.
+    """
+    if game is None:
+        raise ServiceError("no_game", gettext("The game has not started yet."))
+    if game.status != Game.Status.PLAYING:
+        raise ServiceError("game_over", gettext("This game is over."))
+    if table.paused and not while_paused:
+        raise ServiceError("paused", gettext("The host has paused the game."))
+    return game
+
+
 @transaction.atomic
 def start_game(*, table: Table, rng: random.Random | None = None) -> Applied:
     """Start the first game (closing the seats) or a rematch with the same seats."""
@@ -530,12 +545,7 @@ def apply_action(
     actor: Actor = (
         bot_seat if bot_seat is not None else _resolve_actor(table, credentials, as_host=as_host, seat=seat)
     )
-    if game is None:
-        raise ServiceError("no_game", gettext("The game has not started yet."))
-    if game.status != Game.Status.PLAYING:
-        raise ServiceError("game_over", gettext("This game is over."))
-    if table.paused:
-        raise ServiceError("paused", gettext("The host has paused the game."))
+    game = game_in_play(table, game)
     engine = get_engine(game.engine)
     try:  # only the declared fields, checked, go on: never the frame as it came (issue 15)
         action = engine.clean_action(action)

@@ -35,6 +35,7 @@ from .services import (
     _save,
     _system_rng,
     current_game,
+    game_in_play,
     is_host,
     load_table,
     seat_for,
@@ -84,11 +85,7 @@ def undo(*, table_code: str, credentials: Credentials, to: Any = None) -> Applie
     table = load_table(table_code)
     if not is_host(table, credentials):
         raise ServiceError("not_host", gettext("Only the host can do that."))
-    game = current_game(table)
-    if game is None:
-        raise ServiceError("no_game", gettext("The game has not started yet."))
-    if game.status != Game.Status.PLAYING:
-        raise ServiceError("game_over", gettext("This game is over."))
+    game = game_in_play(table, current_game(table), while_paused=True)
     if to is not None and (isinstance(to, bool) or not isinstance(to, int)):
         raise ServiceError("bad_field", gettext("Field %(name)s must be a whole number.") % {"name": "'to'"})
     events = list(game.events.order_by("seq"))
@@ -124,11 +121,7 @@ def correct(*, table_code: str, credentials: Credentials, seq: Any, values: Any)
     table = load_table(table_code)
     if not is_host(table, credentials):
         raise ServiceError("not_host", gettext("Only the host can do that."))
-    game = current_game(table)
-    if game is None:
-        raise ServiceError("no_game", gettext("The game has not started yet."))
-    if game.status != Game.Status.PLAYING:
-        raise ServiceError("game_over", gettext("This game is over."))
+    game = game_in_play(table, current_game(table), while_paused=True)
     if isinstance(seq, bool) or not isinstance(seq, int):
         raise ServiceError("bad_field", gettext("Field %(name)s must be a whole number.") % {"name": "'seq'"})
     if not isinstance(values, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
@@ -198,13 +191,7 @@ def take_back(*, table_code: str, credentials: Credentials, expected_seq: int) -
     seat = seat_for(table, credentials)
     if seat is None:
         raise ServiceError("spectator", gettext("Only a player can take back their own move."))
-    game = current_game(table)
-    if game is None:
-        raise ServiceError("no_game", gettext("The game has not started yet."))
-    if game.status != Game.Status.PLAYING:
-        raise ServiceError("game_over", gettext("This game is over."))
-    if table.paused:
-        raise ServiceError("paused", gettext("The host has paused the game."))
+    game = game_in_play(table, current_game(table))
     if not takes_back(game.options):
         raise ServiceError("take_back_off", gettext("This table does not let players take back a move."))
     if isinstance(expected_seq, bool) or not isinstance(expected_seq, int):
