@@ -7,6 +7,7 @@ and CI is unset (saying why); in CI they must run.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import subprocess
 import sys
@@ -82,16 +83,15 @@ class Cluster:
         return (row[0], row[1]) if row else None
 
 
-@pytest.fixture
-def cluster(postgres: Postgres, tmp_path: Path) -> Iterator[Cluster]:
+@contextlib.contextmanager
+def running_cluster(postgres: Postgres, tmp_path: Path, **env: str) -> Iterator[Cluster]:
+    """Redis, the migrated database and two daphne processes sharing them, with ``env`` for the servers."""
     raise_fd_limit()
     redis = Redis(tmp_path)
     c = Cluster(tmp_path, redis, postgres, {})
     try:
         redis.start()
-        c.env = base_env(tmp_path, DATABASE_URL=postgres.url, REDIS_URL=redis.url, SECRET_KEY="scale-tests",
-                         SIXDICE_BOT_DELAY="0.05",  # bots move quickly here
-                         SIXDICE_TESTING="1", SIXDICE_DICE_SEED="scale")  # seeded dice: games as long every run
+        c.env = base_env(tmp_path, DATABASE_URL=postgres.url, REDIS_URL=redis.url, **env)
         migrate(c.env)
         c.servers = [Daphne(tmp_path, c.env, name=f"app{k}").start() for k in range(2)]
         yield c
@@ -99,6 +99,14 @@ def cluster(postgres: Postgres, tmp_path: Path) -> Iterator[Cluster]:
         for server in c.servers:
             server.stop()
         redis.stop()
+
+
+@pytest.fixture
+def cluster(postgres: Postgres, tmp_path: Path) -> Iterator[Cluster]:
+    with running_cluster(postgres, tmp_path, SECRET_KEY="scale-tests",
+                         SIXDICE_BOT_DELAY="0.05",  # bots move quickly here
+                         SIXDICE_TESTING="1", SIXDICE_DICE_SEED="scale") as c:  # seeded dice: games as long every run
+        yield c
 
 
 # ---------------------------------------------------------------- playing helpers

@@ -11,9 +11,9 @@ import psycopg
 import pytest
 
 from tests.load.clients import SeatClient
-from tests.load.infra import Daphne, Postgres, Redis, base_env, migrate, raise_fd_limit
+from tests.load.infra import Postgres
 
-from .conftest import Cluster
+from .conftest import Cluster, running_cluster
 
 SPEEDUP = 60  # the test-only speed-up: the table's "30 s" run out in 0.5 s
 TIME = timedelta(seconds=30 / SPEEDUP)
@@ -21,21 +21,9 @@ TIME = timedelta(seconds=30 / SPEEDUP)
 
 @pytest.fixture
 def timed_cluster(postgres: Postgres, tmp_path: Path) -> Iterator[Cluster]:
-    raise_fd_limit()
-    redis = Redis(tmp_path)
-    c = Cluster(tmp_path, redis, postgres, {})
-    try:
-        redis.start()
-        c.env = base_env(tmp_path, DATABASE_URL=postgres.url, REDIS_URL=redis.url, SECRET_KEY="scale-timers",
-                         SIXDICE_BOT_DELAY="0.05", SIXDICE_TIMER_SPEEDUP=str(SPEEDUP),
-                         SIXDICE_TESTING="1", SIXDICE_DICE_SEED="timers")
-        migrate(c.env)
-        c.servers = [Daphne(tmp_path, c.env, name=f"app{k}").start() for k in range(2)]
+    with running_cluster(postgres, tmp_path, SECRET_KEY="scale-timers", SIXDICE_BOT_DELAY="0.05",
+                         SIXDICE_TIMER_SPEEDUP=str(SPEEDUP), SIXDICE_TESTING="1", SIXDICE_DICE_SEED="timers") as c:
         yield c
-    finally:
-        for server in c.servers:
-            server.stop()
-        redis.stop()
 
 
 def _sql(cluster: Cluster, query: str, *args: object) -> list[tuple]:
