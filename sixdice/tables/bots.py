@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import weakref
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
@@ -27,6 +26,7 @@ from django.db import InterfaceError, OperationalError
 from sixdice.gamekit.engine import get_engine
 
 from . import broadcast, services
+from .drivers import Drivers
 from .models import Game, Seat
 
 log = logging.getLogger(__name__)
@@ -74,6 +74,9 @@ class TableBots:
     def running(self) -> bool:
         return self.task is not None and not self.task.done()
 
+    def nudge(self) -> None:
+        self.kicked = True
+
     async def run(self) -> None:
         failures = 0
         while True:
@@ -101,23 +104,10 @@ class TableBots:
                 return
 
 
-# The drivers running in this process, per event loop (a test's loop dies with its drivers).
-_running: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, TableBots]] = weakref.WeakKeyDictionary()
+_drivers = Drivers(TableBots)
+_running = _drivers.by_loop  # the drivers running in this process, per event loop
 
 
 def kick(code: str) -> None:
     """Start the table's bot driver in this process unless it is running already."""
-    loop = asyncio.get_running_loop()
-    drivers = _running.setdefault(loop, {})
-    driver = drivers.get(code)
-    if driver is not None and driver.running:
-        driver.kicked = True
-        return
-    driver = drivers[code] = TableBots(code)
-
-    def forget(task: asyncio.Task[None]) -> None:
-        if drivers.get(code) is driver:
-            del drivers[code]
-
-    driver.task = loop.create_task(driver.run())
-    driver.task.add_done_callback(forget)
+    _drivers.kick(code)

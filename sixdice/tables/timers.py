@@ -30,7 +30,6 @@ import asyncio
 import contextlib
 import logging
 import random
-import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -45,6 +44,7 @@ from django.utils.translation import gettext, gettext_lazy
 from sixdice.gamekit.engine import SYSTEM, GameEngine, GameError, get_engine
 
 from . import broadcast, services
+from .drivers import Drivers
 from .models import Event, Game, Seat, Table, TableChange, TurnTimer
 from .services import Credentials, ServiceError
 
@@ -369,6 +369,9 @@ class TableTimer:
     def running(self) -> bool:
         return self.task is not None and not self.task.done()
 
+    def nudge(self) -> None:
+        self.wake.set()
+
     async def _listen(self, layer: Any, channel: str) -> None:
         while True:
             message = await layer.receive(channel)
@@ -443,23 +446,9 @@ class TableTimer:
             await asyncio.wait_for(self.wake.wait(), timeout=max(0.0, seconds))
 
 
-# The drivers running in this process, per event loop (a test's loop dies with its drivers).
-_running: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, TableTimer]] = weakref.WeakKeyDictionary()
+_drivers = Drivers(TableTimer)
 
 
 def kick(code: str) -> None:
     """Start the table's timer driver in this process unless it runs already (then make it look again)."""
-    loop = asyncio.get_running_loop()
-    drivers = _running.setdefault(loop, {})
-    driver = drivers.get(code)
-    if driver is not None and driver.running:
-        driver.wake.set()
-        return
-    driver = drivers[code] = TableTimer(code)
-
-    def forget(task: asyncio.Task[None]) -> None:
-        if drivers.get(code) is driver:
-            del drivers[code]
-
-    driver.task = loop.create_task(driver.run())
-    driver.task.add_done_callback(forget)
+    _drivers.kick(code)
