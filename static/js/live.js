@@ -18,6 +18,7 @@
   const $ = (id) => document.getElementById(id);
   const el = window.el;
   const PING_MS = window.SIXDICE_PING_MS || 25000;  // heartbeat interval (a test may shorten it)
+  const RETRY_MS = window.SIXDICE_RETRY_MS || 500;  // first reconnection delay, before jitter (a test may lengthen it)
 
   function newActionId() {  // random, unique per tap; kept when the same action is sent again
     const bytes = new Uint8Array(12);
@@ -49,7 +50,7 @@
       this.ws = null;
       $("banner").hidden = false;
       if (this.pending) { this.pending.offline = true; this.showSending(true); }  // resent on reconnect
-      const delay = Math.min(15000, 500 * 2 ** this.attempt++) * (0.5 + Math.random());
+      const delay = Math.min(15000, RETRY_MS * 2 ** this.attempt++) * (0.5 + Math.random());
       setTimeout(() => this.connect(), delay);
     },
     heartbeat() {  // every PING_MS a ping; no pong within two intervals: the socket is dead

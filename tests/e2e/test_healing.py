@@ -4,7 +4,9 @@ The half-open socket is made with Playwright's WebSocket routing: the page's
 socket goes through the test, which stops passing the server's frames to the
 page (no pong, no ack, no update) while the socket stays open, as a network
 that dropped without closing it would.  The page pings every second here
-(``window.SIXDICE_PING_MS``), so "two intervals without a pong" is 2 s.
+(``window.SIXDICE_PING_MS``), so "two intervals without a pong" is 2 s, and
+waits at least 2 s before reconnecting (``window.SIXDICE_RETRY_MS``), so the
+"reconnecting" banner stays up longer than the test's slowest look at it.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from tests.e2e.runbuster_helpers import create_table, take_seat
 pytestmark = pytest.mark.browser
 
 PING_MS = 1000
+RETRY_MS = 4000  # the first reconnection comes 2-6 s after the socket is given up
 
 
 def until(page, js: str, timeout: float = 20_000) -> None:
@@ -39,7 +42,7 @@ def wait_started(page) -> None:
 def _half_open_phone(phone):
     """A phone whose sockets pass through the test; ``mute['n']`` silences its n-th socket (0-based)."""
     page = phone()
-    page.add_init_script(f"window.SIXDICE_PING_MS = {PING_MS};")
+    page.add_init_script(f"window.SIXDICE_PING_MS = {PING_MS}; window.SIXDICE_RETRY_MS = {RETRY_MS};")
     sockets: list[int] = []
     mute: dict[str, int | None] = {"n": None}
 
