@@ -209,12 +209,52 @@ class TableConsumer(AsyncWebsocketConsumer):
     version: int = -1  # the table version of the last table frame sent on this connection
     seen_presence: dict[str, Any] | None = None  # the last presence frame this connection was sent
 
+    busy: int = 0  # handlers of this connection running now (see ``take``)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            detach = getattr(getattr(self, "channel_layer", None), "detach", None)
+            if detach is not None:
+                detach(self.channel_name)
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Overrides Channels (no setting does it): no thread hop per message to close DB connections, docs/performance.md #6.
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        kind = message["type"]
+        if kind == "websocket.connect":
+            attach = getattr(self.channel_layer, "attach", None)  # the one-process layer's local fan-out
+            if attach is not None:
+                attach(self.channel_name, self.take)
+        self.busy += 1
+        try:
+            await handler(message)
+        finally:
+            self.busy -= 1
+            if not kind.startswith("websocket."):  # a group message, from this connection's queue
+                handled = getattr(self.channel_layer, "handled", None)
+                if handled is not None:
+                    handled(self.channel_name)
+
+    async def take(self, message: dict[str, Any]) -> bool:
+        """A group message handed over by a sender in this process (``layers.DIRECT_TYPES``): handle it now.
+
+        Only while this connection handles nothing else (it is not, say, the
+        mover still answering its own action: its ``ack`` goes out before its
+        ``update``), which the layer asks together with an empty queue;
+        ``False`` and the layer queues it.
+        """
+        if self.busy or self.who is None:
+            return False
+        self.busy += 1
+        try:
+            await getattr(self, get_handler_name(message))(message)
+        finally:
+            self.busy -= 1
+        return True
 
     async def connect(self) -> None:
         self.lang = i18n.connection_language(self.scope)
