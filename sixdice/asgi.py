@@ -11,6 +11,7 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from sixdice.tables import lazylog  # noqa: E402
 from sixdice.tables.flow import FlowControl  # noqa: E402
 from sixdice.tables.routing import websocket_urlpatterns  # noqa: E402
 from sixdice.tables.security import SameOriginValidator  # noqa: E402
@@ -22,6 +23,8 @@ application = ProtocolTypeRouter(
         "websocket": SameOriginValidator(SocketSessionMiddlewareStack(FlowControl(URLRouter(websocket_urlpatterns)))),
     }
 )
+
+lazylog.install()  # autobahn formats its debug lines only when they are written
 
 
 def _tune_gc() -> None:
