@@ -12,6 +12,7 @@ when (and only if) a log line is written, so a debug log reads the same.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pprint import pformat
 from typing import Any
 
 
@@ -26,6 +27,8 @@ class _Deferred:
 
     def __str__(self) -> str:
         return str(self.func(*self.args))
+
+    __repr__ = __str__
 
     __format__ = lambda self, spec: format(str(self), spec)  # noqa: E731 - "{x:>10}" as for the text
 
@@ -51,4 +54,12 @@ def install() -> bool:
         current = getattr(protocol, name, None)
         if current is not None and not hasattr(current, "sixdice_deferred"):
             setattr(protocol, name, deferred(current))
+    # The module's one use of pformat that must give text at once: Timings.__str__.
+    if not hasattr(protocol.Timings.__str__, "sixdice_eager"):
+
+        def timings_text(self: Any) -> str:
+            return pformat(self._timings)
+
+        timings_text.sixdice_eager = True  # type: ignore[attr-defined]
+        protocol.Timings.__str__ = timings_text  # type: ignore[method-assign]
     return True

@@ -31,3 +31,10 @@ def test_autobahns_lines_read_the_same():
     assert str(protocol.hltype(test_autobahns_lines_read_the_same)) == hltype(test_autobahns_lines_read_the_same)
     line = "{func} sent {n}"  # as a log line's format is filled in when it is written
     assert line.format(func=protocol.hltype(pformat), n=protocol.hlval(3)) == f"{hltype(pformat)} sent {hlval(3)}"
+
+
+def test_timings_still_read_as_text():
+    lazylog.install()
+    timings = protocol.Timings()
+    timings.track("onOpen")
+    assert isinstance(str(timings), str) and "onOpen" in str(timings)
