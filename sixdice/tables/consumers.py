@@ -129,6 +129,11 @@ def _tables_held(session: Any) -> dict[str, Any]:
     return tables if isinstance(tables, dict) else {}
 
 
+def _pulse(channel_name: str, table_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A heartbeat's database work in one hop: keep the connection present; where the table is; who is here."""
+    return presence.heartbeat(channel_name, table_id), presence.current(table_id)
+
+
 def _leave(channel_name: str, table_id: int) -> dict[str, Any]:
     """A connection closed: its presence row goes; who is here now."""
     presence.unregister(channel_name)
@@ -363,9 +368,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             # Join the table's group again: a channel layer that restarted (Redis) forgot it.
             # The pong's version and seq let a client that missed broadcasts catch up.
             await self.channel_layer.group_add(broadcast.group_name(who.code), self.channel_name)
-            where = await database_sync_to_async(presence.heartbeat)(self.channel_name, who.table_id)
+            where, here = await database_sync_to_async(_pulse)(self.channel_name, who.table_id)
             await self._send({"type": "pong", "ref": ref, **where})
-            await self._presence_expired()
+            if self.seen_presence is not None and here != self.seen_presence:
+                # A connection gone silent (no heartbeat for SIXDICE_PRESENCE_TIMEOUT) is away now: say so.
+                await self.channel_layer.group_send(broadcast.group_name(who.code), {"type": "table.presence", "presence": here})
             if who.bots:  # whichever process hears a heartbeat makes sure the bots are driven
                 bots.kick(who.code)
             if who.timer:  # ... and the turn timer
@@ -479,13 +486,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         assert self.who is not None
         here = await database_sync_to_async(presence.current)(self.who.table_id)
         await self.channel_layer.group_send(broadcast.group_name(self.who.code), {"type": "table.presence", "presence": here})
-
-    async def _presence_expired(self) -> None:
-        """At a heartbeat: a connection gone silent (no heartbeat for SIXDICE_PRESENCE_TIMEOUT) is away now; say so."""
-        assert self.who is not None
-        here = await database_sync_to_async(presence.current)(self.who.table_id)
-        if self.seen_presence is not None and here != self.seen_presence:
-            await self.channel_layer.group_send(broadcast.group_name(self.who.code), {"type": "table.presence", "presence": here})
 
     async def _snapshot(self) -> dict[str, Any]:
         assert self.who is not None
