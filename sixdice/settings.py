@@ -262,7 +262,9 @@ SIXDICE_WS_QUEUE_BYTES = 512 * 1024  # ... and bytes
 # (over every connection's objects) does not stall the moves in flight.  SIXDICE_GC=default
 # leaves Python's own settings (700, 10, 10), to measure against.
 SIXDICE_GC = os.environ.get("SIXDICE_GC", "tuned")
-SIXDICE_GC_THRESHOLDS = (50_000, 20, 100)
+SIXDICE_GC_THRESHOLDS = tuple(
+    int(n) for n in os.environ.get("SIXDICE_GC_THRESHOLDS", "50000,20,100").split(",")
+)  # SIXDICE_GC_THRESHOLDS="10000,50,100" tries others (the load benchmark passes the environment on)
 SIXDICE_RESYNC_MAX_EVENTS = 200  # further behind than this, a client gets a full snapshot
 SIXDICE_PRESENCE_TIMEOUT = 75  # seconds without a heartbeat before a connection counts as gone
 SIXDICE_GUESS_LIMIT = 20  # unknown table codes or wrong join PINs per client address / session ...

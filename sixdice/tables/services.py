@@ -516,8 +516,7 @@ def _load_for_action(code: str, credentials: Credentials) -> tuple[Table, Game |
     return table, game, t_seat, bool(t_bots)
 
 
-@transaction.atomic
-def apply_action(
+def apply_action_in_transaction(
     *,
     table_code: str,
     credentials: Credentials,
@@ -540,6 +539,11 @@ def apply_action(
     it, and the dice of the bot's move are the server's own.  ``stand_in``
     (``"timeout"``, from :mod:`.timers`) marks the event as played by the app
     for a seat whose time ran out.
+
+    This function runs in its caller's transaction (no savepoint of its own:
+    a refusal must roll the caller's whole transaction back); call
+    :func:`apply_action`, which opens one, unless you are in ``atomic``
+    already and roll back on its errors (``dedupe.apply_once``).
     """
     table, game, seat, bots = _load_for_action(table_code, credentials)
     actor: Actor = (
@@ -576,6 +580,11 @@ def apply_action(
     if bot_seat is None and isinstance(actor, int):  # e.g. the review app keeps the hint this phone showed
         signals.seat_moved.send(Game, engine=engine, game=game, before=state, seat=actor, seq=expected_seq + 1)
     return applied
+
+
+apply_action = transaction.atomic(apply_action_in_transaction)
+"""Apply one action to a table's current game, in a transaction (a savepoint inside another one);
+see :func:`apply_action_in_transaction`."""
 
 
 def _add_event(

@@ -41,6 +41,22 @@ def test_the_same_id_twice_is_applied_once_and_acked_twice(started):
     assert _seqs(game.pk) == [1, 2]  # one move and its roll: nothing applied twice, nothing lost
 
 
+def test_an_id_seen_before_rolls_back_a_move_that_would_pass_now(started):
+    """The receipt clashes inside the move's transaction: the move is undone, the first answer given."""
+    table, host, secrets, game = started
+    mover = game.first
+    first = _once(table, secrets[mover], "tap-1", sender=str(mover))
+    assert first.reply == {"type": "ack", "seq": 2}
+    other = 1 - mover
+    _once(table, secrets[other], "tap-9", seq=2, sender=str(other))  # the other seat moves: seq 4, the first seat's turn
+    again = _once(table, secrets[mover], "tap-1", seq=4, sender=str(mover))  # legal at seq 4, but tap-1 was answered
+    assert again.reply == {"type": "ack", "seq": 2, "duplicate": True} and again.applied is None
+    assert _seqs(game.pk) == [1, 2, 3, 4]  # nothing of the resent move was kept
+    assert ActionReceipt.objects.filter(table=table, sender=str(mover)).count() == 1
+    fresh = _once(table, secrets[mover], "tap-2", seq=4, sender=str(mover))  # the same move with a new id: it passes
+    assert fresh.reply == {"type": "ack", "seq": 6}
+
+
 def test_a_repeated_refusal_is_the_same_refusal(started):
     table, host, secrets, game = started
     with pytest.raises(ServiceError) as first:

@@ -277,3 +277,24 @@ async def test_after_a_finished_game_a_first_connect_also_reads_the_standings(mo
     assert len(warm) <= 5, "\n".join(warm)
     for comm in (first, second):
         await comm.disconnect()
+
+
+def test_a_phones_action_with_its_client_id_adds_only_the_receipt(tiny_table):
+    """The consumer's path (``dedupe.apply_once``): the move's statements and one INSERT of its receipt."""
+    from sixdice.tables import dedupe
+
+    table, _host, secrets = tiny_table
+    game = services.start_game(table=table, rng=random.Random(3)).game
+    for k in range(3):
+        game.refresh_from_db()
+        seat = game.state["current"]
+        with CaptureQueriesContext(connection) as ctx:
+            outcome = dedupe.apply_once(
+                table_id=table.pk, sender=str(seat), action_id=f"tap-{k}", table_code=table.code,
+                credentials=Credentials(seat_secret=secrets[seat]), action={"type": "add", "n": 1},
+                expected_seq=game.seq, as_host=False,
+            )
+        queries = [q["sql"] for q in ctx.captured_queries]
+        assert outcome.applied is not None
+        assert len(queries) <= MAX_QUERIES + 1, "\n".join(queries)
+        assert not any("SAVEPOINT" in q for q in queries), "\n".join(queries)
