@@ -84,21 +84,22 @@ def _arrive(
     held = _tables_held(session).get(code, {})
     credentials = Credentials(seat_secret=held.get("seat"), host_secret=held.get("host"))
     digest = services.hash_secret(credentials.seat_secret) if credentials.seat_secret else None
-    table = selectors.arrival(code, digest)
-    seat: int | None = None if table is None else table.seat_position  # type: ignore[attr-defined]
-    host = table is not None and services.is_host(table, credentials)
+    arrived = selectors.arrival(code, digest)
+    seat = None if arrived is None else arrived.seat
+    host = arrived is not None and services.is_host(arrived.table, credentials)
     # A browser holding this table's seat or host secret is not guessing codes: no look at the counters
     # (a statement on the database cache).  Anyone else is refused while blocked, known code or not,
     # so a blocked guesser learns nothing about which codes exist.
     if seat is None and not host and throttle.is_blocked(*guesser):
         return None
-    if table is None:
+    if arrived is None:
         throttle.record_miss(*guesser)
         raise ServiceError("unknown_table", _("There is no table %(code)s.") % {"code": repr(code)})
+    table = arrived.table
     presence.arrive(channel_name, table_id=table.pk, seat=seat, host=host)
     here = presence.current(table.pk)
-    welcome = selectors.welcome_for(table, seat=seat, host=host, here=here, lang=lang, game_id=game_id, since=since)
-    parked = None if seat is not None else table.parked_position  # type: ignore[attr-defined]
+    welcome = selectors.welcome_for(arrived, host=host, here=here, lang=lang, game_id=game_id, since=since)
+    parked = None if seat is not None else arrived.parked
     who = Who(table_id=table.pk, code=table.code, seat=seat, host=host, credentials=credentials, parked=parked)
     return Arrival(who, welcome, here)
 
