@@ -40,7 +40,8 @@ TABLE_PATH = re.compile(r"^/t/(?P<code>[^/]+)/")
 PREFIX = "sixdice:guess:"
 
 
-def _keys(address: str | None, session_key: str | None) -> list[str]:
+def guess_keys(address: str | None, session_key: str | None) -> list[str]:
+    """The cache keys of a client's guess counters: its address's and, when it has one, its session's."""
     keys = [f"{PREFIX}addr:{address or '?'}"]
     if session_key:
         keys.append(f"{PREFIX}session:{session_key}")
@@ -55,20 +56,34 @@ def _window() -> int:
     return int(getattr(settings, "SIXDICE_GUESS_WINDOW", 600))
 
 
+def lookup(keys: list[str]) -> dict[str, Any]:
+    """The shared cache's entries of ``keys``, in one lookup; none while the cache cannot be reached (logged).
+
+    A WebSocket connect reads its guess counters and its flood cool-down
+    (``flow.py``) together, in one statement on the database cache.
+    """
+    try:
+        found: dict[str, Any] = cache.get_many(keys)
+    except Exception:
+        log.warning("shared cache unavailable: not throttling", exc_info=True)
+        return {}
+    return found
+
+
+def blocked_by(counts: dict[str, Any]) -> bool:
+    """Whether any guess counter among ``counts`` (from :func:`lookup`) has reached the limit."""
+    return any(key.startswith(PREFIX) and int(n) >= _limit() for key, n in counts.items())
+
+
 def is_blocked(address: str | None, session_key: str | None) -> bool:
     """Whether this client has used up its guesses.  A cache that cannot be reached blocks nobody (logged)."""
-    try:
-        counts = cache.get_many(_keys(address, session_key))
-    except Exception:
-        log.warning("guess counters unavailable: not throttling", exc_info=True)
-        return False
-    return any(int(n) >= _limit() for n in counts.values())
+    return blocked_by(lookup(guess_keys(address, session_key)))
 
 
 def record_miss(address: str | None, session_key: str | None) -> None:
     """Count one unknown code or wrong PIN against this address and session (not at all while the cache is down)."""
     try:
-        for key in _keys(address, session_key):
+        for key in guess_keys(address, session_key):
             if not cache.add(key, 1, _window()):
                 try:
                     cache.incr(key)

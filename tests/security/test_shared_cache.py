@@ -33,10 +33,10 @@ addr, misses, flooder, addresses = sys.argv[1], int(sys.argv[2]), sys.argv[3], s
 for _ in range(misses):
     throttle.record_miss(addr, None)
 if flooder != "-":
-    cache.set(flow._cooldown_key({"client": [flooder, 1234]}), 1, 60)
+    cache.set(flow.cooldown_key({"client": [flooder, 1234]}), 1, 60)
 print(json.dumps({"backend": settings.CACHES["default"]["BACKEND"],
                   "blocked": [a for a in addresses if throttle.is_blocked(a, None)],
-                  "cooling": [a for a in addresses if cache.get(flow._cooldown_key({"client": [a, 1234]}))]}))
+                  "cooling": [a for a in addresses if cache.get(flow.cooldown_key({"client": [a, 1234]}))]}))
 """
 ADDRESSES = ["198.51.100.7", "198.51.100.8", "198.51.100.9"]
 
