@@ -21,13 +21,17 @@ Redis counts atomically.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import re
+import threading
 from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import DEFAULT_CACHE_ALIAS, BaseCache, caches
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -38,6 +42,35 @@ CLOSE_GUESSING = 4429
 
 TABLE_PATH = re.compile(r"^/t/(?P<code>[^/]+)/")
 PREFIX = "sixdice:guess:"
+
+
+_thread = threading.local()
+_generation = itertools.count()
+_current = next(_generation)  # bumped when a test changes settings.CACHES
+
+
+def shared_cache() -> BaseCache:
+    """The shared cache (``settings.CACHES["default"]``), one instance per thread.
+
+    Django's ``caches`` keeps an instance per asyncio context, and each
+    WebSocket connect runs in a context of its own: every connect built a new
+    cache object (for the database cache, a model class too), half of what
+    its lookup cost.  The backends Django ships are safe to share between
+    calls (the database cache holds no state, Redis's keeps a pool); one per
+    thread keeps any other backend as safe as Django keeps it.
+    """
+    held = getattr(_thread, "held", None)
+    if held is None or held[0] != _current:
+        held = _thread.held = (_current, caches.create_connection(DEFAULT_CACHE_ALIAS))
+    backend: BaseCache = held[1]
+    return backend
+
+
+@receiver(setting_changed)
+def _settings_changed(*, setting: str, **kwargs: Any) -> None:
+    global _current
+    if setting == "CACHES":
+        _current = next(_generation)
 
 
 def guess_keys(address: str | None, session_key: str | None) -> list[str]:
@@ -63,7 +96,7 @@ def lookup(keys: list[str]) -> dict[str, Any]:
     (``flow.py``) together, in one statement on the database cache.
     """
     try:
-        found: dict[str, Any] = cache.get_many(keys)
+        found: dict[str, Any] = shared_cache().get_many(keys)
     except Exception:
         log.warning("shared cache unavailable: not throttling", exc_info=True)
         return {}
@@ -83,6 +116,7 @@ def is_blocked(address: str | None, session_key: str | None) -> bool:
 def record_miss(address: str | None, session_key: str | None) -> None:
     """Count one unknown code or wrong PIN against this address and session (not at all while the cache is down)."""
     try:
+        cache = shared_cache()
         for key in guess_keys(address, session_key):
             if not cache.add(key, 1, _window()):
                 try:

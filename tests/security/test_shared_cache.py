@@ -95,3 +95,27 @@ def test_a_cache_that_cannot_be_reached_blocks_nobody(settings):
     assert isinstance(caches["default"], RedisCache)
     throttle.record_miss("198.51.100.21", "s2")  # not counted, and no error
     assert throttle.is_blocked("198.51.100.21", "s2") is False
+
+
+def test_the_shared_cache_is_one_instance_per_thread_whatever_the_context(settings):
+    """Issue 19: Django's ``caches`` built a cache object per asyncio context, i.e. per WebSocket connect."""
+    import contextvars
+    import threading
+
+    from django.core.cache.backends.locmem import LocMemCache
+
+    from sixdice.tables import throttle
+
+    first = contextvars.Context().run(throttle.shared_cache)  # a connect's context
+    assert contextvars.Context().run(throttle.shared_cache) is first  # the next connect's: the same object
+    elsewhere: list = []
+    worker = threading.Thread(target=lambda: elsewhere.append(throttle.shared_cache()))
+    worker.start()
+    worker.join()
+    assert elsewhere[0] is not first  # each thread its own, as Django keeps them
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "other"}}
+    changed = throttle.shared_cache()
+    assert changed is not first and isinstance(changed, LocMemCache)
+    changed.set("sixdice:guess:addr:192.0.2.1", 7)
+    assert throttle.lookup(["sixdice:guess:addr:192.0.2.1"]) == {"sixdice:guess:addr:192.0.2.1": 7}
+    assert first.get("sixdice:guess:addr:192.0.2.1") is None  # the old settings' cache is not the one read
