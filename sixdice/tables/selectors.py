@@ -339,17 +339,22 @@ def _arrival_sql() -> str:
 
 
 @functools.cache
-def _converters(alias: str, vendor: str, model: type[models.Model], names: tuple[str, ...]) -> tuple[tuple[Any, list[Any]] | None, ...]:
-    """For each column, the ORM's own converters of its values (JSON, dates, booleans on SQLite), if it has any.
+def _reader(
+    alias: str, vendor: str, model: type[models.Model], names: tuple[str, ...],
+) -> tuple[list[Any], tuple[int, ...], tuple[tuple[Any, list[Any]] | None, ...]]:
+    """How to build ``model`` from a row of ``names``: the model's row with every field deferred, where each
+    name goes in it, and the ORM's own converters of each column's values (JSON, dates, booleans on SQLite).
 
-    Looked up once per database and columns: finding them is most of what the ORM spends converting a row.
+    Looked up once per database and columns: finding the converters is most of what the ORM spends
+    converting a row.
     """
-    out: list[tuple[Any, list[Any]] | None] = []
+    fields = [f.attname for f in model._meta.concrete_fields]
+    converters: list[tuple[Any, list[Any]] | None] = []
     for name in names:
         column = _field(model, name).get_col(model._meta.db_table)
         found = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
-        out.append((column, found) if found else None)
-    return tuple(out)
+        converters.append((column, found) if found else None)
+    return [models.DEFERRED] * len(fields), tuple(fields.index(name) for name in names), tuple(converters)
 
 
 def _from_db(model: type[M], names: tuple[str, ...], values: Sequence[Any], db: BaseDatabaseWrapper) -> M:
@@ -360,12 +365,14 @@ def _from_db(model: type[M], names: tuple[str, ...], values: Sequence[Any], db: 
     connect path.  ``db``: the connection itself, not Django's proxy to
     this thread's (each look through the proxy costs a thread-local lookup).
     """
-    row = list(values)
-    for k, conv in enumerate(_converters(db.alias, db.vendor, model, names)):
-        if conv is not None and row[k] is not None:
+    deferred, slots, converters = _reader(db.alias, db.vendor, model, names)
+    row = list(deferred)
+    for value, slot, conv in zip(values, slots, converters, strict=True):
+        if conv is not None and value is not None:
             column, functions = conv
             for function in functions:
-                row[k] = function(row[k], column, db)
+                value = function(value, column, db)
+        row[slot] = value
     return model.from_db(db.alias, names, row)
 
 
