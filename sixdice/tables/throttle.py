@@ -21,8 +21,11 @@ Redis counts atomically.
 
 from __future__ import annotations
 
+import base64
+import functools
 import itertools
 import logging
+import pickle
 import re
 import threading
 from collections.abc import Callable
@@ -30,10 +33,13 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import DEFAULT_CACHE_ALIAS, BaseCache, caches
+from django.core.cache.backends.db import DatabaseCache
 from django.core.signals import setting_changed
+from django.db import connections, models, router
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 
 log = logging.getLogger(__name__)
 
@@ -96,10 +102,49 @@ def lookup(keys: list[str]) -> dict[str, Any]:
     (``flow.py``) together, in one statement on the database cache.
     """
     try:
-        found: dict[str, Any] = shared_cache().get_many(keys)
+        backend = shared_cache()
+        if type(backend) is DatabaseCache:
+            return _database_lookup(backend, keys)
+        found: dict[str, Any] = backend.get_many(keys)
     except Exception:
         log.warning("shared cache unavailable: not throttling", exc_info=True)
         return {}
+    return found
+
+
+@functools.cache
+def _database_query(alias: str, table: str, n: int) -> tuple[str, models.Expression, list[Any]]:
+    """The statement of :func:`_database_lookup` for ``n`` keys, and the converters of its ``expires`` column."""
+    db = connections[alias]
+    quote = db.ops.quote_name
+    sql = (f"SELECT {quote('cache_key')}, {quote('value')}, {quote('expires')} FROM {quote(table)} "
+           f"WHERE {quote('cache_key')} IN ({', '.join(['%s'] * n)})")
+    expression = models.Expression(output_field=models.DateTimeField())
+    return sql, expression, db.ops.get_db_converters(expression) + expression.get_db_converters(db)
+
+
+def _database_lookup(backend: DatabaseCache, keys: list[str]) -> dict[str, Any]:
+    """``backend.get_many(keys)`` for Django's database cache, without its fixed costs per call.
+
+    The same statement and decoding as ``DatabaseCache.get_many``, but
+    built once: Django's builds a model field and looks up its converters at
+    every call, and checks each key character by character for memcached
+    (these keys are this module's and ``flow.py``'s own).  An expired entry
+    is not returned; it is left for the cache's own culling.
+    """
+    key_map = {backend.make_key(key): key for key in keys}
+    db = connections[router.db_for_read(backend.cache_model_class)]
+    sql, expression, converters = _database_query(db.alias, backend._table, len(key_map))  # type: ignore[attr-defined]
+    with db.cursor() as cursor:
+        cursor.execute(sql, list(key_map))
+        rows = cursor.fetchall()
+    now = timezone.now()
+    found: dict[str, Any] = {}
+    for key, value, expires in rows:
+        for converter in converters:
+            expires = converter(expires, expression, db)
+        if expires >= now:
+            found[key_map[key]] = pickle.loads(base64.b64decode(db.ops.process_clob(value).encode()))
     return found
 
 

@@ -119,3 +119,28 @@ def test_the_shared_cache_is_one_instance_per_thread_whatever_the_context(settin
     changed.set("sixdice:guess:addr:192.0.2.1", 7)
     assert throttle.lookup(["sixdice:guess:addr:192.0.2.1"]) == {"sixdice:guess:addr:192.0.2.1": 7}
     assert first.get("sixdice:guess:addr:192.0.2.1") is None  # the old settings' cache is not the one read
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_connects_lookup_in_the_database_cache_reads_what_django_reads(settings):
+    """``throttle.lookup`` reads the database cache in one statement of its own: the same entries as Django's."""
+    from django.core.cache.backends.db import DatabaseCache
+    from django.core.management import call_command
+
+    from sixdice.tables import throttle
+
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "sixdice_cache"}}
+    call_command("createcachetable", verbosity=0)
+    backend = throttle.shared_cache()
+    assert type(backend) is DatabaseCache
+    backend.clear()
+    backend.set("sixdice:guess:addr:192.0.2.7", 3, 60)
+    backend.set("sixdice:flooded:session:abc", 1, 60)
+    backend.set("sixdice:guess:session:abc", {"odd": ["value"]}, 60)
+    backend.set("sixdice:guess:addr:192.0.2.8", 5, 0)  # already expired
+    keys = ["sixdice:flooded:session:abc", "sixdice:guess:addr:192.0.2.7", "sixdice:guess:session:abc",
+            "sixdice:guess:addr:192.0.2.8", "sixdice:guess:addr:192.0.2.9"]
+    found = throttle.lookup(keys)
+    assert found == {"sixdice:flooded:session:abc": 1, "sixdice:guess:addr:192.0.2.7": 3,
+                     "sixdice:guess:session:abc": {"odd": ["value"]}}
+    assert found == backend.get_many(keys)
