@@ -16,7 +16,7 @@ seat).  In ``"physical"`` mode the roller, or the host, types the values in.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from runbuster import rules
@@ -233,19 +233,28 @@ class RunBusterEngine(GameEngine):
         return {"type": "choose", "straight": list(straight)} if straight else None
 
     def view(self, state: Mapping[str, Any], seat: int | None) -> JSON:
+        shared, own = self.view_parts(state)
+        return {**shared, **own(seat)}
+
+    def view_parts(self, state: Mapping[str, Any]) -> tuple[JSON, Callable[[int | None], JSON]]:
+        """The state with every seat's complement, cups and who is in; apart, a seat's turn, options and hints."""
         s = self._state(state)
-        out: JSON = {**dict(state)}
-        out["complements"] = [list(rules.complement(h)) for h in s.hands]
-        out["cups"] = [6 - len(h) for h in s.hands]
-        out["active"] = list(s.active)
-        out["seat"] = seat
-        out["your_turn"] = seat is not None and not s.over and seat == s.current
-        out["hand_options"] = [list(o) for o in s.options()] if out["your_turn"] else []
-        out["hints"] = None
+        shared: JSON = {**dict(state)}
+        shared["complements"] = [list(rules.complement(h)) for h in s.hands]
+        shared["cups"] = [6 - len(h) for h in s.hands]
+        shared["active"] = list(s.active)
         hints_on = bool((state.get("options") or {}).get("hints"))
-        if hints_on and out["your_turn"] and seat is not None:
-            out["hints"] = self.hint(state, seat)
-        return out
+
+        def own(seat: int | None) -> JSON:
+            your_turn = seat is not None and not s.over and seat == s.current
+            return {
+                "seat": seat,
+                "your_turn": your_turn,
+                "hand_options": [list(o) for o in s.options()] if your_turn else [],
+                "hints": self.hint(state, seat) if hints_on and your_turn and seat is not None else None,
+            }
+
+        return shared, own
 
     @staticmethod
     def _hints(s: State) -> JSON:

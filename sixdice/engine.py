@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from sixdice import rules
@@ -310,33 +310,43 @@ class SixDiceEngine(GameEngine):
     # ------------------------------------------------------------ what phones see
 
     def view(self, state: Mapping[str, Any], seat: int | None) -> JSON:
+        shared, own = self.view_parts(state)
+        return {**shared, **own(seat)}
+
+    def view_parts(self, state: Mapping[str, Any]) -> tuple[JSON, Callable[[int | None], JSON]]:
+        """The state with its values and actors; apart, what only the seat in turn (or the host) is offered."""
         st = self._state(state)
-        d = st.to_dict()
-        d.pop("todo", None)
-        d["values"] = st.values()
-        d["you"] = seat
-        d["actors"] = sorted(self.actors(state))
+        shared = st.to_dict()
+        shared.pop("todo", None)
+        shared["values"] = st.values()
+        shared["actors"] = sorted(self.actors(state))
         p = st.pending
-        if st.over or p is None:
+        if not (st.over or p is None):
+            shared["hints_on"] = bool(state.get(HINTS_KEY))
+
+        def own(seat: int | None) -> JSON:
+            d: JSON = {"you": seat}
+            if st.over or p is None:
+                return d
+            mine = seat is None or seat == p.seat
+            if p.kind == "flip" and seat == p.seat:
+                d["legal_flips"] = [
+                    [a["victim"], a["own"], a["own_to"], a["other"], a["other_to"]]
+                    for a in rules.legal_actions(st)
+                ]
+            elif p.kind == "group" and mine:
+                gs = rules.groupings(st.hands[p.seat].dice())
+                d["groupings"] = [g.to_dict() for g in gs[:VIEW_GROUPINGS]]
+                d["groupings_total"] = len(gs)
+            elif p.kind == "keep" and mine:
+                d["keep_options"] = [a["keep"] for a in rules.legal_actions(st)]
+            elif p.kind == "roll":
+                d["you_roll"] = st.dice == "physical" and (seat == p.seat or seat is None)
+            if state.get(HINTS_KEY) and mine and p.kind in ("flip", "group", "keep"):
+                d["hint"] = self.hint(state, p.seat)  # the seat's phone, and the host console for the seat in turn
             return d
-        mine = seat is None or seat == p.seat
-        if p.kind == "flip" and seat == p.seat:
-            d["legal_flips"] = [
-                [a["victim"], a["own"], a["own_to"], a["other"], a["other_to"]]
-                for a in rules.legal_actions(st)
-            ]
-        elif p.kind == "group" and mine:
-            gs = rules.groupings(st.hands[p.seat].dice())
-            d["groupings"] = [g.to_dict() for g in gs[:VIEW_GROUPINGS]]
-            d["groupings_total"] = len(gs)
-        elif p.kind == "keep" and mine:
-            d["keep_options"] = [a["keep"] for a in rules.legal_actions(st)]
-        elif p.kind == "roll":
-            d["you_roll"] = st.dice == "physical" and (seat == p.seat or seat is None)
-        d["hints_on"] = bool(state.get(HINTS_KEY))
-        if state.get(HINTS_KEY) and mine and p.kind in ("flip", "group", "keep"):
-            d["hint"] = self.hint(state, p.seat)  # the seat's phone, and the host console for the seat in turn
-        return d
+
+        return shared, own
 
     def describe_parts(
         self, state_before: Mapping[str, Any], action: Mapping[str, Any], *, names: Sequence[str]

@@ -37,8 +37,9 @@ a notation part (translated too).  The rules packages raise
 
 from __future__ import annotations
 
+import functools
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -285,6 +286,17 @@ class GameEngine:
         legal actions of that seat.  Default: the state as it is.
         """
         return dict(state)
+
+    def view_parts(self, state: Mapping[str, Any]) -> tuple[JSON, Callable[[int | None], JSON]]:
+        """The views of ``state`` as a part every seat shares and each seat's own part.
+
+        ``view(state, seat) == {**shared, **own(seat)}``, with no key in both.
+        A move's ``update`` frames serialize the shared part once and each
+        seat's own part apart (``selectors.PreparedUpdate``), so an engine whose
+        views differ in a few keys saves a view and its JSON per seat.
+        Default: nothing shared, each seat's whole :meth:`view`.
+        """
+        return {}, functools.partial(self.view, state)
 
     # ------------------------------------------------------------ hooks with defaults: notation
 

@@ -142,6 +142,11 @@ def _tables_held(session: Any) -> dict[str, Any]:
     return tables if isinstance(tables, dict) else {}
 
 
+def _pulse(channel_name: str, table_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A heartbeat's database work in one hop: keep the connection present; where the table is; who is here."""
+    return presence.heartbeat(channel_name, table_id), presence.current(table_id)
+
+
 def _leave(channel_name: str, table_id: int) -> dict[str, Any]:
     """A connection closed: its presence row goes; who is here now."""
     presence.unregister(channel_name)
@@ -222,12 +227,52 @@ class TableConsumer(AsyncWebsocketConsumer):
     version: int = -1  # the table version of the last table frame sent on this connection
     seen_presence: dict[str, Any] | None = None  # the last presence frame this connection was sent
 
+    busy: int = 0  # handlers of this connection running now (see ``take``)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            detach = getattr(getattr(self, "channel_layer", None), "detach", None)
+            if detach is not None:
+                detach(self.channel_name)
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Overrides Channels (no setting does it): no thread hop per message to close DB connections, docs/performance.md #6.
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        kind = message["type"]
+        if kind == "websocket.connect":
+            attach = getattr(self.channel_layer, "attach", None)  # the one-process layer's local fan-out
+            if attach is not None:
+                attach(self.channel_name, self.take)
+        self.busy += 1
+        try:
+            await handler(message)
+        finally:
+            self.busy -= 1
+            if not kind.startswith("websocket."):  # a group message, from this connection's queue
+                handled = getattr(self.channel_layer, "handled", None)
+                if handled is not None:
+                    handled(self.channel_name)
+
+    async def take(self, message: dict[str, Any]) -> bool:
+        """A group message handed over by a sender in this process (``layers.DIRECT_TYPES``): handle it now.
+
+        Only while this connection handles nothing else (it is not, say, the
+        mover still answering its own action: its ``ack`` goes out before its
+        ``update``), which the layer asks together with an empty queue;
+        ``False`` and the layer queues it.
+        """
+        if self.busy or self.who is None:
+            return False
+        self.busy += 1
+        try:
+            await getattr(self, get_handler_name(message))(message)
+        finally:
+            self.busy -= 1
+        return True
 
     async def connect(self) -> None:
         self.lang = i18n.connection_language(self.scope)
@@ -343,9 +388,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             # Join the table's group again: a channel layer that restarted (Redis) forgot it.
             # The pong's version and seq let a client that missed broadcasts catch up.
             await self.channel_layer.group_add(broadcast.group_name(who.code), self.channel_name)
-            where = await database_sync_to_async(presence.heartbeat)(self.channel_name, who.table_id)
+            where, here = await database_sync_to_async(_pulse)(self.channel_name, who.table_id)
             await self._send({"type": "pong", "ref": ref, **where})
-            await self._presence_expired()
+            if self.seen_presence is not None and here != self.seen_presence:
+                # A connection gone silent (no heartbeat for SIXDICE_PRESENCE_TIMEOUT) is away now: say so.
+                await self.channel_layer.group_send(broadcast.group_name(who.code), {"type": "table.presence", "presence": here})
             if who.bots:  # whichever process hears a heartbeat makes sure the bots are driven
                 bots.kick(who.code)
             if who.timer:  # ... and the turn timer
@@ -459,13 +506,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         assert self.who is not None
         here = await database_sync_to_async(presence.current)(self.who.table_id)
         await self.channel_layer.group_send(broadcast.group_name(self.who.code), {"type": "table.presence", "presence": here})
-
-    async def _presence_expired(self) -> None:
-        """At a heartbeat: a connection gone silent (no heartbeat for SIXDICE_PRESENCE_TIMEOUT) is away now; say so."""
-        assert self.who is not None
-        here = await database_sync_to_async(presence.current)(self.who.table_id)
-        if self.seen_presence is not None and here != self.seen_presence:
-            await self.channel_layer.group_send(broadcast.group_name(self.who.code), {"type": "table.presence", "presence": here})
 
     async def _snapshot(self) -> dict[str, Any]:
         assert self.who is not None

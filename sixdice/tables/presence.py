@@ -12,7 +12,6 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from .models import Connection, Game, Table
@@ -48,19 +47,27 @@ def unregister(channel_name: str) -> None:
 
 
 def heartbeat(channel_name: str, table_id: int) -> dict[str, Any]:
-    """Keep the connection present; say where the table is: its ``version``, current game and ``seq``."""
+    """Keep the connection present; say where the table is: its ``version``, current game and ``seq``.
+
+    Plain SQL, as :func:`arrive`: every connection sends a heartbeat every 25 s.
+    """
     now = timezone.now()
-    Connection.objects.filter(channel_name=channel_name, last_seen__lt=now - timedelta(seconds=REFRESH_AFTER)).update(
-        last_seen=now
-    )
-    latest = Game.objects.filter(table_id=OuterRef("pk")).order_by("-number")
-    row = (
-        Table.objects.filter(pk=table_id)
-        .annotate(game_id=Subquery(latest.values("id")[:1]), game_seq=Subquery(latest.values("seq")[:1]))
-        .values("version", "game_id", "game_seq")
-        .get()
-    )
-    return {"game": row["game_id"], "seq": row["game_seq"] or 0, "version": row["version"]}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {_TABLE} SET last_seen = %s WHERE channel_name = %s AND last_seen < %s",
+            [connection.ops.adapt_datetimefield_value(now), channel_name,
+             connection.ops.adapt_datetimefield_value(now - timedelta(seconds=REFRESH_AFTER))],
+        )
+        cursor.execute(_WHERE_SQL, [table_id])
+        version, game_id, seq = cursor.fetchone()
+    return {"game": game_id, "seq": seq or 0, "version": version}
+
+
+_WHERE_SQL = (
+    f"SELECT t.version, g.id, g.seq FROM {Table._meta.db_table} t LEFT JOIN {Game._meta.db_table} g"
+    f" ON g.id = (SELECT g2.id FROM {Game._meta.db_table} g2 WHERE g2.table_id = t.id ORDER BY g2.number DESC LIMIT 1)"
+    " WHERE t.id = %s"
+)
 
 
 def current(table_id: int) -> dict[str, Any]:

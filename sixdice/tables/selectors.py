@@ -14,7 +14,7 @@ import json
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
@@ -504,13 +504,27 @@ class PreparedUpdate:
         )
         self.views: dict[int | None, str] = {}
         self.events: dict[str, str] = {}
+        self._shared: str | None = None  # the part of the view every seat shares, as JSON
+        self._own: Callable[[int | None], dict[str, Any]] | None = None
+
+    def _view(self, seat: int | None) -> str:
+        """``seat``'s view as JSON: the shared part serialized once per move, the seat's own part joined to it."""
+        if self._own is None:
+            self._state = json.loads(self._state_json)
+            shared, self._own = self.engine.view_parts(self._state)
+            self._shared = json.dumps(shared, separators=(",", ":"))
+        assert self._shared is not None
+        own = json.dumps(self._own(seat), separators=(",", ":"))
+        if own == "{}":
+            return self._shared
+        if self._shared == "{}":
+            return own
+        return f"{self._shared[:-1]},{own[1:]}"
 
     def text(self, seat: int | None, language: str) -> str:
         view = self.views.get(seat)
         if view is None:
-            if self._state is None:
-                self._state = json.loads(self._state_json)
-            view = self.views[seat] = json.dumps(self.engine.view(self._state, seat), separators=(",", ":"))
+            view = self.views[seat] = self._view(seat)
         events = self.events.get(language)
         if events is None:
             if self._events is None:

@@ -55,15 +55,23 @@ def test_prepared_text_equals_the_per_seat_frame_for_every_seat_and_language():
 def test_each_view_and_language_is_prepared_once_per_move(monkeypatch):
     message = _moves(1)[-1]
     calls = []
-    real = RunBusterEngine.view
+    parsed = []
+    real = RunBusterEngine.view_parts
 
-    def counted(self, state, seat):
-        calls.append(seat)
-        return real(self, state, seat)
+    def counted(self, state):
+        parsed.append(1)
+        shared, own = real(self, state)
 
-    monkeypatch.setattr(RunBusterEngine, "view", counted)
+        def counted_own(seat):
+            calls.append(seat)
+            return own(seat)
+
+        return shared, counted_own
+
+    monkeypatch.setattr(RunBusterEngine, "view_parts", counted)
     texts = [selectors.update_text(copy.deepcopy(message), seat, lang)
              for seat, lang in [(0, "en"), (1, "en"), (None, "en"), (None, "uk"), (0, "fr"), (None, "en")]]
+    assert parsed == [1]  # the state is parsed and its shared part built once per move
     assert sorted(calls, key=str) == sorted([0, 1, None], key=str)  # spectators and the host share one view
     assert texts[2] == texts[5]
     assert json.loads(texts[3])["view"] == json.loads(texts[2])["view"]
