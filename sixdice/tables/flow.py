@@ -31,7 +31,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import pprint
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -263,56 +262,12 @@ def install_flood_abort() -> bool:
     return True
 
 
-class _Formatted:
-    """``pprint.pformat(value)``, computed only when turned into text: when a log line that carries it is written."""
-
-    __slots__ = ("args", "kwargs")
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self.args = args
-        self.kwargs = kwargs
-
-    def __str__(self) -> str:
-        return pprint.pformat(*self.args, **self.kwargs)
-
-    __repr__ = __str__
-
-
-def install_lazy_debug_format() -> bool:
-    """Make daphne's WebSocket library (autobahn) format its debug lines only when they are written; idempotent.
-
-    At every connection autobahn's ``WebSocketProtocol._connectionMade``
-    pretty-prints its two dozen settings (``pprint.pformat``) for a debug log
-    line, before the logger decides whether debug lines are written at all
-    (they are not, unless daphne runs with ``-v 2``): about 5 % of a
-    connect's CPU in the connect benchmark, for ours and the relay alike.
-    The module's ``pformat`` becomes :class:`_Formatted`, which the logger
-    formats into exactly the same text when (and only when) the line is
-    written.  ``Timings.__str__``, the module's one other use of
-    ``pformat``, must return a ``str``: it gets its eager ``pformat`` back.
-    """
-    try:
-        from autobahn.websocket import protocol
-    except ImportError:  # served without autobahn: nothing to do
-        return False
-    if protocol.pformat is _Formatted:
-        return True
-
-    def timings_text(self: Any) -> str:
-        return pprint.pformat(self._timings)
-
-    protocol.pformat = _Formatted  # type: ignore[assignment]
-    protocol.Timings.__str__ = timings_text  # type: ignore[method-assign]
-    return True
-
-
 class FlowControl:
     """ASGI middleware: per-connection flow control for WebSockets (see the module's doc)."""
 
     def __init__(self, application: Any) -> None:
         self.application = application
         install_flood_abort()
-        install_lazy_debug_format()
 
     async def __call__(self, scope: Message, receive: Any, send: Any) -> Any:
         if scope["type"] != "websocket":

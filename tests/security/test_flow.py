@@ -253,32 +253,3 @@ def test_a_cool_down_set_by_another_process_refuses_the_handshake(tiny_table):
     outcome = async_to_sync(run)()
     assert outcome["flooder"] is False  # refused at the handshake
     assert outcome["other"] is True and (outcome["welcome"]["type"], outcome["welcome"]["seat"]) == ("welcome", 1)
-
-
-def test_autobahn_formats_a_debug_line_only_when_it_is_written(monkeypatch):
-    """Issue 19: autobahn pretty-printed its settings at every connection for a debug line nobody writes."""
-    import pprint
-
-    from autobahn.websocket import protocol
-    from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
-    from twisted.internet.testing import StringTransport
-    from twisted.logger import formatEvent
-
-    assert flow.install_lazy_debug_format() is True  # installed when the app is built (sixdice.asgi)
-    assert flow.install_lazy_debug_format() is True  # idempotent
-    settings = [("autoPingInterval", 0, "WebSocketFactory"), ("allowedOrigins", ["*"], "WebSocketFactory")]
-    expected = "\n" + pprint.pformat(settings)
-    printed = []
-    real = pprint.PrettyPrinter.pformat
-    monkeypatch.setattr(pprint.PrettyPrinter, "pformat", lambda self, obj: printed.append(obj) or real(self, obj))
-
-    socket = WebSocketProtocol()
-    socket.factory = WebSocketFactory(None)
-    socket.makeConnection(StringTransport())  # a connection as daphne makes it; debug lines are not written
-    assert printed == []
-    assert socket.autoPingInterval == socket.factory.autoPingInterval  # the settings were still copied
-
-    line = formatEvent({"log_format": "\n{attrs}", "attrs": protocol.pformat(settings)})  # as the log writes it
-    assert line == expected
-    assert printed == [settings]
-    assert str(protocol.Timings()) == "{}"  # the module's other pformat still gives text
