@@ -35,28 +35,35 @@ def render_parts(parts: Iterable[Mapping[str, Any]], translate: Callable[[str], 
     A translation whose placeholders do not fit the arguments falls back to
     the English message, so a slip in a catalogue never breaks a log.
     """
-    tr = translate or (lambda s: s)
+    tr = translate or _same
+    return SEPARATOR.join(_render_one(p, tr) for p in parts)
 
-    def one(p: Mapping[str, Any]) -> str:
-        args = {key: arg(value) for key, value in (p.get("args") or {}).items()}
-        english = str(p["msg"])
-        message = tr(english)
-        if not args:
-            return message
-        try:
-            return message % args
-        except (KeyError, ValueError, TypeError):
-            log.warning("translation of %r does not fit its arguments", english)
-            return english % args
 
-    def arg(value: Any) -> str:
-        if isinstance(value, Mapping) and "msg" in value:
-            return one(value)
-        if isinstance(value, list):
-            return ", ".join(arg(v) for v in value)
-        return str(value)
+def _same(message: str) -> str:
+    return message
 
-    return SEPARATOR.join(one(p) for p in parts)
+
+# Module functions, not closures of render_parts: two closures calling each other form a reference cycle,
+# which left thousands of objects a second for the garbage collector on a busy server (docs/performance.md).
+def _render_one(p: Mapping[str, Any], tr: Callable[[str], str]) -> str:
+    args = {key: _render_arg(value, tr) for key, value in (p.get("args") or {}).items()}
+    english = str(p["msg"])
+    message = tr(english)
+    if not args:
+        return message
+    try:
+        return message % args
+    except (KeyError, ValueError, TypeError):
+        log.warning("translation of %r does not fit its arguments", english)
+        return english % args
+
+
+def _render_arg(value: Any, tr: Callable[[str], str]) -> str:
+    if isinstance(value, Mapping) and "msg" in value:
+        return _render_one(value, tr)
+    if isinstance(value, list):
+        return ", ".join(_render_arg(v, tr) for v in value)
+    return str(value)
 
 
 def english(msg: str, params: Mapping[str, Any] | None = None) -> str:

@@ -195,34 +195,42 @@ def _all_pairings(rest: Counts) -> list[tuple[tuple[tuple[int, int], ...], tuple
     minority_is_red = nr <= nb
     mino, majo = (red, blue) if minority_is_red else (blue, red)
     results: list[tuple[tuple[tuple[int, int], ...], tuple[int, ...]]] = []
-
-    def rec(a: int, avail: list[int], acc: list[tuple[int, int]]) -> None:
-        # distribute the minority dice of magnitude a (3, 2, 1) over majority magnitudes 3, 2, 1
-        if a == 0:
-            left = [m for m in (3, 2, 1) for _ in range(avail[m - 1])]
-            loose = tuple(left) if minority_is_red else tuple(-m for m in left)
-            results.append((tuple(_pair(minority_is_red, x, y) for x, y in acc), loose))
-            return
-        need = mino[a - 1]
-
-        def dist(b: int, need: int, avail: list[int], acc: list[tuple[int, int]]) -> None:
-            if need == 0:
-                rec(a - 1, avail, acc)
-                return
-            if b == 0:
-                return
-            top = min(need, avail[b - 1])
-            for k in range(top, -1, -1):
-                if b == 1 and k != need:
-                    continue
-                av = avail.copy()
-                av[b - 1] -= k
-                dist(b - 1, need - k, av, acc + [(a, b)] * k)
-
-        dist(3, need, avail, acc)
-
-    rec(3, list(majo), [])
+    _pairings_from(3, list(majo), [], mino, minority_is_red, results)
     return results
+
+
+# The searches below are module functions, not nested closures that call themselves: a closure that
+# refers to itself is a reference cycle, left for the garbage collector at every call (a busy server
+# balancing many hands paid for it in long collector passes; docs/performance.md).
+def _pairings_from(
+    a: int, avail: list[int], acc: list[tuple[int, int]], mino: Sequence[int], minority_is_red: bool,
+    results: list[tuple[tuple[tuple[int, int], ...], tuple[int, ...]]],
+) -> None:
+    """Distribute the minority dice of magnitude ``a`` (3, 2, 1) over the majority magnitudes 3, 2, 1."""
+    if a == 0:
+        left = [m for m in (3, 2, 1) for _ in range(avail[m - 1])]
+        loose = tuple(left) if minority_is_red else tuple(-m for m in left)
+        results.append((tuple(_pair(minority_is_red, x, y) for x, y in acc), loose))
+        return
+    _pairings_dist(a, 3, mino[a - 1], avail, acc, mino, minority_is_red, results)
+
+
+def _pairings_dist(
+    a: int, b: int, need: int, avail: list[int], acc: list[tuple[int, int]], mino: Sequence[int],
+    minority_is_red: bool, results: list[tuple[tuple[tuple[int, int], ...], tuple[int, ...]]],
+) -> None:
+    if need == 0:
+        _pairings_from(a - 1, avail, acc, mino, minority_is_red, results)
+        return
+    if b == 0:
+        return
+    top = min(need, avail[b - 1])
+    for k in range(top, -1, -1):
+        if b == 1 and k != need:
+            continue
+        av = avail.copy()
+        av[b - 1] -= k
+        _pairings_dist(a, b - 1, need - k, av, acc + [(a, b)] * k, mino, minority_is_red, results)
 
 
 def _grouping_from(ks: Sequence[int], rest: Counts) -> Grouping:
@@ -245,25 +253,26 @@ def group_hand(dice: Iterable[int]) -> Grouping:
 def _groupings_counts(c: Counts) -> tuple[Grouping, ...]:
     target = _best_from(0, c)
     found: list[Grouping] = []
-
-    def rec(i: int, c: Counts, left: int, ks: list[int]) -> None:
-        if left == 0:
-            zg = _zero_groups_of(ks + [0] * (len(GROUP_COUNTS) - len(ks)))
-            for pairs, loose in _all_pairings(c):
-                found.append(Grouping(zg, pairs, loose))
-            return
-        if i == len(GROUP_COUNTS):
-            return
-        g = GROUP_COUNTS[i]
-        for k in range(min(_fits_i(c, i), left), -1, -1):
-            c2 = _sub(c, g, k)
-            if k + _best_from(i + 1, c2) >= left:
-                rec(i + 1, c2, left - k, ks + [k])
-
-    rec(0, c, target, [])
+    _groupings_from(0, c, target, [], found)
     default = _group_counts(c)
     rest = [g for g in found if g != default]
     return (default, *rest)
+
+
+def _groupings_from(i: int, c: Counts, left: int, ks: list[int], found: list[Grouping]) -> None:
+    """Every way to take ``left`` more zero-sum groups from group kind ``i`` on (a module function: see above)."""
+    if left == 0:
+        zg = _zero_groups_of(ks + [0] * (len(GROUP_COUNTS) - len(ks)))
+        for pairs, loose in _all_pairings(c):
+            found.append(Grouping(zg, pairs, loose))
+        return
+    if i == len(GROUP_COUNTS):
+        return
+    g = GROUP_COUNTS[i]
+    for k in range(min(_fits_i(c, i), left), -1, -1):
+        c2 = _sub(c, g, k)
+        if k + _best_from(i + 1, c2) >= left:
+            _groupings_from(i + 1, c2, left - k, ks + [k], found)
 
 
 @lru_cache(maxsize=20_000)
