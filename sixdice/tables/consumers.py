@@ -8,6 +8,7 @@ is in ``docs/protocol.md``; writes are in ``services``, reads in
 from __future__ import annotations
 
 import asyncio
+import enum
 import json
 import logging
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from django.utils.translation import gettext as _
 
 from sixdice.gamekit.engine import GameError
 
-from . import bots, broadcast, dedupe, handover, i18n, presence, selectors, services, throttle, timers
+from . import bots, broadcast, dedupe, flow, handover, i18n, presence, selectors, services, throttle, timers
 from .broadcast import database_sync_to_async, write
 from .services import Credentials, ServiceError
 
@@ -68,37 +69,49 @@ class Arrival:
     presence: dict[str, Any]
 
 
-def _arrive(
-    session: Any, code: str, guesser: tuple[str | None, str | None], channel_name: str, lang: str,
-    game_id: int | None, since: int | None,
-) -> Arrival | None:
-    """A connect's database work in one hop off the event loop; ``None`` when the client is blocked for guessing.
+class Refused(enum.Enum):
+    """Why a connect's trip to the database let the client in no further."""
 
-    The session (1 statement), the table with its current game and this
-    connection's seat (1), the guessing counters unless the session holds a
-    secret of this table (1 on the database cache), the presence row (1), who
-    is here (1), and the welcome from this process's table frame when it is
-    still current (0; else the seats, the log and after a finished game the
-    standings: 3 at most).
+    FLOODED = "flooded"  # closed for flooding a moment ago, by any process: refused at the handshake (HTTP 403)
+    GUESSING = "guessing"  # too many unknown table codes: told so, then closed with throttle.CLOSE_GUESSING
+
+
+def _arrive(
+    session: Any, code: str, guesser: tuple[str | None, str | None], flood_key: str, channel_name: str, lang: str,
+    game_id: int | None, since: int | None,
+) -> Arrival | Refused:
+    """A connect's database work in one hop off the event loop, before the handshake is answered.
+
+    The shared cache's notes on this client, its flood cool-down and its
+    guess counters, in one lookup (1 statement on the database cache); the
+    session (1; none without a session cookie); the table with its current
+    game and this connection's seat (1); the presence row (1); who is here
+    (1); and the welcome from this process's table frame when it is still
+    current (0; else the log and after a finished game the standings: 2 at
+    most).
     """
+    notes = throttle.lookup([flood_key, *throttle.guess_keys(*guesser)])
+    if flow.cooling_down(flood_key, notes):
+        return Refused.FLOODED
     held = _tables_held(session).get(code, {})
     credentials = Credentials(seat_secret=held.get("seat"), host_secret=held.get("host"))
     digest = services.hash_secret(credentials.seat_secret) if credentials.seat_secret else None
-    table = selectors.arrival(code, digest)
-    seat: int | None = None if table is None else table.seat_position  # type: ignore[attr-defined]
-    host = table is not None and services.is_host(table, credentials)
-    # A browser holding this table's seat or host secret is not guessing codes: no look at the counters
-    # (a statement on the database cache).  Anyone else is refused while blocked, known code or not,
-    # so a blocked guesser learns nothing about which codes exist.
-    if seat is None and not host and throttle.is_blocked(*guesser):
-        return None
-    if table is None:
+    arrived = selectors.arrival(code, digest)
+    seat = None if arrived is None else arrived.seat
+    host = arrived is not None and services.is_host(arrived.table, credentials)
+    # A browser holding this table's seat or host secret is not guessing codes: its counters do not hold it back.
+    # Anyone else is refused while blocked, known code or not, so a blocked guesser learns nothing about which
+    # codes exist.
+    if seat is None and not host and throttle.blocked_by(notes):
+        return Refused.GUESSING
+    if arrived is None:
         throttle.record_miss(*guesser)
         raise ServiceError("unknown_table", _("There is no table %(code)s.") % {"code": repr(code)})
+    table = arrived.table
     presence.arrive(channel_name, table_id=table.pk, seat=seat, host=host)
     here = presence.current(table.pk)
-    welcome = selectors.welcome_for(table, seat=seat, host=host, here=here, lang=lang, game_id=game_id, since=since)
-    parked = None if seat is not None else table.parked_position  # type: ignore[attr-defined]
+    welcome = selectors.welcome_for(arrived, host=host, here=here, lang=lang, game_id=game_id, since=since)
+    parked = None if seat is not None else arrived.parked
     who = Who(table_id=table.pk, code=table.code, seat=seat, host=host, credentials=credentials, parked=parked)
     return Arrival(who, welcome, here)
 
@@ -268,7 +281,6 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _connect(self) -> None:
         code = services.normalise_code(self.scope["url_route"]["kwargs"]["code"])
-        await self.accept()
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         game_id: int | None
         since: int | None
@@ -279,21 +291,29 @@ class TableConsumer(AsyncWebsocketConsumer):
         group = broadcast.group_name(code)
         # In the group before the welcome is read: a move committed meanwhile arrives as an update.
         await self.channel_layer.group_add(group, self.channel_name)
+        # The handshake is answered after the one trip to the database: it also looks up the flood cool-down
+        # (a refusal is an HTTP 403, as flow.FlowControl's), so a connect needs no hop of its own for it.
         try:
             arrival = await database_sync_to_async(_arrive)(
-                self.scope.get("session"), code, throttle.scope_keys(self.scope), self.channel_name, self.lang,
-                game_id, since,
+                self.scope.get("session"), code, throttle.scope_keys(self.scope), flow.cooldown_key(self.scope),
+                self.channel_name, self.lang, game_id, since,
             )
         except ServiceError as exc:
             await self.channel_layer.group_discard(group, self.channel_name)
+            await self.accept()
             await self._error(exc.code, exc.message)
             await self.close(code=4404)
             return
-        if arrival is None:
+        if isinstance(arrival, Refused):
             await self.channel_layer.group_discard(group, self.channel_name)
-            await self._error("rate_limited", _("Too many unknown table codes: please wait a few minutes."))
-            await self.close(code=throttle.CLOSE_GUESSING)
+            if arrival is Refused.GUESSING:
+                await self.accept()
+                await self._error("rate_limited", _("Too many unknown table codes: please wait a few minutes."))
+                await self.close(code=throttle.CLOSE_GUESSING)
+            else:
+                await self.close()  # before accepting: the handshake is refused
             return
+        await self.accept()
         self.who = who = arrival.who
         await self._send_table(arrival.welcome, localized=True)
         # Who is here was counted in the same trip: tell everyone at the table (with other connects of the moment).

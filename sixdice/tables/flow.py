@@ -167,7 +167,7 @@ class _Connection:
         with contextlib.suppress(Exception):  # the socket may already be gone
             await self.outer_send({"type": "websocket.close", "code": CLOSE_FLOOD})  # first: it stops the reading
         with contextlib.suppress(Exception):  # a cache that is down must not keep the flood going
-            await cool_down(_cooldown_key(self.scope), _setting("SIXDICE_WS_FLOOD_COOLDOWN", 10))
+            await cool_down(cooldown_key(self.scope), _setting("SIXDICE_WS_FLOOD_COOLDOWN", 10))
         # The consumer leaves the table (presence, groups) as on any disconnect; queued frames are dropped.
         self.queue.clear()
         self.queued_bytes = 0
@@ -198,15 +198,23 @@ async def cool_down(key: str, seconds: float) -> None:
     await cache.aset(key, 1, int(seconds))
 
 
-async def cooling_down(key: str) -> bool:
-    """Whether ``key`` was closed for flooding less than its cool-down ago (by this process or another)."""
+def cooling_down_here(key: str) -> bool:
+    """Whether this process closed ``key`` for flooding less than its cool-down ago (no lookup: instant)."""
     end = _LOCAL_COOLDOWNS.get(key)
-    if end is not None and end > _clock():
-        return True
-    return bool(await cache.aget(key))
+    return end is not None and end > _clock()
 
 
-def _cooldown_key(scope: Message) -> str:
+def cooling_down(key: str, shared: dict[str, Any]) -> bool:
+    """Whether ``key`` was closed for flooding less than its cool-down ago, by this process or another.
+
+    ``shared``: the shared cache's entries, looked up with the connect's
+    other keys in one lookup (``consumers._arrive``, ``throttle.lookup``).
+    """
+    return cooling_down_here(key) or bool(shared.get(key))
+
+
+def cooldown_key(scope: Message) -> str:
+    """The cache key of a client's flood cool-down: its session's, or its address's when it has none."""
     session = scope.get("session")
     key = getattr(session, "session_key", None) if session is not None else None
     who = f"session:{key}" if key else f"addr:{(scope.get('client') or ['?'])[0]}"
@@ -264,9 +272,11 @@ class FlowControl:
     async def __call__(self, scope: Message, receive: Any, send: Any) -> Any:
         if scope["type"] != "websocket":
             return await self.application(scope, receive, send)
-        with contextlib.suppress(Exception):
-            if await cooling_down(_cooldown_key(scope)):  # closed for flooding a moment ago: not yet back
-                return await WebsocketDenier()(scope, receive, send)
+        # Closed for flooding a moment ago by this process: refused at once (HTTP 403).  A cool-down set by
+        # another process is in the shared cache, which the consumer reads in its one database trip, before
+        # it accepts (consumers._arrive): refused at the handshake too.
+        if cooling_down_here(cooldown_key(scope)):
+            return await WebsocketDenier()(scope, receive, send)
         conn = _Connection(scope, receive, send)
         pump = asyncio.get_running_loop().create_task(conn.pump())
         try:

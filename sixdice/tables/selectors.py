@@ -17,10 +17,11 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.urls import reverse
 
 from sixdice.gamekit.engine import get_engine
@@ -286,13 +287,30 @@ class FrameCache:
 
 FRAMES = FrameCache()
 
-_GAME_COLUMNS = ("id", "number", "seq", "status", "players", "started_at", "engine", "state")
+# ------------------------------------------------------------------ a connect's one statement (docs/performance.md)
+
+M = TypeVar("M", bound=models.Model)
+
+
+def _ordered(model: type[models.Model], names: Sequence[str]) -> tuple[str, ...]:
+    """``names`` (attnames) in the model's field order, as :meth:`Model.from_db` takes a row's values."""
+    order = [f.attname for f in model._meta.concrete_fields]
+    return tuple(sorted(names, key=order.index))
+
+
+# The columns the connect path reads of each model; the others are deferred (reading one would be a query).
+_TABLE_FIELDS = _ordered(Table, ("id", "code", "game", "options", "host_secret_hash", "status", "capacity", "paused", "version"))
+_GAME_FIELDS = _ordered(Game, ("id", "table_id", "number", "seq", "status", "players", "started_at", "engine", "state"))
+_SEAT_FIELDS = _ordered(Seat, ("id", "table_id", "position", "name", "secret_hash", "is_bot", "bot_strength", "parked_secret_hash"))
+_TIMER_FIELDS = _ordered(TurnTimer, ("table_id", "seconds", "paused"))
+# Where each model's columns start in a row, and the seat columns :func:`arrival` compares.
+_G = len(_TABLE_FIELDS)
+_S = _G + len(_GAME_FIELDS)
+_TT = _S + len(_SEAT_FIELDS)
+_POSITION, _SECRET, _PARKED = (_SEAT_FIELDS.index(name) for name in ("position", "secret_hash", "parked_secret_hash"))
 
 _ARRIVAL_SQL = """
-SELECT t.*, {game_columns},
-       s.id AS s_id, s.position AS s_position, s.name AS s_name, s.secret_hash AS s_secret_hash,
-       s.is_bot AS s_is_bot, s.bot_strength AS s_bot_strength, s.parked_secret_hash AS s_parked,
-       tt.table_id AS tt_id, tt.seconds AS tt_seconds, tt.paused AS tt_paused
+SELECT {table_columns}, {game_columns}, {seat_columns}, {timer_columns}
 FROM {table} t LEFT JOIN {game} g
   ON g.id = (SELECT g2.id FROM {game} g2 WHERE g2.table_id = t.id ORDER BY g2.number DESC LIMIT 1)
   LEFT JOIN {seat} s ON s.table_id = t.id
@@ -301,81 +319,111 @@ WHERE t.code = %s ORDER BY s.position
 """
 
 
-def _game_field(name: str) -> models.Field[Any, Any]:
-    field = Game._meta.get_field(name)
-    assert isinstance(field, models.Field)
-    return field
+def _columns(alias: str, model: type[models.Model], names: Sequence[str]) -> str:
+    return ", ".join(f"{alias}.{_field(model, name).column}" for name in names)
+
+
+def _field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
+    found = model._meta.get_field(name)
+    assert isinstance(found, models.Field)
+    return found
 
 
 @functools.cache
 def _arrival_sql() -> str:
-    columns = ", ".join(f"g.{_game_field(name).column} AS cur_{name}" for name in _GAME_COLUMNS)
     return _ARRIVAL_SQL.format(
-        game_columns=columns, seat=Seat._meta.db_table, table=Table._meta.db_table, game=Game._meta.db_table,
-        timer=TurnTimer._meta.db_table,
+        table_columns=_columns("t", Table, _TABLE_FIELDS), game_columns=_columns("g", Game, _GAME_FIELDS),
+        seat_columns=_columns("s", Seat, _SEAT_FIELDS), timer_columns=_columns("tt", TurnTimer, _TIMER_FIELDS),
+        seat=Seat._meta.db_table, table=Table._meta.db_table, game=Game._meta.db_table, timer=TurnTimer._meta.db_table,
     )
 
 
-def _from_db(name: str, value: Any) -> Any:
-    """A game column read outside the ORM's own columns, converted as the ORM converts it (JSON, dates)."""
-    if value is None:
-        return None
-    column = _game_field(name).get_col(Game._meta.db_table)
-    for convert in connection.ops.get_db_converters(column) + column.get_db_converters(connection):
-        value = convert(value, column, connection)
-    return value
+@functools.cache
+def _reader(
+    alias: str, vendor: str, model: type[models.Model], names: tuple[str, ...],
+) -> tuple[list[Any], tuple[int, ...], tuple[tuple[Any, list[Any]] | None, ...]]:
+    """How to build ``model`` from a row of ``names``: the model's row with every field deferred, where each
+    name goes in it, and the ORM's own converters of each column's values (JSON, dates, booleans on SQLite).
 
-
-def arrival(code: str, seat_digest: str | None) -> Table | None:
-    """The table with this code, in one plain statement: with its current game's row and its seats (a row each).
-
-    The game's columns come as ``cur_<column>`` (``cur_id`` is ``None`` when no
-    game was started), the seats as ``arrived_seats``, and the one
-    ``seat_digest`` holds as ``seat_position`` (``None``: no seat).  A plain
-    statement, not ORM queries: building those cost more CPU than the rest of
-    a connect.
+    Looked up once per database and columns: finding the converters is most of what the ORM spends
+    converting a row.
     """
-    rows = list(Table.objects.raw(_arrival_sql(), [code]))
+    fields = [f.attname for f in model._meta.concrete_fields]
+    converters: list[tuple[Any, list[Any]] | None] = []
+    for name in names:
+        column = _field(model, name).get_col(model._meta.db_table)
+        found = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+        converters.append((column, found) if found else None)
+    return [models.DEFERRED] * len(fields), tuple(fields.index(name) for name in names), tuple(converters)
+
+
+def _from_db(model: type[M], names: tuple[str, ...], values: Sequence[Any], db: BaseDatabaseWrapper) -> M:
+    """An instance from a plain row's ``values`` of ``names``, each converted as the ORM converts it.
+
+    The model's other fields are deferred (:meth:`Model.from_db`): reading
+    one loads it with a query, as after ``.only()``; none is read on the
+    connect path.  ``db``: the connection itself, not Django's proxy to
+    this thread's (each look through the proxy costs a thread-local lookup).
+    """
+    deferred, slots, converters = _reader(db.alias, db.vendor, model, names)
+    row = list(deferred)
+    for value, slot, conv in zip(values, slots, converters, strict=True):
+        if conv is not None and value is not None:
+            column, functions = conv
+            for function in functions:
+                value = function(value, column, db)
+        row[slot] = value
+    return model.from_db(db.alias, names, row)
+
+
+@dataclass
+class Arrived:
+    """What :func:`arrival` read of a table in its one statement, and the seat the connecting browser holds."""
+
+    table: Table
+    game: Game | None
+    timer: TurnTimer | None
+    seat_rows: list[tuple[Any, ...]]  # each seat's :data:`_SEAT_FIELDS`, in seat order
+    seat: int | None  # the seat whose secret the browser holds
+    parked: int | None  # the seat the app took over from this browser (its secret kept aside)
+
+    @functools.cached_property
+    def seats(self) -> list[Seat]:
+        """The seats as model instances, built only when needed: for a table frame or a turn timer."""
+        db = connections[DEFAULT_DB_ALIAS]
+        return [_from_db(Seat, _SEAT_FIELDS, row, db) for row in self.seat_rows]
+
+
+def arrival(code: str, seat_digest: str | None) -> Arrived | None:
+    """The table with this code, its current game, seats and turn timer, in one plain statement (a row per seat).
+
+    ``seat_digest``: the hash of the seat secret the browser holds, if any.  A
+    plain cursor, not the ORM: a ``RawQuerySet`` built a model per row and
+    converted every column of every row, several times the cost of the SQL
+    itself; here each object is built once, from the columns it needs.
+    """
+    db = connections[DEFAULT_DB_ALIAS]
+    with db.cursor() as cursor:
+        cursor.execute(_arrival_sql(), [code])
+        rows = cursor.fetchall()
     if not rows:
         return None
-    table = rows[0]
-    for name in _GAME_COLUMNS:
-        setattr(table, f"cur_{name}", _from_db(name, getattr(table, f"cur_{name}")))
-    seats = [
-        Seat(
-            id=row.s_id, table_id=table.pk, position=row.s_position, name=row.s_name,  # type: ignore[attr-defined]
-            secret_hash=row.s_secret_hash or "", is_bot=bool(row.s_is_bot),  # type: ignore[attr-defined]
-            bot_strength=row.s_bot_strength or "", parked_secret_hash=row.s_parked or "",  # type: ignore[attr-defined]
-        )
-        for row in rows
-        if row.s_id is not None  # type: ignore[attr-defined]
-    ]
-    table.arrived_seats = seats  # type: ignore[attr-defined]
-    timer = None if table.tt_id is None else TurnTimer(  # type: ignore[attr-defined]
-        table_id=table.pk, seconds=table.tt_seconds, paused=bool(table.tt_paused),  # type: ignore[attr-defined]
-    )
+    first = rows[0]
+    table = _from_db(Table, _TABLE_FIELDS, first[:_G], db)
+    game = None if first[_G] is None else _from_db(Game, _GAME_FIELDS, first[_G:_S], db)
+    timer = None if first[_TT] is None else _from_db(TurnTimer, _TIMER_FIELDS, first[_TT:], db)
     Table._meta.get_field("turn_timer").set_cached_value(table, timer)  # as select_related: no query for it
-    table.parked_position = None if not seat_digest else next(  # type: ignore[attr-defined]
-        (seat.position for seat in seats
-         if seat.parked_secret_hash and hmac.compare_digest(seat.parked_secret_hash, seat_digest)),
-        None,
-    )
-    table.seat_position = next(  # type: ignore[attr-defined]
-        (seat.position for seat in seats if seat_digest and seat.secret_hash and hmac.compare_digest(seat.secret_hash, seat_digest)),
-        None,
-    )
-    return table
-
-
-def _arrived_game(table: Table) -> Game | None:
-    if getattr(table, "cur_id", None) is None:
-        return None
-    return Game(table_id=table.pk, **{name: getattr(table, f"cur_{name}") for name in _GAME_COLUMNS})
+    seat_rows = [row[_S:_TT] for row in rows if row[_S] is not None]
+    seat = parked = None
+    if seat_digest:
+        seat = next((r[_POSITION] for r in seat_rows if r[_SECRET] and hmac.compare_digest(r[_SECRET], seat_digest)), None)
+        parked = next((r[_POSITION] for r in seat_rows if r[_PARKED] and hmac.compare_digest(r[_PARKED], seat_digest)), None)
+    return Arrived(table, game, timer, seat_rows, seat, parked)
 
 
 def welcome_for(
-    table: Table, *, seat: int | None, host: bool, here: dict[str, Any], lang: str,
-    game_id: int | None = None, since: int | None = None,
+    arrived: Arrived, *, host: bool, here: dict[str, Any], lang: str, game_id: int | None = None,
+    since: int | None = None,
 ) -> dict[str, Any]:
     """The ``welcome`` for a connection that :func:`arrival` identified, its log already in ``lang``.
 
@@ -384,17 +432,15 @@ def welcome_for(
     after a finished game, the standings).  ``presence`` is ``here``, counted
     just now.
     """
-    game = _arrived_game(table)
+    table, game, seat = arrived.table, arrived.game, arrived.seat
     key: FrameKey = (table.code, table.version, None, 0, None, None) if game is None else (
         table.code, table.version, game.pk, game.seq, game.status, game.started_at.isoformat()
     )
     cached = FRAMES.get(table.pk)
     if cached is None or cached.key != key:
-        cached = _build_frame(table, game, here, reuse=cached, seats=getattr(table, "arrived_seats", None))
-    seats = getattr(table, "arrived_seats", None)
-    if seats is None:
-        seats = list(Seat.objects.filter(table_id=table.pk).order_by("position"))
-    timed = with_timer(cached.frame, table, game, seats)
+        cached = _build_frame(table, game, here, reuse=cached, seats=arrived.seats)
+    # The turn timer's part is never remembered (its time left changes by the second); no timer, nothing to compute.
+    timed = {**cached.frame, "timer": None} if arrived.timer is None else with_timer(cached.frame, table, game, arrived.seats)
     frame: dict[str, Any] = {"type": "welcome", **for_connection(timed, seat=seat, host=host), "presence": here}
     shown = frame["game"]
     if shown is not None:

@@ -206,16 +206,50 @@ def test_daphne_closes_through_the_flood_abort():
 def test_a_cool_down_is_noted_in_this_process_and_in_the_shared_cache():
     from django.core.cache import cache
 
+    from sixdice.tables import throttle
+
     key = "sixdice:flooded:addr:203.0.113.5"
 
+    def shared() -> dict:
+        return throttle.lookup([key])  # as a connect reads it, with its guess counters
+
     async def run() -> list[bool]:
-        seen = [await flow.cooling_down(key)]
+        seen = [flow.cooling_down_here(key), flow.cooling_down(key, shared())]
         await flow.cool_down(key, 60)
-        seen += [await flow.cooling_down(key), bool(await cache.aget(key))]
-        flow._LOCAL_COOLDOWNS.clear()  # as another process sees it: through the shared cache
-        seen.append(await flow.cooling_down(key))
+        seen += [flow.cooling_down_here(key), flow.cooling_down(key, shared()), bool(await cache.aget(key))]
+        flow._LOCAL_COOLDOWNS.clear()  # as another process sees it: through the shared cache only
+        seen += [flow.cooling_down_here(key), flow.cooling_down(key, shared())]
         await cache.aclear()
-        seen.append(await flow.cooling_down(key))
+        seen.append(flow.cooling_down(key, shared()))
         return seen
 
-    assert async_to_sync(run)() == [False, True, True, True, False]
+    assert async_to_sync(run)() == [False, False, True, True, True, False, True, False]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_cool_down_set_by_another_process_refuses_the_handshake(tiny_table):
+    """The consumer reads the shared cache's cool-down in its one database trip, before it accepts: HTTP 403."""
+    from django.core.cache import cache
+
+    from tests.live_client import make_session
+
+    table, host, secrets = tiny_table
+    flooder, other = make_session(table.code, seat=secrets[0]), make_session(table.code, seat=secrets[1])
+    cache.set(f"sixdice:flooded:session:{flooder}", 1, 60)  # another process closed this session for flooding
+    assert not flow.cooling_down_here(f"sixdice:flooded:session:{flooder}")
+
+    async def run():
+        outcome = {}
+        for name, key in (("flooder", flooder), ("other", other)):
+            comm = WebsocketCommunicator(application, f"/ws/t/{table.code}/",
+                                         headers=[(b"host", b"testserver"), (b"cookie", f"sessionid={key}".encode())])
+            connected, _code = await comm.connect(timeout=5)
+            outcome[name] = connected
+            if connected:
+                outcome["welcome"] = await comm.receive_json_from(timeout=5)
+                await comm.disconnect()
+        return outcome
+
+    outcome = async_to_sync(run)()
+    assert outcome["flooder"] is False  # refused at the handshake
+    assert outcome["other"] is True and (outcome["welcome"]["type"], outcome["welcome"]["seat"]) == ("welcome", 1)

@@ -33,10 +33,10 @@ addr, misses, flooder, addresses = sys.argv[1], int(sys.argv[2]), sys.argv[3], s
 for _ in range(misses):
     throttle.record_miss(addr, None)
 if flooder != "-":
-    cache.set(flow._cooldown_key({"client": [flooder, 1234]}), 1, 60)
+    cache.set(flow.cooldown_key({"client": [flooder, 1234]}), 1, 60)
 print(json.dumps({"backend": settings.CACHES["default"]["BACKEND"],
                   "blocked": [a for a in addresses if throttle.is_blocked(a, None)],
-                  "cooling": [a for a in addresses if cache.get(flow._cooldown_key({"client": [a, 1234]}))]}))
+                  "cooling": [a for a in addresses if cache.get(flow.cooldown_key({"client": [a, 1234]}))]}))
 """
 ADDRESSES = ["198.51.100.7", "198.51.100.8", "198.51.100.9"]
 
@@ -95,3 +95,52 @@ def test_a_cache_that_cannot_be_reached_blocks_nobody(settings):
     assert isinstance(caches["default"], RedisCache)
     throttle.record_miss("198.51.100.21", "s2")  # not counted, and no error
     assert throttle.is_blocked("198.51.100.21", "s2") is False
+
+
+def test_the_shared_cache_is_one_instance_per_thread_whatever_the_context(settings):
+    """Issue 19: Django's ``caches`` built a cache object per asyncio context, i.e. per WebSocket connect."""
+    import contextvars
+    import threading
+
+    from django.core.cache.backends.locmem import LocMemCache
+
+    from sixdice.tables import throttle
+
+    first = contextvars.Context().run(throttle.shared_cache)  # a connect's context
+    assert contextvars.Context().run(throttle.shared_cache) is first  # the next connect's: the same object
+    elsewhere: list = []
+    worker = threading.Thread(target=lambda: elsewhere.append(throttle.shared_cache()))
+    worker.start()
+    worker.join()
+    assert elsewhere[0] is not first  # each thread its own, as Django keeps them
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "other"}}
+    changed = throttle.shared_cache()
+    assert changed is not first and isinstance(changed, LocMemCache)
+    changed.set("sixdice:guess:addr:192.0.2.1", 7)
+    assert throttle.lookup(["sixdice:guess:addr:192.0.2.1"]) == {"sixdice:guess:addr:192.0.2.1": 7}
+    assert first.get("sixdice:guess:addr:192.0.2.1") is None  # the old settings' cache is not the one read
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_connects_lookup_in_the_database_cache_reads_what_django_reads(settings):
+    """``throttle.lookup`` reads the database cache in one statement of its own: the same entries as Django's."""
+    from django.core.cache.backends.db import DatabaseCache
+    from django.core.management import call_command
+
+    from sixdice.tables import throttle
+
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "sixdice_cache"}}
+    call_command("createcachetable", verbosity=0)
+    backend = throttle.shared_cache()
+    assert type(backend) is DatabaseCache
+    backend.clear()
+    backend.set("sixdice:guess:addr:192.0.2.7", 3, 60)
+    backend.set("sixdice:flooded:session:abc", 1, 60)
+    backend.set("sixdice:guess:session:abc", {"odd": ["value"]}, 60)
+    backend.set("sixdice:guess:addr:192.0.2.8", 5, 0)  # already expired
+    keys = ["sixdice:flooded:session:abc", "sixdice:guess:addr:192.0.2.7", "sixdice:guess:session:abc",
+            "sixdice:guess:addr:192.0.2.8", "sixdice:guess:addr:192.0.2.9"]
+    found = throttle.lookup(keys)
+    assert found == {"sixdice:flooded:session:abc": 1, "sixdice:guess:addr:192.0.2.7": 3,
+                     "sixdice:guess:session:abc": {"odd": ["value"]}}
+    assert found == backend.get_many(keys)

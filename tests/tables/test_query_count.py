@@ -118,9 +118,9 @@ MAX_CONNECT_STATEMENTS = 6  # issue 19; the session lookup counts, and the share
 def served_cache(settings, transactional_db):
     """The cache as the app is served with the embedded defaults: a table in the database (settings.CACHES).
 
-    Its lookups are statements too: the flood cool-down at every handshake
-    (flow.py) and, for a browser without this table's secrets, the guessing
-    counters (throttle.py).
+    Its lookups are statements too: the flood cool-down (flow.py) and the
+    guessing counters (throttle.py), read together in one lookup at every
+    connect.
     """
     from django.core.cache import cache
     from django.core.management import call_command
@@ -177,7 +177,8 @@ def _connect_fixture(tiny_table, n_spectators=0):
 async def test_a_connect_takes_at_most_six_statements_and_the_next_at_the_table_five(
     tiny_table, monkeypatch, served_cache,
 ):
-    """Session 1, the flood cool-down 1, the table with its game and seats 1, presence row 1, who is here 1.
+    """The flood cool-down and guess counters 1, session 1, the table with its game and seats 1, presence row 1,
+    who is here 1.
 
     The first connect at a table in a process reads the log too (none at seq 0); the next
     take the frame this process remembers.  (Before issue 19 a connect ran 22: session 1,
@@ -198,7 +199,7 @@ async def test_a_connect_takes_at_most_six_statements_and_the_next_at_the_table_
     assert (welcome2["role"], welcome2["seat"]) == ("seat", 1)
     assert welcome2["presence"]["connected"] == [0, 1]  # counted at this connect, not remembered
     watcher, welcome3, spectator = await statements.connect(table.code, None)
-    assert len(spectator) <= 5, "\n".join(spectator)  # no session to read; the guessing counters instead
+    assert len(spectator) <= 4, "\n".join(spectator)  # no session to read
     assert (welcome3["role"], welcome3["presence"]["watching"]) == ("spectator", 1)
     # What the remembered frame gives is what a frame computed afresh gives.
     fresh = await sync_to_async(selectors.snapshot)(table.pk, seat=1, host=False)
