@@ -73,6 +73,9 @@ def _roller_name(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else f"Player {seat + 1}"
 
 
+PARSED_KEPT = 4  # states remembered by identity (see RunBusterEngine._state)
+
+
 class RunBusterEngine(GameEngine):
     slug = "runbuster"
     label = "Run Buster"
@@ -114,16 +117,29 @@ class RunBusterEngine(GameEngine):
         return {**state.to_dict(), "names": names, "options": opts}
 
     # -- helpers ----------------------------------------------------------
-    @staticmethod
-    def _state(state: Mapping[str, Any]) -> State:
+    # (dict, State) pairs, newest first, by identity: a move asks about the same state several times
+    # (apply, the app's roll, the outcome, the view), each parsing it otherwise.  Replaced whole, so a
+    # reader on another thread sees a consistent tuple; the States are frozen, the dicts never mutated.
+    _parsed: tuple[tuple[Mapping[str, Any], State], ...] = ()
+
+    def _state(self, state: Mapping[str, Any]) -> State:
+        for known, st in self._parsed:
+            if known is state:
+                return st
         try:
-            return State.from_dict(state)
+            st = State.from_dict(state)
         except ValueError as exc:
             raise IllegalMove(gettext_noop("The saved game state is damaged (%(error)s)."), params={"error": str(exc)}) from None
+        self._remember(state, st)
+        return st
 
-    @staticmethod
-    def _dump(before: Mapping[str, Any], new: State) -> JSON:
-        return {**new.to_dict(), "names": list(before.get("names", [])), "options": dict(before.get("options", {}))}
+    def _remember(self, state: Mapping[str, Any], st: State) -> None:
+        self._parsed = ((state, st), *self._parsed[: PARSED_KEPT - 1])
+
+    def _dump(self, before: Mapping[str, Any], new: State) -> JSON:
+        d = {**new.to_dict(), "names": list(before.get("names", [])), "options": dict(before.get("options", {}))}
+        self._remember(d, new)
+        return d
 
     @staticmethod
     def _names(state: Mapping[str, Any]) -> list[str]:
