@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import subprocess
@@ -204,8 +205,14 @@ async def _storm(plan: list[dict[str, Any]], port: int, pid: int, concurrency: i
 
     await settle()
     cpu0, busy0, own0 = process_cpu_s(pid), machine_busy_s(), process_cpu_s(os.getpid())
+    # The clients are the measuring instrument: no garbage collection of theirs while they open (as in clients.play).
+    gc.collect()
+    gc.disable()
     t0 = time.perf_counter()
-    await asyncio.gather(*(one(c) for c in clients))
+    try:
+        await asyncio.gather(*(one(c) for c in clients))
+    finally:
+        gc.enable()
     open_s = time.perf_counter() - t0
     await settle()
     cpu1, busy1, own1 = process_cpu_s(pid), machine_busy_s(), process_cpu_s(os.getpid())
