@@ -7,6 +7,7 @@ transaction, and broadcasts to the table only after the commit.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import random
@@ -477,6 +478,7 @@ WHERE t.code = %s ORDER BY g.number DESC LIMIT 1
 """
 
 
+@functools.cache
 def _action_sql() -> str:
     return _ACTION_SQL.format(
         columns=", ".join(f"g.{_column(Game, f.name)}" for f in _GAME_FIELDS),
@@ -658,14 +660,18 @@ def _column(model: type[models.Model], name: str) -> str:
     return str(column)
 
 
+@functools.cache
+def _update_sql() -> str:
+    qn = connection.ops.quote_name
+    return (f"UPDATE {qn(Game._meta.db_table)} SET {qn(_column(Game, 'seq'))} = %s, {qn(_column(Game, 'state'))} = %s "
+            f"WHERE {qn(_column(Game, 'id'))} = %s AND {qn(_column(Game, 'seq'))} = %s")
+
+
 def _update_game(game_id: int, expected_seq: int, new_seq: int, state: dict[str, Any]) -> int:
     """The conditional UPDATE of a move, on the cursor: 1 if ``seq`` was still ``expected_seq``."""
-    qn = connection.ops.quote_name
     state_field = Game._meta.get_field("state")
-    sql = (f"UPDATE {qn(Game._meta.db_table)} SET {qn(_column(Game, 'seq'))} = %s, {qn(_column(Game, 'state'))} = %s "
-           f"WHERE {qn(_column(Game, 'id'))} = %s AND {qn(_column(Game, 'seq'))} = %s")
     with connection.cursor() as cursor:
-        cursor.execute(sql, [new_seq, state_field.get_db_prep_save(state, connection), game_id, expected_seq])
+        cursor.execute(_update_sql(), [new_seq, state_field.get_db_prep_save(state, connection), game_id, expected_seq])
         return cursor.rowcount
 
 
@@ -674,14 +680,25 @@ def _insert_events(events: Sequence[Event]) -> None:
     as ``bulk_create`` would (``created_at`` set now).  The unique (game, seq) makes a second writer fail."""
     if not events:
         return
-    fields = [f for f in Event._meta.concrete_fields if not f.primary_key]
-    qn = connection.ops.quote_name
-    row = "(" + ", ".join(["%s"] * len(fields)) + ")"
-    sql = (f"INSERT INTO {qn(Event._meta.db_table)} ({', '.join(qn(_column(Event, f.name)) for f in fields)}) "
-           f"VALUES {', '.join([row] * len(events))}")
+    fields = _event_fields()
     params = [f.get_db_prep_save(f.pre_save(event, True), connection) for event in events for f in fields]
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(_insert_sql(len(events)), params)
+
+
+@functools.cache
+def _event_fields() -> list[models.Field[Any, Any]]:
+    return [f for f in Event._meta.concrete_fields if not f.primary_key]
+
+
+@functools.lru_cache(maxsize=16)
+def _insert_sql(rows: int) -> str:
+    """The INSERT of ``rows`` events (a move makes one to a few), built once per count."""
+    fields = _event_fields()
+    qn = connection.ops.quote_name
+    row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    return (f"INSERT INTO {qn(Event._meta.db_table)} ({', '.join(qn(_column(Event, f.name)) for f in fields)}) "
+            f"VALUES {', '.join([row] * rows)}")
 
 
 def replay(game: Game, events: Sequence[Event] | None = None) -> dict[str, Any]:
