@@ -153,14 +153,19 @@ else:
 GROUP_EXPIRY = 60 * 60 * 24 * 30
 
 redis_url = os.environ.get("REDIS_URL")
+REDIS_READ_TIMEOUT = 30  # seconds; longer than channels-redis' 5 s wait for a message (see below)
 if redis_url:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             # redis-py's pool refuses a 101st concurrent command ("Too many connections"),
             # which a burst of connects (group_add) or broadcasts reaches under load.
+            # socket_timeout: a consumer waits for its next message with BZPOPMIN for 5 s
+            # (channels-redis' brpop_timeout), and redis-py 8 reads every reply with a 5 s
+            # timeout by default: the two raced, and a connection whose table was quiet for
+            # 5 s could die with "Timeout reading" (close 1011).  The read waits longer now.
             "CONFIG": {
-                "hosts": [{"address": redis_url, "max_connections": 1000}],
+                "hosts": [{"address": redis_url, "max_connections": 1000, "socket_timeout": REDIS_READ_TIMEOUT}],
                 "capacity": 1500,
                 "expiry": 30,
                 "group_expiry": GROUP_EXPIRY,
