@@ -35,6 +35,7 @@ from sixdice.gamekit.engine import (
     NotAllowed,
     OptionsError,
     Outcome,
+    ParsedStates,
     dense_ranks,
     register,
 )
@@ -117,28 +118,22 @@ class RunBusterEngine(GameEngine):
         return {**state.to_dict(), "names": names, "options": opts}
 
     # -- helpers ----------------------------------------------------------
-    # (dict, State) pairs, newest first, by identity: a move asks about the same state several times
-    # (apply, the app's roll, the outcome, the view), each parsing it otherwise.  Replaced whole, so a
-    # reader on another thread sees a consistent tuple; the States are frozen, the dicts never mutated.
-    _parsed: tuple[tuple[Mapping[str, Any], State], ...] = ()
+    def __init__(self) -> None:
+        self._parsed: ParsedStates[State] = ParsedStates(PARSED_KEPT)  # States are frozen
 
     def _state(self, state: Mapping[str, Any]) -> State:
-        for known, st in self._parsed:
-            if known is state:
-                return st
-        try:
-            st = State.from_dict(state)
-        except ValueError as exc:
-            raise IllegalMove(gettext_noop("The saved game state is damaged (%(error)s)."), params={"error": str(exc)}) from None
-        self._remember(state, st)
+        st = self._parsed.get(state)
+        if st is None:
+            try:
+                st = State.from_dict(state)
+            except ValueError as exc:
+                raise IllegalMove(gettext_noop("The saved game state is damaged (%(error)s)."), params={"error": str(exc)}) from None
+            self._parsed.remember(state, st)
         return st
-
-    def _remember(self, state: Mapping[str, Any], st: State) -> None:
-        self._parsed = ((state, st), *self._parsed[: PARSED_KEPT - 1])
 
     def _dump(self, before: Mapping[str, Any], new: State) -> JSON:
         d = {**new.to_dict(), "names": list(before.get("names", [])), "options": dict(before.get("options", {}))}
-        self._remember(d, new)
+        self._parsed.remember(d, new)
         return d
 
     @staticmethod

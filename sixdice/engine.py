@@ -27,6 +27,7 @@ from sixdice.gamekit.engine import (
     NotAllowed,
     OptionsError,
     Outcome,
+    ParsedStates,
     dense_ranks,
     register,
 )
@@ -90,24 +91,19 @@ class SixDiceEngine(GameEngine):
     bot_strengths = bots.STRENGTHS  # random, greedy, strong (weakest first)
 
     def __init__(self) -> None:
-        # (dict, State) pairs, newest first; replaced whole, so readers on other threads see a consistent tuple.
-        self._parsed: tuple[tuple[Mapping[str, Any], State], ...] = ()
+        self._parsed: ParsedStates[State] = ParsedStates(PARSED_KEPT)
         self._hints: dict[str, JSON] = {}
 
     def _state(self, state: Mapping[str, Any]) -> State:
-        for known, st in self._parsed:
-            if known is state:
-                return st
-        st = _parse(state)
-        self._remember(state, st)
+        st = self._parsed.get(state)
+        if st is None:
+            st = _parse(state)
+            self._parsed.remember(state, st)
         return st
-
-    def _remember(self, state: Mapping[str, Any], st: State) -> None:
-        self._parsed = ((state, st), *self._parsed[: PARSED_KEPT - 1])
 
     def _dump(self, st: State) -> JSON:
         d = st.to_dict()
-        self._remember(d, st)
+        self._parsed.remember(d, st)
         return d
 
     # ------------------------------------------------------------ options and start

@@ -41,7 +41,7 @@ import functools
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from . import notation
 from .notation import Part, part
@@ -150,6 +150,32 @@ class BoardPicture:
 
     hands: tuple[HandPicture, ...] = ()
     facts: tuple[tuple[str, str], ...] = ()
+
+
+Parsed = TypeVar("Parsed")
+
+
+class ParsedStates(Generic[Parsed]):
+    """The last few state dicts an engine parsed, with what it parsed them into, by identity.
+
+    A move asks about the same state several times (apply, the app's roll,
+    the outcome, the view), and would parse it each time.  The pairs are
+    replaced whole, so a reader on another thread sees a consistent tuple;
+    the parsed objects must be immutable and the dicts are never mutated.
+    """
+
+    def __init__(self, keep: int = 4) -> None:
+        self.keep = keep
+        self._pairs: tuple[tuple[Mapping[str, Any], Parsed], ...] = ()
+
+    def get(self, state: Mapping[str, Any]) -> Parsed | None:
+        for known, parsed in self._pairs:
+            if known is state:
+                return parsed
+        return None
+
+    def remember(self, state: Mapping[str, Any], parsed: Parsed) -> None:
+        self._pairs = ((state, parsed), *self._pairs[: self.keep - 1])
 
 
 class GameEngine:
