@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from runbuster.engine import RunBusterEngine
-from sixdice.tables import services
+from sixdice.tables import dedupe, services
 from sixdice.tables.models import Event
 from sixdice.tables.services import Credentials
 
@@ -20,10 +20,15 @@ MAX_QUERIES = 5  # BEGIN, the SELECT of table, game and seat, the conditional UP
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _apply_counted(**kwargs):
+def _counted(call, **kwargs):
+    """What ``call(**kwargs)`` returned, and the SQL statements it ran."""
     with CaptureQueriesContext(connection) as ctx:
-        applied = services.apply_action(**kwargs)
-    return applied, [q["sql"] for q in ctx.captured_queries]
+        result = call(**kwargs)
+    return result, [q["sql"] for q in ctx.captured_queries]
+
+
+def _apply_counted(**kwargs):
+    return _counted(services.apply_action, **kwargs)
 
 
 def test_tiny_game_action_takes_at_most_five_queries(tiny_table):
@@ -282,20 +287,16 @@ async def test_after_a_finished_game_a_first_connect_also_reads_the_standings(mo
 
 def test_a_phones_action_with_its_client_id_adds_only_the_receipt(tiny_table):
     """The consumer's path (``dedupe.apply_once``): the move's statements and one INSERT of its receipt."""
-    from sixdice.tables import dedupe
-
     table, _host, secrets = tiny_table
     game = services.start_game(table=table, rng=random.Random(3)).game
     for k in range(3):
         game.refresh_from_db()
         seat = game.state["current"]
-        with CaptureQueriesContext(connection) as ctx:
-            outcome = dedupe.apply_once(
-                table_id=table.pk, sender=str(seat), action_id=f"tap-{k}", table_code=table.code,
-                credentials=Credentials(seat_secret=secrets[seat]), action={"type": "add", "n": 1},
-                expected_seq=game.seq, as_host=False,
-            )
-        queries = [q["sql"] for q in ctx.captured_queries]
+        outcome, queries = _counted(
+            dedupe.apply_once, table_id=table.pk, sender=str(seat), action_id=f"tap-{k}", table_code=table.code,
+            credentials=Credentials(seat_secret=secrets[seat]), action={"type": "add", "n": 1},
+            expected_seq=game.seq, as_host=False,
+        )
         assert outcome.applied is not None
         assert len(queries) <= MAX_QUERIES + 1, "\n".join(queries)
         assert not any("SAVEPOINT" in q for q in queries), "\n".join(queries)
