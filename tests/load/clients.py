@@ -28,7 +28,7 @@ from typing import Any
 
 import websockets
 
-from tests.load.infra import cpu_sample, cpu_shares
+from tests.load.infra import cpu_sample, cpu_shares, no_collector
 
 # ---------------------------------------------------------------- set-up (Django side)
 
@@ -522,10 +522,8 @@ async def play(plan: list[dict[str, Any]], ports: list[int], rates: list[float],
     await _connect_all(clients)
     connect_s = time.perf_counter() - t0
     await asyncio.sleep(2.0)  # let the presence messages of the connect storm settle
-    # The clients are the measuring instrument: their own garbage collector must not add to the latencies.
-    # A full collection of this process's thousand seats took 60-320 ms, and stalled every seat at once
-    # (a table's phones are separate devices).  So: the seats' state out of every collection, none during a
-    # point, and one between points, untimed.
+    # The clients' own garbage collector must not add to the latencies (infra.no_collector): the seats'
+    # state out of every collection, none during a point.
     gc.collect()
     gc.freeze()
     points = []
@@ -534,17 +532,13 @@ async def play(plan: list[dict[str, Any]], ports: list[int], rates: list[float],
             for attempt in range(reruns + 1):
                 for d in drivers:
                     d.reset()
-                before = cpu_sample()
-                t0 = time.perf_counter()
-                gc.disable()
-                try:
+                with no_collector():
+                    before = cpu_sample()
+                    t0 = time.perf_counter()
                     await asyncio.gather(*(d.run(rate, duration) for d in drivers))
                     elapsed = time.perf_counter() - t0
                     await _settle(drivers)
-                finally:
-                    gc.enable()
                 after = cpu_sample()
-                gc.collect()
                 point = {"rate": rate, "offered_per_s": rate * len(drivers), "repeat": repeat, "attempt": attempt,
                          **_point(drivers, elapsed, before, after, groups)}
                 # Niced processes count too: with the kernel's autogroups (one per session) nice only ranks

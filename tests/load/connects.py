@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import json
 import os
 import subprocess
@@ -37,7 +36,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.load.infra import ROOT, Daphne, base_env, migrate, raise_fd_limit
+from tests.load.infra import ROOT, Daphne, base_env, migrate, no_collector, raise_fd_limit
 
 MAX_STATEMENTS = 6
 MAX_CPU_RATIO = 4.0
@@ -205,15 +204,10 @@ async def _storm(plan: list[dict[str, Any]], port: int, pid: int, concurrency: i
 
     await settle()
     cpu0, busy0, own0 = process_cpu_s(pid), machine_busy_s(), process_cpu_s(os.getpid())
-    # The clients are the measuring instrument: no garbage collection of theirs while they open (as in clients.play).
-    gc.collect()
-    gc.disable()
-    t0 = time.perf_counter()
-    try:
+    with no_collector():  # no garbage collection of the clients' own while they open
+        t0 = time.perf_counter()
         await asyncio.gather(*(one(c) for c in clients))
-    finally:
-        gc.enable()
-    open_s = time.perf_counter() - t0
+        open_s = time.perf_counter() - t0
     await settle()
     cpu1, busy1, own1 = process_cpu_s(pid), machine_busy_s(), process_cpu_s(os.getpid())
     wall = time.perf_counter() - t0
