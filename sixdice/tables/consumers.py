@@ -392,7 +392,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._send({"type": "pong", "ref": ref, **where})
             if self.seen_presence is not None and here != self.seen_presence:
                 # A connection gone silent (no heartbeat for SIXDICE_PRESENCE_TIMEOUT) is away now: say so.
-                await self.channel_layer.group_send(broadcast.group_name(who.code), {"type": "table.presence", "presence": here})
+                await self._tell_presence(here)
             if who.bots:  # whichever process hears a heartbeat makes sure the bots are driven
                 bots.kick(who.code)
             if who.timer:  # ... and the turn timer
@@ -505,6 +505,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         """Work out who is here once, and tell everyone at the table."""
         assert self.who is not None
         here = await database_sync_to_async(presence.current)(self.who.table_id)
+        await self._tell_presence(here)
+
+    async def _tell_presence(self, here: dict[str, Any]) -> None:
+        """Everyone at the table: who is here now."""
+        assert self.who is not None
         await self.channel_layer.group_send(broadcast.group_name(self.who.code), {"type": "table.presence", "presence": here})
 
     async def _snapshot(self) -> dict[str, Any]:
