@@ -284,7 +284,7 @@ if SIXDICE_TIMER_SPEEDUP != 1 and not _env_flag("SIXDICE_TESTING"):
 
 # TEST ONLY: a fixed seed for every die the app rolls and every bot's choice, so
 # the browser tests replay the same games whatever the order they run in (see
-# _system_rng in sixdice/tables/services.py).  A served table must never have it:
+# system_rng in sixdice/tables/rng.py).  A served table must never have it:
 # its dice would be known in advance.  So it is refused unless SIXDICE_TESTING=1
 # says this process is a test server.
 SIXDICE_DICE_SEED: str | None = os.environ.get("SIXDICE_DICE_SEED") or None

@@ -14,8 +14,10 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from sixdice.gamekit.engine import get_engine
+from sixdice.tables.errors import BadLink, Busy, ServiceError
+from sixdice.tables.keys import hash_secret, new_secret
 from sixdice.tables.models import Game, Seat
-from sixdice.tables.services import ServiceError, clean_name, hash_secret, new_secret
+from sixdice.tables.services import clean_name
 
 from .models import (
     COLOURS,
@@ -51,7 +53,7 @@ def _new_public_id() -> str:
         candidate = secrets.token_urlsafe(6)[:8]
         if not Profile.objects.filter(public_id=candidate).exists():
             return candidate
-    raise ServiceError("busy", gettext("Please try again."))  # pragma: no cover - 2^48 ids
+    raise Busy(gettext("Please try again."))  # pragma: no cover - 2^48 ids
 
 
 @transaction.atomic
@@ -120,7 +122,7 @@ def claim_transfer(*, token: str, now: datetime | None = None) -> tuple[Profile,
     link = TransferLink.objects.select_for_update().select_related("profile").filter(
         token_hash=hash_secret(token or "")).first()
     if link is None or not token or link.expires_at <= (now or timezone.now()):
-        raise ServiceError("bad_link", gettext("This profile link is not valid any more. Make a new one."))
+        raise BadLink(gettext("This profile link is not valid any more. Make a new one."))
     profile = link.profile
     link.delete()
     secret = new_secret()
@@ -147,13 +149,13 @@ def merge_profiles(*, keep: Profile, remove: Profile, by: Any = None) -> Profile
     cannot have played against themselves.
     """
     if keep.pk == remove.pk:
-        raise ServiceError("same_profile", gettext("A profile cannot be merged into itself."))
+        raise SameProfile(gettext("A profile cannot be merged into itself."))
     keep = Profile.objects.select_for_update().get(pk=keep.pk)
     remove = Profile.objects.select_for_update().get(pk=remove.pk)
     shared_games = Participant.objects.filter(profile=remove, game__participants__profile=keep)
     shared_tables = SeatProfile.objects.filter(profile=remove, seat__table__seats__profile_link__profile=keep)
     if shared_games.exists() or shared_tables.exists():
-        raise ServiceError("played_together", gettext(
+        raise PlayedTogether(gettext(
             "%(a)s and %(b)s played at the same table, so they are two people.")
             % {"a": keep.display_name, "b": remove.display_name})
     moved = Participant.objects.filter(profile=remove).update(profile=keep)
@@ -180,12 +182,37 @@ def link_seat(*, seat: Seat, profile: Profile | None) -> None:
         return
     elsewhere = SeatProfile.objects.filter(profile=profile, seat__table_id=seat.table_id).exclude(seat=seat)
     if elsewhere.exists():
-        raise ServiceError("profile_seated", gettext("%(name)s already has a seat at this table.")
+        raise ProfileSeated(gettext("%(name)s already has a seat at this table.")
                            % {"name": profile.display_name})
     SeatProfile.objects.update_or_create(seat=seat, defaults={"profile": profile})
 
 
 # ---------------------------------------------------------------- results and ratings
+
+
+
+class SameProfile(ServiceError):
+    """A staff merge of a profile into itself."""
+
+    code = "same_profile"
+
+
+class PlayedTogether(ServiceError):
+    """Two profiles that played in one game cannot be one person."""
+
+    code = "played_together"
+
+
+class ProfileSeated(ServiceError):
+    """The profile already holds a seat at this table."""
+
+    code = "profile_seated"
+
+
+class NotFinished(ServiceError):
+    """A game whose event log does not reach its recorded end."""
+
+    code = "not_finished"
 
 
 @dataclass(frozen=True)
@@ -289,7 +316,7 @@ def rebuild_ratings(*, replay: bool = False) -> int:
             state = replay_game(game)
             outcome = get_engine(game.engine).outcome(state)
             if outcome is None:
-                raise ServiceError("not_finished", f"{game}: the event log does not finish the game")
+                raise NotFinished(f"{game}: the event log does not finish the game")
             ranks = final_ranks(engine=game.engine, state=state, players=len(game.players))
             for row in rows:
                 if row.rank != ranks[row.position]:
@@ -333,7 +360,7 @@ def join_with_profile(*, table: Any, profile: Profile) -> tuple[Seat, str]:
     from sixdice.tables.services import join_table
 
     if SeatProfile.objects.filter(profile=profile, seat__table_id=table.pk).exists():
-        raise ServiceError("profile_seated", gettext("%(name)s already has a seat at this table.")
+        raise ProfileSeated(gettext("%(name)s already has a seat at this table.")
                            % {"name": profile.display_name})
     seat, secret = join_table(table=table, name=profile.display_name)
     SeatProfile.objects.create(seat=seat, profile=profile)

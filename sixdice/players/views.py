@@ -15,11 +15,23 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from sixdice.gamekit.engine import REGISTRY
 from sixdice.tables import services as tables
-from sixdice.tables.services import ServiceError
+from sixdice.tables.errors import BadAction, ServiceError
 
 from . import selectors, services
 from .charts import rating_chart
 from .models import COLOURS, EMOJIS, Profile
+
+
+class NoProfile(ServiceError):
+    """The phone holds no profile."""
+
+    code = "no_profile"
+
+
+class NotConfirmed(ServiceError):
+    """A deletion that was not confirmed."""
+
+    code = "confirm"
 
 SESSION_KEY = "profile"
 MIN_GAMES = 3
@@ -57,7 +69,7 @@ def me(request: HttpRequest) -> HttpResponse:
             request.session[SESSION_KEY] = secret
             return redirect(_safe_next(request) or reverse("players:me"))
         if profile is None:
-            raise ServiceError("no_profile", _("This phone holds no profile."))
+            raise NoProfile(_("This phone holds no profile."))
         if action == "update":
             services.update_profile(profile=profile, name=post.get("name", ""), colour=post.get("colour"),
                                     emoji=post.get("emoji"))
@@ -73,12 +85,12 @@ def me(request: HttpRequest) -> HttpResponse:
             return redirect("players:me")
         elif action == "delete":
             if post.get("confirm") != "yes":
-                raise ServiceError("confirm", _("Tick the box to confirm that the profile should be deleted."))
+                raise NotConfirmed(_("Tick the box to confirm that the profile should be deleted."))
             services.delete_profile(profile=profile)
             request.session.pop(SESSION_KEY, None)
             return render(request, "players/deleted.html")
         else:
-            raise ServiceError("bad_action", _("Unknown request."))
+            raise BadAction(_("Unknown request."))
     except ServiceError as exc:
         return render(request, "players/me.html", _me_context(request, device_profile(request), error=exc.message,
                                                               name=post.get("name", "")), status=400)

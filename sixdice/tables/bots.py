@@ -3,9 +3,9 @@
 A table's driver plays its bots' moves one at a time, a human pace apart
 (``SIXDICE_BOT_DELAY``), and ends when no bot is to act: a person's turn, the
 game over, the table paused or closed, or no bot seat left.  Whatever may give
-a bot a move starts it again (:func:`kick`): an action at a table with bots,
-every host command, a connection opening, and the heartbeat of a connection
-at a table with bots.
+a bot a move starts it again (:func:`kick`): the outbox wakes it after every committed
+write at a table with bots, whoever made it (a move, a host command, an admin
+action), and a connection opening or its heartbeat at a table with bots.
 
 Several server processes: each may run a driver for the same table.  Every
 bot move is applied with the game's ``seq`` it was chosen at, so exactly one
@@ -25,9 +25,13 @@ from django.db import InterfaceError, OperationalError
 
 from sixdice.gamekit.engine import get_engine
 
-from . import broadcast, services
+from . import outbox
 from .drivers import Drivers
+from .errors import ServiceError, Stale
+from .keys import Credentials
 from .models import Game, Seat
+from .pipeline import apply_action, current_game, load_table
+from .rng import system_rng
 
 log = logging.getLogger(__name__)
 
@@ -36,27 +40,24 @@ MAX_DATABASE_RETRIES = 5  # a database hiccup in a row (a lock, a dropped connec
 
 def step(code: str) -> bool:
     """Play one move for a bot seat whose turn it is; True when it moved (or another process did)."""
-    table = services.load_table(code)
+    table = load_table(code)
     bots = dict(Seat.objects.filter(table_id=table.pk, is_bot=True).values_list("position", "bot_strength"))
     if not bots or table.paused:
         return False
-    game = services.current_game(table)
+    game = current_game(table)
     if game is None or game.status != Game.Status.PLAYING:
         return False
     engine = get_engine(game.engine)
     for seat in sorted(engine.actors(game.state) & set(bots)):
-        rng = services._system_rng("bot", game.number, game.seq, seat)
+        rng = system_rng("bot", game.number, game.seq, seat)
         action = engine.bot_action(game.state, seat, rng, strength=bots[seat] or None)
         if action is None:  # the game has no bot, or not for this step (a physical roll: the host types it)
             return False
         try:
-            services.apply_action(
-                table_code=code, credentials=services.Credentials(), action=action, expected_seq=game.seq,
-                bot_seat=seat,
+            apply_action(
+                table_code=code, credentials=Credentials(), action=action, expected_seq=game.seq, bot_seat=seat,
             )
-        except services.ServiceError as exc:
-            if exc.code != "stale":
-                raise
+        except Stale:
             log.debug("table %s: another process moved first for bot seat %s", code, seat)
         return True  # moved, or someone else did: look again after the pause
     return False
@@ -83,8 +84,8 @@ class TableBots:
             await asyncio.sleep(settings.SIXDICE_BOT_DELAY)
             self.kicked = False
             try:
-                moved = await broadcast.write(step, self.code)
-            except services.ServiceError as exc:  # paused, over, closed: the next kick looks again
+                moved = await outbox.write(step, self.code)
+            except ServiceError as exc:  # paused, over, closed: the next kick looks again
                 log.info("bots at table %s stopped: %s", self.code, exc.message)
                 if self.kicked:
                     continue
@@ -111,3 +112,6 @@ _running = _drivers.by_loop  # the drivers running in this process, per event lo
 def kick(code: str) -> None:
     """Start the table's bot driver in this process unless it is running already."""
     _drivers.kick(code)
+
+
+outbox.register_waker(outbox.BOTS, kick)

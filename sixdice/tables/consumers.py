@@ -1,222 +1,31 @@
 """The live connection of every phone, host page and spectator, for both games.
 
 Thin: parse a frame, make one service or selector call, reply.  The protocol
-is in ``docs/protocol.md``; writes are in ``services``, reads in
-``selectors``, presence in ``presence`` and the bots in ``bots``.
+is in ``docs/protocol.md``; writes go through the services and the checked
+path (:mod:`.pipeline`), and what runs after a write (the broadcast, the
+drivers that wake) is :mod:`.outbox`'s; the connect path is :mod:`.connect`.
 """
 
 from __future__ import annotations
 
-import asyncio
-import enum
 import json
 import logging
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
-from django.contrib.sessions.backends.db import SessionStore as DbSessionStore
-from django.contrib.sessions.models import Session
-from django.db import connection
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext as _
 
-from sixdice.gamekit.engine import GameError
-
-from . import bots, broadcast, dedupe, flow, handover, i18n, presence, selectors, services, throttle, timers
-from .broadcast import database_sync_to_async, write
-from .services import Credentials, ServiceError
+from . import dedupe, flow, handover, host, i18n, inbound, outbox, presence, selectors, throttle, timers, undo
+from .connect import Refused, Who, announcer, arrive, has_bots, leave, pulse, reidentify
+from .errors import BadField, ServiceError, UnknownType
+from .keys import normalise_code
+from .outbox import database_sync_to_async, write
 
 log = logging.getLogger(__name__)
-
-# Refusals that come with the table as it is now, so the client can redraw it.
-WITH_SNAPSHOT = frozenset({"stale", "not_allowed", "illegal", "paused", "game_over"})
-
-
-class BadFrame(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-@dataclass
-class Who:
-    table_id: int
-    code: str
-    seat: int | None
-    host: bool
-    credentials: Credentials
-    bots: bool = False  # the table has seats the app plays, as of the last table frame
-    timer: bool = False  # the table has a turn timer, as of the last table frame
-    parked: int | None = None  # the seat the app took over from this browser (its secret kept aside)
-
-    @property
-    def role(self) -> str:
-        return selectors.role(self.seat, self.host)
-
-
-@dataclass
-class Arrival:
-    """What a connect read and wrote in its one trip to the database."""
-
-    who: Who
-    welcome: dict[str, Any]
-    presence: dict[str, Any]
-
-
-class Refused(enum.Enum):
-    """Why a connect's trip to the database let the client in no further."""
-
-    FLOODED = "flooded"  # closed for flooding a moment ago, by any process: refused at the handshake (HTTP 403)
-    GUESSING = "guessing"  # too many unknown table codes: told so, then closed with throttle.CLOSE_GUESSING
-
-
-def _arrive(
-    session: Any, code: str, guesser: tuple[str | None, str | None], flood_key: str, channel_name: str, lang: str,
-    game_id: int | None, since: int | None,
-) -> Arrival | Refused:
-    """A connect's database work in one hop off the event loop, before the handshake is answered.
-
-    The shared cache's notes on this client, its flood cool-down and its
-    guess counters, in one lookup (1 statement on the database cache); the
-    session (1; none without a session cookie); the table with its current
-    game and this connection's seat (1); the presence row (1); who is here
-    (1); and the welcome from this process's table frame when it is still
-    current (0; else the log and after a finished game the standings: 2 at
-    most).
-    """
-    notes = throttle.lookup([flood_key, *throttle.guess_keys(*guesser)])
-    if flow.cooling_down(flood_key, notes):
-        return Refused.FLOODED
-    held = _tables_held(session).get(code, {})
-    credentials = Credentials(seat_secret=held.get("seat"), host_secret=held.get("host"))
-    digest = services.hash_secret(credentials.seat_secret) if credentials.seat_secret else None
-    arrived = selectors.arrival(code, digest)
-    seat = None if arrived is None else arrived.seat
-    host = arrived is not None and services.is_host(arrived.table, credentials)
-    # A browser holding this table's seat or host secret is not guessing codes: its counters do not hold it back.
-    # Anyone else is refused while blocked, known code or not, so a blocked guesser learns nothing about which
-    # codes exist.
-    if seat is None and not host and throttle.blocked_by(notes):
-        return Refused.GUESSING
-    if arrived is None:
-        throttle.record_miss(*guesser)
-        raise ServiceError("unknown_table", _("There is no table %(code)s.") % {"code": repr(code)})
-    table = arrived.table
-    presence.arrive(channel_name, table_id=table.pk, seat=seat, host=host)
-    here = presence.current(table.pk)
-    welcome = selectors.welcome_for(arrived, host=host, here=here, lang=lang, game_id=game_id, since=since)
-    parked = None if seat is not None else arrived.parked
-    who = Who(table_id=table.pk, code=table.code, seat=seat, host=host, credentials=credentials, parked=parked)
-    return Arrival(who, welcome, here)
-
-
-def _tables_held(session: Any) -> dict[str, Any]:
-    """The table secrets a browser's session holds.
-
-    With the database session backend, in one plain statement: the ORM's
-    query for it cost a third of a connect's database work.  The session is
-    only read here, never written.
-    """
-    if session is None:
-        return {}
-    store = getattr(session, "_wrapped", session)  # Channels hands the store over in a lazy wrapper
-    if type(store) is DbSessionStore:
-        key = store.session_key
-        if not key:
-            return {}
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"SELECT session_data FROM {Session._meta.db_table} WHERE session_key = %s AND expire_date > %s",
-                [key, connection.ops.adapt_datetimefield_value(timezone.now())],
-            )
-            row = cursor.fetchone()
-        tables = store.decode(row[0]).get("tables") if row else None
-    else:
-        tables = session.get("tables")
-    return tables if isinstance(tables, dict) else {}
-
-
-def _pulse(channel_name: str, table_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A heartbeat's database work in one hop: keep the connection present; where the table is; who is here."""
-    return presence.heartbeat(channel_name, table_id), presence.current(table_id)
-
-
-def _leave(channel_name: str, table_id: int) -> dict[str, Any]:
-    """A connection closed: its presence row goes; who is here now."""
-    presence.unregister(channel_name)
-    return presence.current(table_id)
-
-
-def _reidentify(who: Who) -> Who:
-    table = services.load_table(who.code, allow_closed=True)
-    seat = services.seat_for(table, who.credentials)
-    parked = None if seat else timers.parked_seat(table.pk, who.credentials)
-    return Who(who.table_id, who.code, seat.position if seat else None, who.host, who.credentials, who.bots, who.timer, parked)
-
-
-PRESENCE_GATHER = 0.05
-"""Seconds a table's presence frame waits for more connects and disconnects (a connect storm, a table
-sitting down together): one frame to everyone then carries them all, not one frame per connect."""
-
-
-class _Announcer:
-    """The presence frames this process owes, one per table at most, each sent :data:`PRESENCE_GATHER` s late.
-
-    The frame carries who is here as counted by the last connect or
-    disconnect at that table in this process, which is the freshest: its
-    count came after its own presence row was written or deleted.
-    """
-
-    def __init__(self) -> None:
-        self._due: dict[str, tuple[asyncio.AbstractEventLoop, dict[str, Any]]] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
-
-    def announce(self, layer: Any, code: str, here: dict[str, Any]) -> None:
-        loop = asyncio.get_running_loop()
-        due = self._due.get(code)
-        self._due[code] = (loop, here)
-        if due is not None and due[0] is loop and not loop.is_closed():
-            return  # a frame is already due: it will carry this count
-        loop.call_later(PRESENCE_GATHER, self._send, layer, code)
-
-    def _send(self, layer: Any, code: str) -> None:
-        due = self._due.pop(code, None)
-        if due is None:
-            return
-        task = due[0].create_task(self._group_send(layer, code, due[1]))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    @staticmethod
-    async def _group_send(layer: Any, code: str, here: dict[str, Any]) -> None:
-        try:
-            await layer.group_send(broadcast.group_name(code), {"type": "table.presence", "presence": here})
-        except Exception:  # a lost presence frame is corrected by the next one or a heartbeat's
-            log.exception("presence frame to table %s failed", code)
-
-
-_announcer = _Announcer()
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-def _int_field(msg: dict[str, Any], name: str) -> int:
-    value = msg.get(name)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise BadFrame("bad_field", _("Field %(name)s must be a whole number.") % {"name": repr(name)})
-    return value
-
-
-def _has_bots(frame: dict[str, Any]) -> bool:
-    return any(seat["bot"] for seat in frame["table"]["seats"])
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -280,7 +89,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._connect()
 
     async def _connect(self) -> None:
-        code = services.normalise_code(self.scope["url_route"]["kwargs"]["code"])
+        code = normalise_code(self.scope["url_route"]["kwargs"]["code"])
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         game_id: int | None
         since: int | None
@@ -288,13 +97,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             game_id, since = int(query["game"][0]), int(query["since"][0])
         except (KeyError, ValueError):
             game_id = since = None
-        group = broadcast.group_name(code)
+        group = outbox.group_name(code)
         # In the group before the welcome is read: a move committed meanwhile arrives as an update.
         await self.channel_layer.group_add(group, self.channel_name)
         # The handshake is answered after the one trip to the database: it also looks up the flood cool-down
         # (a refusal is an HTTP 403, as flow.FlowControl's), so a connect needs no hop of its own for it.
         try:
-            arrival = await database_sync_to_async(_arrive)(
+            arrival = await database_sync_to_async(arrive)(
                 self.scope.get("session"), code, throttle.scope_keys(self.scope), flow.cooldown_key(self.scope),
                 self.channel_name, self.lang, game_id, since,
             )
@@ -317,11 +126,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.who = who = arrival.who
         await self._send_table(arrival.welcome, localized=True)
         # Who is here was counted in the same trip: tell everyone at the table (with other connects of the moment).
-        _announcer.announce(self.channel_layer, code, arrival.presence)
-        if who.bots:
-            bots.kick(who.code)
-        if who.timer:
-            timers.kick(who.code)
+        announcer.announce(self.channel_layer, code, arrival.presence)
+        outbox.wake(who.code, who.drivers)
 
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
         # Overrides Channels, as dispatch: no thread hop to close database connections at every disconnect.
@@ -332,10 +138,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, close_code: int) -> None:
         if self.who is None:
             return
-        group = broadcast.group_name(self.who.code)
-        await self.channel_layer.group_discard(group, self.channel_name)
-        here = await database_sync_to_async(_leave)(self.channel_name, self.who.table_id)
-        _announcer.announce(self.channel_layer, self.who.code, here)
+        await self.channel_layer.group_discard(outbox.group_name(self.who.code), self.channel_name)
+        here = await database_sync_to_async(leave)(self.channel_name, self.who.table_id)
+        announcer.announce(self.channel_layer, self.who.code, here)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.who is None:
@@ -343,115 +148,69 @@ class TableConsumer(AsyncWebsocketConsumer):
         with translation.override(self.lang):
             ref = None
             try:
-                msg = self._parse(text_data, bytes_data)
+                msg = inbound.parse(text_data, bytes_data)
                 ref = msg.get("id")
                 await self._dispatch(self.who, msg, ref)
-            except BadFrame as exc:
-                await self._error(exc.code, exc.message, ref)
             except ServiceError as exc:
                 extra: dict[str, Any] = dict(exc.extra)  # e.g. duplicate: true (dedupe)
-                if exc.code in WITH_SNAPSHOT:
+                if exc.with_snapshot:
                     extra["snapshot"] = await self._snapshot()
                 await self._error(exc.code, exc.message, ref, **extra)
-            except GameError as exc:
-                await self._error(exc.code, i18n.game_error_message(exc), ref)
             except Exception:  # a bug must not cost the table its connection; the transaction rolled back
                 log.exception("table %s: unexpected error handling a frame", self.who.code)
                 await self._error("server_error", _("Something went wrong on the server; nothing was changed."), ref)
 
-    def _parse(self, text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
-        raw = text_data if text_data is not None else bytes_data
-        if raw is None:
-            raise BadFrame("bad_json", _("Empty frame."))
-        if len(raw.encode() if isinstance(raw, str) else raw) > settings.SIXDICE_WS_MAX_FRAME:
-            raise BadFrame("too_large", _("Frame is larger than 64 KiB."))
-        if bytes_data is not None:
-            raise BadFrame("bad_json", _("Send text frames holding JSON."))
-        try:
-            msg = json.loads(raw, parse_constant=_no_constant)  # NaN, Infinity: not JSON
-        except (ValueError, RecursionError):
-            raise BadFrame("bad_json", _("That frame is not valid JSON.")) from None
-        if not isinstance(msg, dict):
-            raise BadFrame("bad_json", _("A frame must be a JSON object."))
-        if not isinstance(msg.get("type"), str):
-            raise BadFrame("bad_field", _("Field %(name)s is missing or not a string.") % {"name": "'type'"})
-        ref = msg.get("id")
-        if ref is not None and (
-            isinstance(ref, bool) or not isinstance(ref, str | int) or len(str(ref)) > 64
-        ):
-            raise BadFrame("bad_field", _("Field %(name)s must be a string or a number.") % {"name": "'id'"})
-        return msg
-
     async def _dispatch(self, who: Who, msg: dict[str, Any], ref: Any) -> None:
         kind = msg["type"]
+        reply: dict[str, Any] | None = None
         if kind == "ping":
             # Join the table's group again: a channel layer that restarted (Redis) forgot it.
             # The pong's version and seq let a client that missed broadcasts catch up.
-            await self.channel_layer.group_add(broadcast.group_name(who.code), self.channel_name)
-            where, here = await database_sync_to_async(_pulse)(self.channel_name, who.table_id)
+            await self.channel_layer.group_add(outbox.group_name(who.code), self.channel_name)
+            where, here = await database_sync_to_async(pulse)(self.channel_name, who.table_id)
             await self._send({"type": "pong", "ref": ref, **where})
             if self.seen_presence is not None and here != self.seen_presence:
                 # A connection gone silent (no heartbeat for SIXDICE_PRESENCE_TIMEOUT) is away now: say so.
                 await self._tell_presence(here)
-            if who.bots:  # whichever process hears a heartbeat makes sure the bots are driven
-                bots.kick(who.code)
-            if who.timer:  # ... and the turn timer
-                timers.kick(who.code)
-        elif kind == "action":
+            outbox.wake(who.code, who.drivers)  # whichever process hears a heartbeat makes sure its drivers run
+            return
+        if kind == "action":
             action = msg.get("action")
             if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-                raise BadFrame("bad_field", _("Field %(name)s must be an object with a %(type)s.") % {"name": "'action'", "type": "'type'"})
-            seq = _int_field(msg, "seq")
-            as_host = msg.get("as_host", False)
-            if not isinstance(as_host, bool):
-                raise BadFrame("bad_field", _("Field %(name)s must be true or false.") % {"name": "'as_host'"})
+                raise BadField(_("Field %(name)s must be an object with a %(type)s.") % {"name": "'action'", "type": "'type'"})
+            seq = inbound.int_field(msg, "seq")
+            as_host = inbound.bool_field(msg, "as_host")
             sender = "host" if as_host else (None if who.seat is None else str(who.seat))
             outcome = await write(
                 dedupe.apply_once, table_id=who.table_id, sender=sender,
                 action_id=dedupe.clean_action_id(msg.get("action_id")), table_code=who.code,
                 credentials=who.credentials, action=action, expected_seq=seq, as_host=as_host,
             )
-            await self._send({**outcome.reply, "ref": ref})
-            applied = outcome.applied
-            if applied is not None and applied.bots:
-                bots.kick(who.code)
-            if applied is not None and who.timer:
-                timers.kick(who.code)
-        elif kind == "take_back":  # a player takes back their own last action (issue 14, docs/undo.md)
-            from .undo import take_back
-
-            await write(take_back, table_code=who.code, credentials=who.credentials, expected_seq=_int_field(msg, "seq"))
-            await self._send({"type": "ack", "ref": ref})
-            if who.timer:  # the seat in turn changed back: its timer starts again
-                timers.kick(who.code)
-        elif kind == "resync":
-            since = _int_field(msg, "since")
-            game_id = msg.get("game")
-            if game_id is not None and (isinstance(game_id, bool) or not isinstance(game_id, int)):
-                raise BadFrame("bad_field", _("Field %(name)s must be a whole number.") % {"name": "'game'"})
-            reply = await database_sync_to_async(selectors.resync)(
-                who.table_id, seat=who.seat, host=who.host, game_id=game_id, since=since
-            )
-            await self._send_table({**reply, "ref": ref})
-        elif kind == "resync_table":
-            await self._send_table({"type": "snapshot", **await self._snapshot(), "ref": ref})
+            reply = outcome.reply
+        elif kind == "take_back":  # a player takes back their own last action (docs/undo.md)
+            await write(undo.take_back, table_code=who.code, credentials=who.credentials,
+                        expected_seq=inbound.int_field(msg, "seq"))
         elif kind == "host":
-            reply = await write(
-                services.host_command, table_code=who.code, credentials=who.credentials,
-                command=msg.get("command"), fields=msg,
-            )
+            reply = await write(host.host_command, table_code=who.code, credentials=who.credentials,
+                                command=msg.get("command"), fields=msg)
             if reply and reply.get("type") == "handover":  # the link as a QR code too
                 reply["url_full"] = handover.absolute_url(self.scope, reply["url"])
                 reply["qr"] = handover.qr_svg(reply["url_full"])
-            await self._send({**(reply or {"type": "ack"}), "ref": ref})
-            bots.kick(who.code)  # the command may have given a bot its turn (issue 14: the take-over freeze)
-            timers.kick(who.code)  # ... or started a game (or the timer) that is timed
         elif kind == "back":  # "I'm back": the seat the app took over after timeouts returns to this phone
             await write(timers.come_back, table_code=who.code, credentials=who.credentials)
-            await self._send({"type": "ack", "ref": ref})
-            timers.kick(who.code)  # the seat is timed again (the driver of this process may have stopped)
+        elif kind == "resync":
+            reply = await database_sync_to_async(selectors.resync)(
+                who.table_id, seat=who.seat, host=who.host, game_id=inbound.optional_int(msg, "game"),
+                since=inbound.int_field(msg, "since"),
+            )
+            await self._send_table({**reply, "ref": ref})
+            return
+        elif kind == "resync_table":
+            await self._send_table({"type": "snapshot", **await self._snapshot(), "ref": ref})
+            return
         else:
-            raise BadFrame("unknown_type", _("Unknown message type %(kind)s.") % {"kind": repr(kind)})
+            raise UnknownType(_("Unknown message type %(kind)s.") % {"kind": repr(kind)})
+        await self._send({**(reply or {"type": "ack"}), "ref": ref})
 
     # -------------------------------------------------------------- group messages
 
@@ -459,23 +218,25 @@ class TableConsumer(AsyncWebsocketConsumer):
         assert self.who is not None
         # Ready text, prepared once per move, view and language in this process (docs/performance.md).
         await self.send(text_data=selectors.update_text(event, self.who.seat, self.lang))
+        outbox.woken(self.who.code, event)
 
     async def table_frame(self, event: dict[str, Any]) -> None:
         """A table change: one frame computed by the writer, made this connection's snapshot here."""
         assert self.who is not None
         frame = event["frame"]
+        outbox.woken(self.who.code, event)
         if frame["table"]["version"] < self.version:
             return  # an older frame overtaken by a newer one (two writers in two processes)
-        self.who.bots = _has_bots(frame)
+        self.who.bots = has_bots(frame)
         if self.who.seat is None and self.who.credentials.seat_secret:
             # A phone whose seat the app played: "Give the seat back" may have returned it.
-            self.who = await database_sync_to_async(_reidentify)(self.who)
+            self.who = await database_sync_to_async(reidentify)(self.who)
             if self.who.seat is not None:
                 await database_sync_to_async(presence.register)(
                     self.channel_name, table_id=self.who.table_id, seat=self.who.seat, host=self.who.host
                 )
         if self.who.seat is not None and self.who.seat in event["revoked"]:
-            self.who = await database_sync_to_async(_reidentify)(self.who)
+            self.who = await database_sync_to_async(reidentify)(self.who)
             await database_sync_to_async(presence.register)(
                 self.channel_name, table_id=self.who.table_id, seat=self.who.seat, host=self.who.host
             )
@@ -510,7 +271,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def _tell_presence(self, here: dict[str, Any]) -> None:
         """Everyone at the table: who is here now."""
         assert self.who is not None
-        await self.channel_layer.group_send(broadcast.group_name(self.who.code), {"type": "table.presence", "presence": here})
+        await self.channel_layer.group_send(outbox.group_name(self.who.code), {"type": "table.presence", "presence": here})
 
     async def _snapshot(self) -> dict[str, Any]:
         assert self.who is not None
@@ -524,7 +285,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         assert self.who is not None
         if "table" in payload:
             self.version = max(self.version, payload["table"]["version"])
-            self.who.bots = _has_bots(payload)
+            self.who.bots = has_bots(payload)
             timer = payload.get("timer")
             self.who.timer = timer is not None
             if timer is not None and self.who.seat is None and self.who.parked in timer["away"]:

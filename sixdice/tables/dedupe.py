@@ -24,9 +24,11 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from . import services
+from . import pipeline
+from .errors import BadField, ServiceError
+from .keys import Credentials
+from .ledger import Applied
 from .models import ActionReceipt
-from .services import Applied, Credentials, ServiceError
 
 ACTION_ID_MAX = 64  # characters
 KEEP = 32  # receipts kept per sender and table (at least; older ones are pruned now and then)
@@ -46,8 +48,7 @@ def clean_action_id(value: Any) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or not value or len(value) > ACTION_ID_MAX:
-        raise ServiceError(
-            "bad_field",
+        raise BadField(
             gettext("Field %(name)s must be a string of 1 to %(n)s characters.") % {"name": "'action_id'", "n": ACTION_ID_MAX},
         )
     return value
@@ -63,7 +64,7 @@ def _earlier(table_id: int, sender: str, action_id: str) -> Outcome | None:
         return None
     reply = receipt.reply
     if "code" in reply:
-        raise ServiceError(reply["code"], reply["message"], duplicate=True)
+        raise ServiceError.of(reply["code"])(reply["message"], duplicate=True)
     return Outcome({"type": "ack", "seq": reply["seq"], "duplicate": True}, None)
 
 
@@ -127,12 +128,12 @@ def apply_once(
         "expected_seq": expected_seq, "as_host": as_host,
     }
     if action_id is None or sender is None:
-        applied = services.apply_action(**kwargs)
+        applied = pipeline.apply_action(**kwargs)
         return Outcome({"type": "ack", "seq": applied.game.seq}, applied)
     try:
         with transaction.atomic():
             # The move and its receipt in one transaction, with no savepoint: a refusal or a clash rolls both back.
-            applied = services.apply_action_in_transaction(**kwargs)
+            applied = pipeline.apply_action_in_transaction(**kwargs)
             receipt_id = _insert_receipt(table_id, sender, action_id, {"seq": applied.game.seq})
             if receipt_id is None:
                 raise _Seen  # rolls the move back: it was answered before

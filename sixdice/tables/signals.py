@@ -5,6 +5,10 @@ the move's transaction, after its events were saved.  Arguments: ``engine``,
 ``game`` (after the move), ``before`` (the state the phone saw), ``seat``
 and ``seq`` (the move's event).  The review app keeps the hint that phone
 showed (``sixdice/review/hints.py``).
+
+``game_finished``: a game has just ended, in the transaction that saved its
+end (sent by :mod:`.outbox`).  Argument: ``game``, with its result.  The
+players app records results and ratings (``sixdice/players/apps.py``).
 """
 
 from __future__ import annotations
@@ -12,3 +16,4 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 seat_moved = Signal()
+game_finished = Signal()

@@ -215,7 +215,7 @@ class CodeGuessMiddleware:
 
 
 def _table_exists(code: str) -> bool:
+    from .keys import normalise_code
     from .models import Table
-    from .services import normalise_code
 
     return Table.objects.filter(code=normalise_code(code)).exists()

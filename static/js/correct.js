@@ -53,6 +53,7 @@
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     error.textContent = "";
+    const seen = live.game ? live.game.seq : 0;  // the game as the host saw it when they sent the form
     const roll = rolls().find((e) => String(e.seq) === pick.value);
     if (!roll) { error.textContent = T.correctNone; return; }
     const values = parse(input.value);
@@ -63,7 +64,7 @@
       return;
     }
     if (!window.confirm(fill(T.correctConfirm, {seq: roll.seq, values: values.join(" ")}))) return;
-    const ref = live.hostCommand("correct", {seq: roll.seq, values});
+    const ref = live.hostCommand("correct", {seq: roll.seq, values, expected_seq: seen});
     live.onReply(ref, (msg) => {
       if (msg.type === "error") { error.textContent = msg.message; input.focus(); return; }
       input.value = "";  // every phone is told by the correction's own log line

@@ -301,7 +301,9 @@
   if (hc) hc.addEventListener("click", (e) => {
     const b = e.target.closest("[data-host]");
     const ask = b && {close: T.closeConfirm, undo: T.undoConfirm}[b.dataset.host];
-    if (b && (!ask || window.confirm(ask))) live.hostCommand(b.dataset.host);
+    // The seq on screen when the host tapped: a move that lands during the confirm is never undone unseen.
+    const seen = {expected_seq: live.game ? live.game.seq : 0};
+    if (b && (!ask || window.confirm(ask))) live.hostCommand(b.dataset.host, seen);
   });
 
   const tb = $("take-back");

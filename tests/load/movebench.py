@@ -7,7 +7,7 @@ table; each move is the legal move of the seat whose turn it is (seeded).
 Prints per move, median and p99 over all moves:
 
 - ``transaction``: :func:`services.apply_action`, as the consumer runs it
-  (inside :func:`broadcast.collect`);
+  (inside :func:`outbox.collect`);
 - ``fan-out``: the channel message copied per seat (the in-memory layer's
   ``deepcopy``) and turned into each seat's ``update`` text, as the
   consumer's ``table_events`` does it now (:func:`selectors.update_text`),
@@ -57,7 +57,7 @@ def main() -> None:
         import django
 
         django.setup()
-        from sixdice.tables import broadcast, i18n, selectors, services
+        from sixdice.tables import i18n, outbox, selectors, services
         from sixdice.tables.models import Game
         from tests.load.clients import next_action, setup_tables
 
@@ -82,7 +82,7 @@ def main() -> None:
             seat = game.state["current"]
             view = selectors.get_engine(game.engine).view(game.state, seat)
             t0 = time.process_time()
-            with broadcast.collect() as box:
+            with outbox.collect() as box:
                 services.apply_action(table_code=code, credentials=services.Credentials(seat_secret=secrets[seat]),
                                       action=next_action(view, rng), expected_seq=game.seq)
             tx.append(time.process_time() - t0)

@@ -12,6 +12,7 @@ from sixdice.engine import ENGINE
 from sixdice.review import stats
 from sixdice.rules import FACES, State, apply, legal_actions
 from sixdice.tables import bots, services
+from sixdice.tables.host import host_command
 from sixdice.tables.models import Event, Game, Seat
 from sixdice.tables.services import Credentials, ServiceError
 
@@ -27,8 +28,8 @@ def test_two_bot_seats_play_a_whole_game_with_app_dice(client):
     """The issue's freeze: two bot seats, 2 rounds, app dice; the game used to stop at seq 2."""
     table, host = services.create_table(game="sixdice", options={"rounds": 2}, capacity=2)
     creds = Credentials(host_secret=host)
-    services.host_command(table_code=table.code, credentials=creds, command="add_bot", fields={"strength": "strong"})
-    services.host_command(table_code=table.code, credentials=creds, command="add_bot", fields={"strength": "random"})
+    host_command(table_code=table.code, credentials=creds, command="add_bot", fields={"strength": "strong"})
+    host_command(table_code=table.code, credentials=creds, command="add_bot", fields={"strength": "random"})
     assert list(Seat.objects.filter(table=table).values_list("bot_strength", flat=True)) == ["strong", "random"]
     game = services.start_game(table=table).game
     for _ in range(500):
@@ -59,7 +60,7 @@ def test_two_bot_seats_play_a_whole_game_with_app_dice(client):
 def test_a_bot_seat_with_physical_dice_decides_and_the_host_types_its_dice():
     table, host = services.create_table(game="sixdice", options={"rounds": 1, "dice": "physical"}, capacity=2)
     host_creds = Credentials(host_secret=host)
-    services.host_command(table_code=table.code, credentials=host_creds, command="add_bot", fields={"strength": "greedy"})
+    host_command(table_code=table.code, credentials=host_creds, command="add_bot", fields={"strength": "greedy"})
     _seat, secret = services.join_table(table=table, name="Ana")
     ana = Credentials(seat_secret=secret)
     game = services.start_game(table=table).game
@@ -96,16 +97,16 @@ def test_the_host_picks_a_bot_strength_and_a_wrong_one_is_refused_clearly():
     table, host = services.create_table(game="sixdice", options={}, capacity=3)
     creds = Credentials(host_secret=host)
     with pytest.raises(ServiceError) as exc:
-        services.host_command(table_code=table.code, credentials=creds, command="add_bot", fields={"strength": "expert"})
+        host_command(table_code=table.code, credentials=creds, command="add_bot", fields={"strength": "expert"})
     assert "Unknown bot strength 'expert'" in exc.value.message and "random, greedy, strong" in exc.value.message
     assert not Seat.objects.filter(table=table).exists()  # nothing changed
-    services.host_command(table_code=table.code, credentials=creds, command="add_bot", fields={})
+    host_command(table_code=table.code, credentials=creds, command="add_bot", fields={})
     services.join_table(table=table, name="Bo")
-    services.host_command(table_code=table.code, credentials=creds, command="bot",
+    host_command(table_code=table.code, credentials=creds, command="bot",
                           fields={"position": 1, "on": True, "strength": "random"})
     seats = list(Seat.objects.filter(table=table).order_by("position").values_list("is_bot", "bot_strength"))
     assert seats == [(True, ""), (True, "random")]  # "": the game's default (strong)
-    services.host_command(table_code=table.code, credentials=creds, command="bot", fields={"position": 1, "on": False})
+    host_command(table_code=table.code, credentials=creds, command="bot", fields={"position": 1, "on": False})
     assert Seat.objects.get(table=table, position=1).bot_strength == ""
 
 

@@ -285,12 +285,12 @@ async def test_a_ping_rejoins_a_forgotten_group_and_says_where_the_game_is(start
     """A channel layer that restarted forgot who was in the table's group (Redis restarted)."""
     from channels.layers import get_channel_layer
 
-    from sixdice.tables import broadcast
+    from sixdice.tables import outbox
 
     table, host, secrets, game = started
     waiting, welcome = await connect(table.code, seat=secrets[1 - game.first])
     assert welcome["game"]["seq"] == 0
-    layer, group = get_channel_layer(), broadcast.group_name(table.code)
+    layer, group = get_channel_layer(), outbox.group_name(table.code)
     for channel in list(layer.groups[group]):
         await layer.group_discard(group, channel)
     assert not layer.groups.get(group)

@@ -10,7 +10,7 @@ import sys
 import pytest
 from django.test import override_settings
 
-from sixdice.tables import services
+from sixdice.tables import rng, services
 from sixdice.tables.models import Event
 from sixdice.tables.services import Credentials
 from tests.load.infra import ROOT
@@ -34,11 +34,11 @@ def _play_tiny(adds: int = 6) -> tuple[int, list[dict]]:
 
 @override_settings(SIXDICE_DICE_SEED=None)
 def test_without_a_seed_the_dice_come_from_the_os():
-    assert isinstance(services._system_rng("move", 1, 0), random.SystemRandom)
+    assert isinstance(rng.system_rng("move", 1, 0), random.SystemRandom)
 
 
 def test_every_test_rolls_seeded_dice():
-    assert not isinstance(services._system_rng("move", 1, 0), random.SystemRandom)
+    assert not isinstance(rng.system_rng("move", 1, 0), random.SystemRandom)
 
 
 def test_a_seed_gives_every_table_the_same_dice_at_the_same_point_of_its_game():
@@ -54,11 +54,11 @@ def test_a_seed_gives_every_table_the_same_dice_at_the_same_point_of_its_game():
 
 def test_a_seed_keys_the_dice_by_the_point_of_the_game():
     with override_settings(SIXDICE_DICE_SEED="a"):
-        rng = services._system_rng("move", 1, 4)
-        one = [rng.random(), rng.random()]
+        stream = rng.system_rng("move", 1, 4)
+        one = [stream.random(), stream.random()]
         assert one[0] != one[1]  # a stream, not one value repeated
-        assert services._system_rng("move", 1, 4).random() == one[0]
-        assert services._system_rng("move", 1, 5).random() != one[0]
+        assert rng.system_rng("move", 1, 4).random() == one[0]
+        assert rng.system_rng("move", 1, 5).random() != one[0]
 
 
 def _settings_in_a_fresh_process(**env: str) -> subprocess.CompletedProcess:

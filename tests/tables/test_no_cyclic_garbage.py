@@ -15,7 +15,7 @@ import random
 import pytest
 
 from sixdice.gamekit.engine import get_engine
-from sixdice.tables import broadcast, selectors, services
+from sixdice.tables import outbox, selectors, services
 from sixdice.tables.models import Game
 from tests.load.clients import next_action
 
@@ -38,7 +38,7 @@ def test_moves_and_their_update_frames_make_no_cyclic_garbage(game):
         seat = min(engine.actors(current.state))
         view = engine.view(current.state, seat)
         action = next_action(view, rng) if game == "runbuster" else engine.bot_action(current.state, seat, rng)
-        with broadcast.collect() as box:
+        with outbox.collect() as box:
             services.apply_action(table_code=table.code, credentials=services.Credentials(seat_secret=secrets[seat]),
                                   action=action, expected_seq=current.seq, rng=rng)
         for _code, message in box:

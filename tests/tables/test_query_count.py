@@ -95,12 +95,12 @@ def test_a_table_change_costs_a_few_statements_and_one_frame_for_everyone(tiny_t
 
     (Before table versions every connection re-read a snapshot, about 9 queries each.)
     """
-    from sixdice.tables import broadcast, selectors
+    from sixdice.tables import outbox, selectors
 
     table, _host, _secrets = tiny_table
     services.start_game(table=table, rng=random.Random(3))
     sent = []
-    monkeypatch.setattr(broadcast, "send_now", lambda code, message: sent.append(message))
+    monkeypatch.setattr(outbox, "send_now", lambda code, message: sent.append(message))
     with CaptureQueriesContext(connection) as ctx:
         services.set_paused(table=table, paused=True)
     frame_queries = [q["sql"] for q in ctx.captured_queries]

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 
+from sixdice.tables import frames as table_frames
 from sixdice.tables import selectors, services
+from sixdice.tables.host import host_command
 from sixdice.tables.models import Game, Table, TableChange
 from sixdice.tables.services import Credentials
 from tests.live_client import connect, receive_until
@@ -16,7 +18,7 @@ def _version(table: Table) -> int:
 
 
 def _host(table: Table, host: str, command: str, **fields):
-    return services.host_command(table_code=table.code, credentials=Credentials(host_secret=host),
+    return host_command(table_code=table.code, credentials=Credentials(host_secret=host),
                                  command=command, fields=fields)
 
 
@@ -111,8 +113,8 @@ async def test_one_frame_per_change_computed_once_and_right_for_every_role(tiny_
     watcher, _ = await connect(table.code)
     version = welcome["table"]["version"]
     computed = []
-    real = selectors.table_frame
-    monkeypatch.setattr(selectors, "table_frame", lambda table_id: computed.append(table_id) or real(table_id))
+    real = table_frames.table_frame
+    monkeypatch.setattr(table_frames, "table_frame", lambda table_id: computed.append(table_id) or real(table_id))
 
     await hosting.send_json_to({"type": "host", "command": "pause"})
     frames = [await receive_until(comm, "snapshot") for comm in (*seats, hosting, watcher)]
@@ -132,13 +134,13 @@ async def test_one_frame_per_change_computed_once_and_right_for_every_role(tiny_
 async def test_a_missed_table_change_shows_in_pong_and_is_resynced(tiny_table):
     from channels.layers import get_channel_layer
 
-    from sixdice.tables import broadcast
+    from sixdice.tables import outbox
 
     table, host, secrets = tiny_table
     await sync_to_async(services.start_game)(table=table)
     seat, welcome = await connect(table.code, seat=secrets[0])
     known = welcome["table"]["version"]
-    layer, group = get_channel_layer(), broadcast.group_name(table.code)
+    layer, group = get_channel_layer(), outbox.group_name(table.code)
     for channel in list(layer.groups[group]):  # the table frame of the next change is lost
         await layer.group_discard(group, channel)
     await sync_to_async(services.set_paused)(table=table, paused=True)
@@ -159,13 +161,13 @@ async def test_a_table_frame_older_than_the_last_one_sent_is_dropped(tiny_table)
     """Two writers in two processes: their frames may reach a connection out of order."""
     from channels.layers import get_channel_layer
 
-    from sixdice.tables import broadcast
+    from sixdice.tables import outbox
 
     table, host, secrets = tiny_table
     seat, welcome = await connect(table.code, seat=secrets[0])
     old = await sync_to_async(selectors.table_frame)(table.pk)
     old["table"]["version"] = welcome["table"]["version"] - 1
-    await get_channel_layer().group_send(broadcast.group_name(table.code),
+    await get_channel_layer().group_send(outbox.group_name(table.code),
                                          {"type": "table.frame", "frame": old, "revoked": []})
     await seat.send_json_to({"type": "ping", "id": 1})
     reply = await seat.receive_json_from()
@@ -180,13 +182,13 @@ async def test_a_table_frame_older_than_the_last_one_sent_is_dropped(tiny_table)
 async def test_every_update_carries_the_table_version_so_a_missed_change_shows_at_the_next_move(tiny_table):
     from channels.layers import get_channel_layer
 
-    from sixdice.tables import broadcast
+    from sixdice.tables import outbox
 
     table, host, secrets = tiny_table
     game = (await sync_to_async(services.start_game)(table=table)).game
     watcher, welcome = await connect(table.code)
     known = welcome["table"]["version"]
-    layer, group = get_channel_layer(), broadcast.group_name(table.code)
+    layer, group = get_channel_layer(), outbox.group_name(table.code)
     members = list(layer.groups[group])
     for channel in members:  # the next table frame is lost
         await layer.group_discard(group, channel)

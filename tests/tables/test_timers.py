@@ -14,6 +14,7 @@ from asgiref.sync import sync_to_async
 from django.utils import timezone
 
 from sixdice.tables import services, timers
+from sixdice.tables.host import host_command
 from sixdice.tables.models import Event, Game, Seat, TableChange
 from sixdice.tables.services import Credentials, ServiceError
 from tests.live_client import connect, receive_until
@@ -159,7 +160,7 @@ def test_a_paused_or_closed_table_or_a_finished_game_never_fires(timed, stop):
     if stop == "pause_table":
         services.set_paused(table=table, paused=True)
     elif stop == "pause_timer":
-        services.host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="timer",
+        host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="timer",
                               fields={"paused": True})
     elif stop == "close":
         services.close_table(table=table)
@@ -183,10 +184,10 @@ def test_the_lobby_never_fires(tiny_table, tiny_bot):
 def test_resuming_gives_the_seat_in_turn_its_time_again(timed):
     table, host, _secrets, game = timed
     creds = Credentials(host_secret=host)
-    services.host_command(table_code=table.code, credentials=creds, command="timer", fields={"paused": True})
+    host_command(table_code=table.code, credentials=creds, command="timer", fields={"paused": True})
     paused = timers.clock(table.pk)
     assert paused.paused and paused.deadline is None
-    services.host_command(table_code=table.code, credentials=creds, command="timer", fields={"paused": False})
+    host_command(table_code=table.code, credentials=creds, command="timer", fields={"paused": False})
     resumed = timers.clock(table.pk)
     change = TableChange.objects.filter(table=table).order_by("-version").first()
     assert change.kind == "timer_resume"
@@ -196,12 +197,12 @@ def test_resuming_gives_the_seat_in_turn_its_time_again(timed):
 def test_the_timer_command_is_refused_clearly(timed):
     table, host, secrets, _game = timed
     with pytest.raises(ServiceError) as err:
-        services.host_command(table_code=table.code, credentials=Credentials(seat_secret=secrets[0]),
+        host_command(table_code=table.code, credentials=Credentials(seat_secret=secrets[0]),
                               command="timer", fields={"paused": True})
     assert err.value.code == "not_host"
     for fields in ({}, {"paused": "yes"}, {"paused": 1}):
         with pytest.raises(ServiceError) as err:
-            services.host_command(table_code=table.code, credentials=Credentials(host_secret=host),
+            host_command(table_code=table.code, credentials=Credentials(host_secret=host),
                                   command="timer", fields=fields)
         assert err.value.code == "bad_field"
     before = table.changes.count()
@@ -209,7 +210,7 @@ def test_the_timer_command_is_refused_clearly(timed):
 
     TurnTimer.objects.filter(table=table).delete()
     with pytest.raises(ServiceError) as err:
-        services.host_command(table_code=table.code, credentials=Credentials(host_secret=host),
+        host_command(table_code=table.code, credentials=Credentials(host_secret=host),
                               command="timer", fields={"paused": True})
     assert err.value.code == "no_timer" and table.changes.count() == before
 

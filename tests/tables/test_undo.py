@@ -11,6 +11,7 @@ from sixdice.gamekit.replay import undone
 from sixdice.review import exchange
 from sixdice.rules.game import FACES
 from sixdice.tables import services
+from sixdice.tables.host import host_command
 from sixdice.tables.models import Event, Game
 from sixdice.tables.services import Credentials, ServiceError
 
@@ -41,8 +42,9 @@ def _move(table, n: int) -> None:
 
 
 def _undo(table, host, to=None):
-    return services.host_command(table_code=table.code, credentials=Credentials(host_secret=host),
-                                 command="undo", fields={} if to is None else {"to": to})
+    return host_command(table_code=table.code, credentials=Credentials(host_secret=host),
+                                 command="undo",
+                        fields={"expected_seq": services.current_game(table).seq, **({} if to is None else {"to": to})})
 
 
 @pytest.mark.parametrize("slug", ["sixdice", "runbuster"])
@@ -108,7 +110,7 @@ def test_undo_is_for_the_host_and_checks_its_field():
     table, host = _table("runbuster", "physical")
     _move(table, 2)
     with pytest.raises(ServiceError) as exc:
-        services.host_command(table_code=table.code, credentials=Credentials(), command="undo", fields={})
+        host_command(table_code=table.code, credentials=Credentials(), command="undo", fields={"expected_seq": services.current_game(table).seq})
     assert exc.value.code == "not_host"
     for bad in ("1", True, 99, -1):
         with pytest.raises(ServiceError) as exc:
@@ -140,8 +142,8 @@ def test_host_corrects_a_typed_roll_after_later_moves(slug):
     roll = next(e for e in game.events.order_by("seq") if e.action["type"] == "roll")
     faces = list(FACES) if slug == "sixdice" else [1, 2, 3, 4, 5, 6]
     fixed = [faces[(faces.index(v) + 1) % len(faces)] for v in roll.action["values"]]  # every die differs
-    services.host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="correct",
-                          fields={"seq": roll.seq, "values": fixed})
+    host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="correct",
+                          fields={"expected_seq": services.current_game(table).seq, "seq": roll.seq, "values": fixed})
     game.refresh_from_db()
     log = list(game.events.order_by("seq"))
     assert [(e.seq, e.actor, e.action) for e in log[: len(before)]] == before  # nothing deleted
@@ -162,12 +164,12 @@ def test_a_correction_needs_a_typed_roll_in_play():
     roll = next(e for e in game.events.order_by("seq") if e.action["type"] == "roll")
     seq = game.seq
     with pytest.raises(ServiceError) as exc:
-        services.host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="correct",
-                              fields={"seq": roll.seq, "values": [1, 2, 3, 4, 5, 6]})
+        host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="correct",
+                              fields={"expected_seq": services.current_game(table).seq, "seq": roll.seq, "values": [1, 2, 3, 4, 5, 6]})
     assert exc.value.code == "cannot_correct"
     with pytest.raises(ServiceError) as exc:
-        services.host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="correct",
-                              fields={"seq": roll.seq, "values": "123"})
+        host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="correct",
+                              fields={"expected_seq": services.current_game(table).seq, "seq": roll.seq, "values": "123"})
     assert exc.value.code == "bad_field"
     game.refresh_from_db()
     assert game.seq == seq and game.events.count() == seq  # refusals wrote nothing

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from sixdice.tables import services
+from sixdice.tables.host import host_command
 from sixdice.tables.services import Credentials, ServiceError
 
 pytestmark = pytest.mark.django_db
@@ -37,8 +38,8 @@ def test_bad_values_get_a_clear_refusal_and_change_nothing(slug, values):
     bad = {"too few": [1], "out of range": [9] * count, "not numbers": ["+1"] * count}[values]
     seq = game.seq
     with pytest.raises(ServiceError) as exc:
-        services.host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="correct",
-                              fields={"seq": roll.seq, "values": bad})
+        host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="correct",
+                              fields={"expected_seq": services.current_game(table).seq, "seq": roll.seq, "values": bad})
     message = exc.value.message
     assert message and "Traceback" not in message and len(message) < 200
     assert exc.value.code in {"bad_field", "illegal", "not_allowed"}

@@ -13,6 +13,7 @@ from sixdice.gamekit.replay import take_back_point, undone, undone_by
 from sixdice.review import exchange
 from sixdice.rules.game import FACES
 from sixdice.tables import services
+from sixdice.tables.host import host_command
 from sixdice.tables.models import Event, Game
 from sixdice.tables.services import Credentials, ServiceError
 from sixdice.tables.undo import take_back
@@ -260,7 +261,7 @@ def test_the_replay_strikes_through_what_was_taken_back_and_says_by_whom(client)
     for _ in range(3):
         _act(table, secrets)
     game.refresh_from_db()
-    services.host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="undo", fields={})
+    host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="undo", fields={"expected_seq": services.current_game(table).seq})
     game.refresh_from_db()
     host_at = game.seq
     game = _finish(table, secrets)
@@ -309,8 +310,8 @@ def test_turns_taken_back_are_not_counted():
     log = [(e.actor, e.action) for e in game.events.order_by("seq")]
     assert count_turns(engine, log) == 1
     # The host undoes the roll: that turn no longer counts, and the undo is no turn.
-    services.host_command(table_code=table.code, credentials=Credentials(host_secret=_host), command="undo",
-                          fields={})
+    host_command(table_code=table.code, credentials=Credentials(host_secret=_host), command="undo",
+                          fields={"expected_seq": services.current_game(table).seq})
     game.refresh_from_db()
     log = [(e.actor, e.action) for e in game.events.order_by("seq")]
     assert count_turns(engine, log) == 0 and replay_steps(game)[-1].turn == 0
@@ -325,7 +326,7 @@ def test_statistics_count_only_the_turns_still_in_play():
 
     table, host, secrets = _table("runbuster", "physical")
     _act(table, secrets)  # a roll: Run Buster's turn
-    services.host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="undo", fields={})
+    host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="undo", fields={"expected_seq": services.current_game(table).seq})
     game = _finish(table, secrets)
     log = [(e.actor, e.action) for e in game.events.order_by("seq")]
     engine = get_engine("runbuster")

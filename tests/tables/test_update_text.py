@@ -9,7 +9,7 @@ import random
 import pytest
 
 from runbuster.engine import RunBusterEngine
-from sixdice.tables import broadcast, i18n, selectors, services
+from sixdice.tables import i18n, outbox, selectors, services
 from sixdice.tables.services import Credentials
 
 
@@ -18,7 +18,7 @@ def _moves(n: int) -> list[dict]:
     engine = RunBusterEngine()
     table, _host = services.create_table(game="runbuster", options={"dice": "app"}, capacity=3)
     secrets = [services.join_table(table=table, name=name)[1] for name in ("Ana", "Bo", "Cy")]
-    with broadcast.collect() as box:
+    with outbox.collect() as box:
         game = services.start_game(table=table, rng=random.Random(7)).game
     rng = random.Random(11)
     for _ in range(n):
@@ -28,7 +28,7 @@ def _moves(n: int) -> list[dict]:
         action = ({"type": "roll"} if view["phase"] == "roll" else
                   {"type": "choose", "straight": view["hand_options"][0]} if view["phase"] == "choose" else
                   {"type": "end_turn"})
-        with broadcast.collect() as moved:
+        with outbox.collect() as moved:
             services.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]),
                                   action=action, expected_seq=game.seq, rng=rng)
         box += moved

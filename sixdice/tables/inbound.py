@@ -1,0 +1,58 @@
+"""Frames from a client, parsed and checked before anything else looks at them (``docs/protocol.md``)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.conf import settings
+from django.utils.translation import gettext as _
+
+from .errors import BadField, BadJson, TooLarge
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse(text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
+    """The frame as a JSON object with a string ``type`` and a usable ``id``; else the refusal."""
+    raw = text_data if text_data is not None else bytes_data
+    if raw is None:
+        raise BadJson(_("Empty frame."))
+    if len(raw.encode() if isinstance(raw, str) else raw) > settings.SIXDICE_WS_MAX_FRAME:
+        raise TooLarge(_("Frame is larger than 64 KiB."))
+    if bytes_data is not None:
+        raise BadJson(_("Send text frames holding JSON."))
+    try:
+        msg = json.loads(raw, parse_constant=_no_constant)  # NaN, Infinity: not JSON
+    except (ValueError, RecursionError):
+        raise BadJson(_("That frame is not valid JSON.")) from None
+    if not isinstance(msg, dict):
+        raise BadJson(_("A frame must be a JSON object."))
+    if not isinstance(msg.get("type"), str):
+        raise BadField(_("Field %(name)s is missing or not a string.") % {"name": "'type'"})
+    ref = msg.get("id")
+    if ref is not None and (
+        isinstance(ref, bool) or not isinstance(ref, str | int) or len(str(ref)) > 64
+    ):
+        raise BadField(_("Field %(name)s must be a string or a number.") % {"name": "'id'"})
+    return msg
+
+
+def int_field(msg: dict[str, Any], name: str) -> int:
+    value = msg.get(name)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadField(_("Field %(name)s must be a whole number.") % {"name": repr(name)})
+    return value
+
+
+def bool_field(msg: dict[str, Any], name: str, default: bool = False) -> bool:
+    value = msg.get(name, default)
+    if not isinstance(value, bool):
+        raise BadField(_("Field %(name)s must be true or false.") % {"name": repr(name)})
+    return value
+
+
+def optional_int(msg: dict[str, Any], name: str) -> int | None:
+    return None if msg.get(name) is None else int_field(msg, name)
