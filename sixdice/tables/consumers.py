@@ -29,6 +29,7 @@ from sixdice.gamekit.engine import GameError
 
 from . import bots, broadcast, dedupe, flow, handover, i18n, presence, selectors, services, throttle, timers
 from .broadcast import database_sync_to_async, write
+from .frames import dumps, valid_ref
 from .services import Credentials, ServiceError
 
 log = logging.getLogger(__name__)
@@ -376,9 +377,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not isinstance(msg.get("type"), str):
             raise BadFrame("bad_field", _("Field %(name)s is missing or not a string.") % {"name": "'type'"})
         ref = msg.get("id")
-        if ref is not None and (
-            isinstance(ref, bool) or not isinstance(ref, str | int) or len(str(ref)) > 64
-        ):
+        if ref is not None and not valid_ref(ref):  # echoed as ref: a short string of UTF-8 text or a number
             raise BadFrame("bad_field", _("Field %(name)s must be a string or a number.") % {"name": "'id'"})
         return msg
 
@@ -534,7 +533,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def _send(self, payload: dict[str, Any], *, localized: bool = False) -> None:
         if not localized:  # else its log lines are in this connection's language already (the welcome)
             payload = i18n.localize_frame(payload, self.lang)  # log lines in this connection's language
-        await self.send(text_data=json.dumps(payload, separators=(",", ":"), ensure_ascii=False))  # UTF-8: no escapes for non-ASCII
+        await self.send(text_data=dumps(payload))  # UTF-8: no escapes for non-ASCII; always encodable
 
     async def _error(self, code: str, message: str, ref: Any = None, **extra: Any) -> None:
         await self._send({"type": "error", "code": code, "message": str(message), "ref": ref, **extra})
