@@ -85,12 +85,12 @@ def _arrive(
 
     The shared cache's notes on this client, its flood cool-down and its
     guess counters, in one lookup (1 statement on the database cache); the
-    session (1; none without a session cookie: a cookie naming no session puts
-    the socket under its address's cool-down, looked up with the rest); the table with its current
+    session (1; none without a session cookie); the table with its current
     game and this connection's seat (1); the presence row (1); who is here
     (1); and the welcome from this process's table frame when it is still
     current (0; else the log and after a finished game the standings: 2 at
-    most).
+    most).  A cookie that names no session puts the socket under its
+    address's cool-down (``flow.FloodKey``), read in the same lookup.
     """
     notes = throttle.lookup([*flood.keys(), *throttle.guess_keys(*guesser)])
     if flow.cooling_down(flood.key, notes):
