@@ -66,7 +66,7 @@ class Refused(enum.Enum):
 
 
 def arrive(
-    session: Any, code: str, guesser: tuple[str | None, str | None], flood_key: str, channel_name: str, lang: str,
+    session: Any, code: str, guesser: tuple[str | None, str | None], flood: flow.FloodKey, channel_name: str, lang: str,
     game_id: int | None, since: int | None,
 ) -> Arrival | Refused:
     """A connect's database work in one hop off the event loop, before the handshake is answered.
@@ -77,12 +77,16 @@ def arrive(
     game and this connection's seat (1); the presence row (1); who is here
     (1); and the welcome from this process's table frame when it is still
     current (0; else the log and after a finished game the standings: 2 at
-    most).
+    most).  A cookie that names no session puts the socket under its
+    address's cool-down (``flow.FloodKey``), read in the same lookup.
     """
-    notes = throttle.lookup([flood_key, *throttle.guess_keys(*guesser)])
-    if flow.cooling_down(flood_key, notes):
+    notes = throttle.lookup([*flood.keys(), *throttle.guess_keys(*guesser)])
+    if flow.cooling_down(flood.key, notes):
         return Refused.FLOODED
-    held = _tables_held(session).get(code, {})
+    tables = _tables_held(session)
+    if flood.settle(live=tables is not None) and flow.cooling_down(flood.key, notes):
+        return Refused.FLOODED  # a made-up session id, from an address cooling down
+    held = (tables or {}).get(code, {})
     credentials = Credentials(seat_secret=held.get("seat"), host_secret=held.get("host"))
     digest = hash_secret(credentials.seat_secret) if credentials.seat_secret else None
     arrived = selectors.arrival(code, digest)
@@ -105,29 +109,33 @@ def arrive(
     return Arrival(who, welcome, here)
 
 
-def _tables_held(session: Any) -> dict[str, Any]:
-    """The table secrets a browser's session holds.
+def _tables_held(session: Any) -> dict[str, Any] | None:
+    """The table secrets a browser's session holds; ``None`` when it has no session, or its cookie names none.
 
     With the database session backend, in one plain statement: the ORM's
     query for it cost a third of a connect's database work.  The session is
     only read here, never written.
     """
     if session is None:
-        return {}
+        return None
     store = getattr(session, "_wrapped", session)  # Channels hands the store over in a lazy wrapper
     if type(store) is DbSessionStore:
         key = store.session_key
         if not key:
-            return {}
+            return None
         with connection.cursor() as cursor:
             cursor.execute(
                 f"SELECT session_data FROM {Session._meta.db_table} WHERE session_key = %s AND expire_date > %s",
                 [key, connection.ops.adapt_datetimefield_value(timezone.now())],
             )
             row = cursor.fetchone()
-        tables = store.decode(row[0]).get("tables") if row else None
+        if row is None:  # expired, or never was: a made-up session id
+            return None
+        tables = store.decode(row[0]).get("tables")
     else:
         tables = session.get("tables")
+        if not session.session_key:  # the backends that look a session up forget a key they do not find
+            return None
     return tables if isinstance(tables, dict) else {}
 
 

@@ -8,7 +8,6 @@ drivers that wake) is :mod:`.outbox`'s; the connect path is :mod:`.connect`.
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any
 from urllib.parse import parse_qs
@@ -24,6 +23,7 @@ from .connect import Refused, Who, announcer, arrive, has_bots, leave, pulse, re
 from .errors import BadField, ServiceError, UnknownType
 from .keys import normalise_code
 from .outbox import database_sync_to_async, write
+from .wire import dumps
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +104,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         # (a refusal is an HTTP 403, as flow.FlowControl's), so a connect needs no hop of its own for it.
         try:
             arrival = await database_sync_to_async(arrive)(
-                self.scope.get("session"), code, throttle.scope_keys(self.scope), flow.cooldown_key(self.scope),
+                self.scope.get("session"), code, throttle.scope_keys(self.scope), flow.flood_key(self.scope),
                 self.channel_name, self.lang, game_id, since,
             )
         except ServiceError as exc:
@@ -295,7 +295,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def _send(self, payload: dict[str, Any], *, localized: bool = False) -> None:
         if not localized:  # else its log lines are in this connection's language already (the welcome)
             payload = i18n.localize_frame(payload, self.lang)  # log lines in this connection's language
-        await self.send(text_data=json.dumps(payload, separators=(",", ":"), ensure_ascii=False))  # UTF-8: no escapes for non-ASCII
+        await self.send(text_data=dumps(payload))  # UTF-8: no escapes for non-ASCII; always encodable
 
     async def _error(self, code: str, message: str, ref: Any = None, **extra: Any) -> None:
         await self._send({"type": "error", "code": code, "message": str(message), "ref": ref, **extra})

@@ -24,7 +24,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from . import pipeline
+from . import inbound, pipeline
 from .errors import BadField, ServiceError
 from .keys import Credentials
 from .ledger import Applied
@@ -44,10 +44,10 @@ class Outcome:
 
 
 def clean_action_id(value: Any) -> str | None:
-    """The frame's ``action_id``: absent, or a non-empty string of at most 64 characters."""
+    """The frame's ``action_id``: absent, or a non-empty string of at most 64 characters (UTF-8 text: it is stored)."""
     if value is None:
         return None
-    if not isinstance(value, str) or not value or len(value) > ACTION_ID_MAX:
+    if not isinstance(value, str) or not value or len(value) > ACTION_ID_MAX or not inbound.encodable(value):
         raise BadField(
             gettext("Field %(name)s must be a string of 1 to %(n)s characters.") % {"name": "'action_id'", "n": ACTION_ID_MAX},
         )

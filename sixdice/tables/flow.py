@@ -16,7 +16,8 @@ never grows, and lets the consumer see only what the limits allow:
   (40) more frames are dropped before a token is free again, the server
   closes the connection with :data:`CLOSE_FLOOD` (4008) and reads no more;
   for ``SIXDICE_WS_FLOOD_COOLDOWN`` seconds (10) that client (its session, or
-  its address when it has none) is refused at the handshake (HTTP 403).
+  its address when it has none or its cookie names no session: :class:`FloodKey`)
+  is refused at the handshake (HTTP 403).
 * **queue**: at most ``SIXDICE_WS_QUEUE`` frames (64) and
   ``SIXDICE_WS_QUEUE_BYTES`` (512 KiB) wait for the consumer; a frame that
   does not fit is dropped as if the bucket were empty (the consumer is busy
@@ -208,17 +209,61 @@ def cooling_down(key: str, shared: dict[str, Any]) -> bool:
     """Whether ``key`` was closed for flooding less than its cool-down ago, by this process or another.
 
     ``shared``: the shared cache's entries, looked up with the connect's
-    other keys in one lookup (``consumers._arrive``, ``throttle.lookup``).
+    other keys in one lookup (``connect.arrive``, ``throttle.lookup``).
     """
     return cooling_down_here(key) or bool(shared.get(key))
 
 
+COOLDOWN_PREFIX = "sixdice:flooded:"
+
+FLOOD_KEY = "sixdice.flood_key"
+"""The scope's entry holding the socket's :class:`FloodKey` (put there by :class:`FlowControl`)."""
+
+
+class FloodKey:
+    """Whose flood cool-down a socket counts against: its session's, or its address's.
+
+    Its address's when it has no session cookie, and when its cookie names no
+    live session: the connect reads the session anyway (``connect.arrive``)
+    and then settles it (:meth:`settle`).  So a client that makes up a new
+    session id for each socket is limited by its address, as one without a
+    cookie, and a real session keeps a key of its own (the other phones at a
+    table often share an address).
+    """
+
+    __slots__ = ("address", "live", "session")
+
+    def __init__(self, scope: Message) -> None:
+        session = scope.get("session")
+        self.session: str | None = getattr(session, "session_key", None) if session is not None else None
+        self.address = f"{COOLDOWN_PREFIX}addr:{(scope.get('client') or ['?'])[0]}"
+        self.live = True  # until the connect finds the cookie names no session
+
+    @property
+    def key(self) -> str:
+        """The cache key of this socket's cool-down."""
+        return f"{COOLDOWN_PREFIX}session:{self.session}" if self.session and self.live else self.address
+
+    def keys(self) -> list[str]:
+        """The keys a connect looks up: the session's, if it has a cookie, and the address's."""
+        return [self.key, self.address] if self.session and self.live else [self.address]
+
+    def settle(self, *, live: bool) -> bool:
+        """Note whether the session cookie names a live session; whether the key changed (to the address's)."""
+        changed = bool(self.session) and self.live and not live
+        self.live = live
+        return changed
+
+
+def flood_key(scope: Message) -> FloodKey:
+    """The socket's :class:`FloodKey`: the one :class:`FlowControl` keeps for it, else one from the scope."""
+    key = scope.get(FLOOD_KEY)
+    return key if isinstance(key, FloodKey) else FloodKey(scope)
+
+
 def cooldown_key(scope: Message) -> str:
-    """The cache key of a client's flood cool-down: its session's, or its address's when it has none."""
-    session = scope.get("session")
-    key = getattr(session, "session_key", None) if session is not None else None
-    who = f"session:{key}" if key else f"addr:{(scope.get('client') or ['?'])[0]}"
-    return f"sixdice:flooded:{who}"
+    """The cache key of a client's flood cool-down: its session's, or its address's (see :class:`FloodKey`)."""
+    return flood_key(scope).key
 
 
 def close_and_stop_reading(protocol: Any, code: int | None, close: Callable[..., None]) -> None:
@@ -274,9 +319,11 @@ class FlowControl:
             return await self.application(scope, receive, send)
         # Closed for flooding a moment ago by this process: refused at once (HTTP 403).  A cool-down set by
         # another process is in the shared cache, which the consumer reads in its one database trip, before
-        # it accepts (consumers._arrive): refused at the handshake too.
-        if cooling_down_here(cooldown_key(scope)):
+        # it accepts (connect.arrive): refused at the handshake too.
+        key = FloodKey(scope)
+        if cooling_down_here(key.key):
             return await WebsocketDenier()(scope, receive, send)
+        scope = {**scope, FLOOD_KEY: key}  # shared with the consumer's copies of the scope: it settles the key
         conn = _Connection(scope, receive, send)
         pump = asyncio.get_running_loop().create_task(conn.pump())
         try:

@@ -1,4 +1,14 @@
-"""Frames from a client, parsed and checked before anything else looks at them (``docs/protocol.md``)."""
+"""Frames from a client, parsed and checked before anything else looks at them (``docs/protocol.md``).
+
+JSON can spell strings that have no UTF-8 form: ``"\\ud800"`` parses to a
+string holding a lone surrogate.  A WebSocket text frame must be UTF-8, and
+the server (daphne) encodes it when it sends it; a reply echoing such a value
+raised there, and the socket died with 1011.  So a client value that is
+echoed is checked (:func:`valid_ref`; ``dedupe.clean_action_id`` for the
+``action_id`` kept in the database), every message quoting a client value
+quotes its ``repr`` (which escapes surrogates), and
+:func:`sixdice.tables.wire.dumps` makes sure of the rest.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +19,29 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from .errors import BadField, BadJson, TooLarge
+
+REF_MAX = 64
+"""Characters of a frame's ``id`` at most (of a number, its digits)."""
+
+
+def encodable(text: str) -> bool:
+    """Whether ``text`` has a UTF-8 form (holds no lone surrogate)."""
+    if text.isascii():  # the usual case, and a check that costs nothing
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def valid_ref(ref: Any) -> bool:
+    """Whether a frame's ``id`` may be echoed as ``ref``: a string of UTF-8 text or a whole number, 64 characters at most."""
+    if isinstance(ref, bool) or not isinstance(ref, str | int):
+        return False
+    if isinstance(ref, int):
+        return len(str(ref)) <= REF_MAX
+    return len(ref) <= REF_MAX and encodable(ref)
 
 
 def _no_constant(name: str) -> Any:
@@ -33,9 +66,7 @@ def parse(text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
     if not isinstance(msg.get("type"), str):
         raise BadField(_("Field %(name)s is missing or not a string.") % {"name": "'type'"})
     ref = msg.get("id")
-    if ref is not None and (
-        isinstance(ref, bool) or not isinstance(ref, str | int) or len(str(ref)) > 64
-    ):
+    if ref is not None and not valid_ref(ref):  # echoed as ref: a short string of UTF-8 text or a number
         raise BadField(_("Field %(name)s must be a string or a number.") % {"name": "'id'"})
     return msg
 

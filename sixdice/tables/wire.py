@@ -8,6 +8,7 @@ is serialized once by its writer; each process that receives it prepares the
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable
@@ -18,6 +19,25 @@ from sixdice.gamekit.engine import get_engine
 from . import i18n
 from .models import Event
 
+log = logging.getLogger(__name__)
+
+
+def dumps(payload: dict[str, Any]) -> str:
+    """A frame's text: compact JSON, UTF-8 as it is (no escapes for non-ASCII).
+
+    A string no check caught that has no UTF-8 form is sent escaped as JSON
+    allows (``\\ud800``), so the frame still encodes; logged, as a value
+    that should have been refused.
+    """
+    text = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        log.warning("a %s frame held text with no UTF-8 form; sent escaped", payload.get("type"))
+        return json.dumps(payload, separators=(",", ":"))
+    return text
 
 def event_payload(event: Event) -> dict[str, Any]:
     payload = {

@@ -1,6 +1,6 @@
 """The "hostile neighbour" load case (issue 15): one socket floods, another table keeps playing.
 
-    python -m tests.load.hostile [--hostile-quiet 15 --hostile-flood 15 --hostile-rate 10]
+    python -m tests.load.hostile [--hostile-quiet 15 --hostile-flood 15 --hostile-rate 10] [--hostile-new-session]
 
 One daphne process (SQLite, in-memory layer, as ``make run``).  A quiet Run
 Buster table with two seats plays ``--hostile-rate`` moves a second; each move's time
@@ -13,7 +13,13 @@ server's RSS before and after the flood (target: growth <= 32 MiB), how many
 frames the flooder sent and how often the server closed it (4008), and the
 time the server needs to answer a ping once the flood stops.
 
-``tests/load/bench.py`` runs it as its "hostile" case.
+``--hostile-new-session``: each flood socket carries a new made-up ``sessionid``
+cookie (32 characters, as Django's keys, naming no session), as a flooder that
+tries to escape the cool-down of its session.  The server must cool it down by
+its address (``flow.FloodKey``): same targets.
+
+``tests/load/bench.py`` runs it as its "hostile" case, then again with
+``--hostile-new-session`` (its "hostile, a new session per socket" case).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import contextlib
 import json
 import os
 import random
+import secrets
 import subprocess
 import sys
 import tempfile
@@ -177,11 +184,17 @@ async def visit(port: int, code: str, stop: asyncio.Event, stats: dict[str, Any]
             await asyncio.wait_for(stop.wait(), POLITE_PAUSE)
 
 
-async def flood(port: int, code: str, stop: asyncio.Event, stats: dict[str, Any]) -> None:
+def made_up_session() -> dict[str, str]:
+    """A cookie naming a session that does not exist, new each time (shaped as Django's session keys)."""
+    return {"Cookie": f"sessionid={secrets.token_hex(16)}"}
+
+
+async def flood(port: int, code: str, stop: asyncio.Event, stats: dict[str, Any], new_session: bool = False) -> None:
     url = f"ws://127.0.0.1:{port}/ws/t/{code}/"
     while not stop.is_set():
         try:
-            async with websockets.connect(url, max_size=2**22) as ws:
+            headers = made_up_session() if new_session else None
+            async with websockets.connect(url, max_size=2**22, additional_headers=headers) as ws:
                 stats["connections"] += 1
                 stats["opened"].append(time.time())
                 while not stop.is_set():
@@ -216,7 +229,8 @@ async def run_clients(plan: dict[str, Any], port: int, pid: int, args: argparse.
     # The flooders run in their own processes: a flood in this one would slow the quiet clients, not the server.
     flooders = [await asyncio.create_subprocess_exec(
         sys.executable, "-m", "tests.load.hostile", "--flooder", str(port), plan["noisy"], str(args.hostile_flood + 1),
-        *(["--hostile-polite"] if args.hostile_polite else []), cwd=ROOT, stdout=asyncio.subprocess.PIPE) for _ in range(args.hostile_flooders)]
+        *(["--hostile-polite"] if args.hostile_polite else []),
+        *(["--hostile-new-session"] if getattr(args, "hostile_new_session", False) else []), cwd=ROOT, stdout=asyncio.subprocess.PIPE) for _ in range(args.hostile_flooders)]
     await asyncio.sleep(0.5)
     starts: list[float] = []
     flooded = await play_quiet(seats, args.hostile_rate, args.hostile_flood, rng, starts)
@@ -285,6 +299,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             assert server.pid is not None
             result = asyncio.run(run_clients(plan, server.port, server.pid, args))
             result["polite"] = bool(args.hostile_polite)
+            result["new_session"] = bool(getattr(args, "hostile_new_session", False)) and not args.hostile_polite
         finally:
             server.stop()
     q, f = result["quiet"]["p99_ms"], result["flood"]["p99_ms"]
@@ -297,8 +312,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 def report(r: dict[str, Any]) -> bool:
     ratio_ok = r["p99_ratio"] is not None and r["p99_ratio"] <= TARGET_RATIO
     rss_ok = r["rss_growth_mib"] is not None and r["rss_growth_mib"] <= TARGET_RSS_GROWTH_MIB
-    what = "a spectator at another table connects, pings and leaves every 10 s (the control)" if r.get("polite") \
-        else "another table's socket floods"
+    if r.get("polite"):
+        what = "a spectator at another table connects, pings and leaves every 10 s (the control)"
+    elif r.get("new_session"):
+        what = "another table's socket floods, with a new made-up session cookie on each socket"
+    else:
+        what = "another table's socket floods"
     print(f"\nhostile neighbour: one process; a quiet table plays while {what}")
     for label, key in (("quiet  ", "quiet"), ("flooded", "flood")):
         p = r[key]
@@ -326,12 +345,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hostile-flooders", dest="hostile_flooders", type=int, default=1, help="flooding sockets")
     parser.add_argument("--hostile-polite", dest="hostile_polite", action="store_true",
                         help="control: instead of flooding, a spectator connects, pings and leaves every 10 s")
+    parser.add_argument("--hostile-new-session", dest="hostile_new_session", action="store_true",
+                        help="each flood socket carries a new made-up sessionid cookie (a session that does not exist)")
 
 
-async def flood_for(port: int, code: str, seconds: float, polite: bool = False) -> dict[str, Any]:
+async def flood_for(port: int, code: str, seconds: float, polite: bool = False,
+                    new_session: bool = False) -> dict[str, Any]:
     stop = asyncio.Event()
     stats: dict[str, Any] = {"frames": 0, "connections": 0, "closed_4008": 0, "opened": [], "closed": []}
-    task = asyncio.get_running_loop().create_task((visit if polite else flood)(port, code, stop, stats))
+    client = visit(port, code, stop, stats) if polite else flood(port, code, stop, stats, new_session)
+    task = asyncio.get_running_loop().create_task(client)
     await asyncio.sleep(seconds)
     stop.set()
     task.cancel()
@@ -351,7 +374,8 @@ def main() -> None:
         return
     if args.flooder:
         port, code, seconds = args.flooder
-        print(json.dumps(asyncio.run(flood_for(int(port), code, float(seconds), args.hostile_polite))))
+        print(json.dumps(asyncio.run(flood_for(int(port), code, float(seconds), args.hostile_polite,
+                                               args.hostile_new_session))))
         return
     sys.exit(0 if report(run(args)) else 1)
 

@@ -253,3 +253,129 @@ def test_a_cool_down_set_by_another_process_refuses_the_handshake(tiny_table):
     outcome = async_to_sync(run)()
     assert outcome["flooder"] is False  # refused at the handshake
     assert outcome["other"] is True and (outcome["welcome"]["type"], outcome["welcome"]["seat"]) == ("welcome", 1)
+
+
+# ---------------------------------------------------------------- whose cool-down: a session's, or an address's
+
+
+def _socket(code: str, *, session: str | None, address: str) -> WebsocketCommunicator:
+    headers = [(b"host", b"testserver")]
+    if session:
+        headers.append((b"cookie", f"sessionid={session}".encode()))
+    comm = WebsocketCommunicator(application, f"/ws/t/{code}/", headers=headers)
+    comm.scope["client"] = [address, 50000]  # the communicator has no client address of its own
+    return comm
+
+
+def _invented() -> str:
+    import secrets
+
+    return secrets.token_hex(16)  # shaped as Django's session keys: 32 characters, no such session
+
+
+async def _flood_until_closed(comm: WebsocketCommunicator) -> list[dict]:
+    connected, _code = await comm.connect(timeout=5)
+    assert connected
+    await comm.receive_json_from(timeout=5)  # the welcome
+    for k in range(5):
+        await comm.send_to(text_data=json.dumps({"type": "ping", "id": k}))
+    outputs = await _outputs_until_close(comm)
+    await comm.wait()
+    return outputs
+
+
+async def _admitted(comm: WebsocketCommunicator) -> bool:
+    connected, _code = await comm.connect(timeout=5)
+    if connected:
+        await comm.receive_json_from(timeout=5)  # the welcome
+        await comm.disconnect()
+    return connected
+
+
+FLOODER, NEIGHBOUR = "203.0.113.7", "203.0.113.8"
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(SIXDICE_WS_RATE=0.0001, SIXDICE_WS_BURST=1, SIXDICE_WS_FLOOD=1, SIXDICE_WS_FLOOD_COOLDOWN=60)
+def test_sockets_with_invented_session_ids_share_their_addresss_cool_down(tiny_table):
+    """A cookie naming no session counts as no cookie: a new made-up session per socket is limited by its address."""
+    from django.core.cache import cache
+
+    from tests.live_client import make_session
+
+    table, host, secrets = tiny_table
+    invented = _invented()
+    real = make_session(table.code, seat=secrets[0])
+
+    async def run():
+        outputs = await _flood_until_closed(_socket(table.code, session=invented, address=FLOODER))
+        seen = {"closed": outputs[-1]}
+        seen["keys"] = {key: bool(await cache.aget(f"sixdice:flooded:{key}"))
+                        for key in (f"session:{invented}", f"addr:{FLOODER}")}
+        seen["another invented"] = await _admitted(_socket(table.code, session=_invented(), address=FLOODER))
+        seen["no cookie"] = await _admitted(_socket(table.code, session=None, address=FLOODER))
+        seen["real session"] = await _admitted(_socket(table.code, session=real, address=FLOODER))
+        seen["other address"] = await _admitted(_socket(table.code, session=_invented(), address=NEIGHBOUR))
+        flow._LOCAL_COOLDOWNS.clear()  # as another process sees it: through the shared cache only
+        seen["elsewhere, invented"] = await _admitted(_socket(table.code, session=_invented(), address=FLOODER))
+        seen["elsewhere, real"] = await _admitted(_socket(table.code, session=real, address=FLOODER))
+        return seen
+
+    seen = async_to_sync(run)()
+    assert seen.pop("closed") == {"type": "websocket.close", "code": CLOSE_FLOOD}
+    assert seen == {
+        "keys": {f"session:{invented}": False, f"addr:{FLOODER}": True},  # cooled down by its address
+        "another invented": False,  # limited together: refused at the handshake
+        "no cookie": False,
+        "real session": True,  # a real session keeps its own key
+        "other address": True,
+        "elsewhere, invented": False,
+        "elsewhere, real": True,
+    }
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(SIXDICE_WS_RATE=0.0001, SIXDICE_WS_BURST=1, SIXDICE_WS_FLOOD=1, SIXDICE_WS_FLOOD_COOLDOWN=60)
+def test_a_real_session_is_cooled_down_by_its_own_key_not_its_address(tiny_table):
+    from django.core.cache import cache
+
+    from tests.live_client import make_session
+
+    table, host, secrets = tiny_table
+    real = make_session(table.code, seat=secrets[0])
+
+    async def run():
+        outputs = await _flood_until_closed(_socket(table.code, session=real, address=FLOODER))
+        seen = {"closed": outputs[-1]}
+        seen["keys"] = {key: bool(await cache.aget(f"sixdice:flooded:{key}"))
+                        for key in (f"session:{real}", f"addr:{FLOODER}")}
+        seen["the same session"] = await _admitted(_socket(table.code, session=real, address=NEIGHBOUR))
+        seen["no cookie, same address"] = await _admitted(_socket(table.code, session=None, address=FLOODER))
+        seen["invented, same address"] = await _admitted(_socket(table.code, session=_invented(), address=FLOODER))
+        return seen
+
+    seen = async_to_sync(run)()
+    assert seen.pop("closed") == {"type": "websocket.close", "code": CLOSE_FLOOD}
+    assert seen == {
+        "keys": {f"session:{real}": True, f"addr:{FLOODER}": False},
+        "the same session": False,
+        "no cookie, same address": True,
+        "invented, same address": True,
+    }
+
+
+def test_the_flood_key_is_the_sessions_until_the_connect_finds_no_such_session():
+    class Session:
+        session_key = "k" * 32
+
+    with_cookie = {"type": "websocket", "client": [FLOODER, 1], "session": Session()}
+    key = flow.FloodKey(with_cookie)
+    assert key.key == f"sixdice:flooded:session:{'k' * 32}" == flow.cooldown_key(with_cookie)
+    assert key.keys() == [f"sixdice:flooded:session:{'k' * 32}", f"sixdice:flooded:addr:{FLOODER}"]
+    assert key.settle(live=True) is False and key.key == f"sixdice:flooded:session:{'k' * 32}"
+    assert key.settle(live=False) is True and key.key == f"sixdice:flooded:addr:{FLOODER}"
+    # The scope carries the socket's key (FlowControl puts it there): what the connect settled, the flood close uses.
+    assert flow.cooldown_key({**with_cookie, flow.FLOOD_KEY: key}) == f"sixdice:flooded:addr:{FLOODER}"
+    without = flow.FloodKey({"type": "websocket", "client": [FLOODER, 1]})
+    assert without.key == f"sixdice:flooded:addr:{FLOODER}" and without.keys() == [without.key]
+    assert without.settle(live=False) is False

@@ -216,6 +216,23 @@ async def test_a_connect_takes_at_most_six_statements_and_the_next_at_the_table_
 
 
 @pytest.mark.asyncio
+async def test_a_connect_with_a_made_up_session_id_costs_its_session_read_and_no_more(
+    tiny_table, monkeypatch, served_cache,
+):
+    """Its flood cool-down is then its address's (flow.FloodKey): looked up in the same lookup as the session's."""
+    from asgiref.sync import sync_to_async
+
+    table, _host, _secrets, game, keys = await sync_to_async(_connect_fixture)(tiny_table)
+    statements = _Statements(monkeypatch)
+    watcher, _welcome, spectator = await statements.connect(table.code, None)
+    invented, welcome, made_up = await statements.connect(table.code, "0123456789abcdef0123456789abcdef")
+    assert len(made_up) <= len(spectator) + 1, "\n".join(made_up)  # the session's row, not found
+    assert (welcome["role"], welcome["seat"]) == ("spectator", None)
+    for comm in (watcher, invented):
+        await comm.disconnect()
+
+
+@pytest.mark.asyncio
 async def test_a_connect_after_a_move_this_process_did_not_see_stays_within_six_statements(
     tiny_table, monkeypatch, served_cache,
 ):
