@@ -90,13 +90,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _connect(self) -> None:
         code = normalise_code(self.scope["url_route"]["kwargs"]["code"])
-        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
-        game_id: int | None
-        since: int | None
-        try:
-            game_id, since = int(query["game"][0]), int(query["since"][0])
-        except (KeyError, ValueError):
-            game_id = since = None
+        game_id, since = inbound.where_it_was(parse_qs(self.scope.get("query_string", b"").decode("latin-1")))
         group = outbox.group_name(code)
         # In the group before the welcome is read: a move committed meanwhile arrives as an update.
         await self.channel_layer.group_add(group, self.channel_name)

@@ -87,3 +87,11 @@ def bool_field(msg: dict[str, Any], name: str, default: bool = False) -> bool:
 
 def optional_int(msg: dict[str, Any], name: str) -> int | None:
     return None if msg.get(name) is None else int_field(msg, name)
+
+
+def where_it_was(query: dict[str, list[str]]) -> tuple[int | None, int | None]:
+    """A reconnecting client's ``?game=&since=``: the game and seq it last saw (both, or neither)."""
+    try:
+        return int(query["game"][0]), int(query["since"][0])
+    except (KeyError, ValueError):
+        return None, None
