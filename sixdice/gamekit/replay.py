@@ -12,8 +12,7 @@ The host's correction of a typed roll starts with an undo that names the
 roll, ``{"type": "undo", "to": k, "corrects": r}`` (``r`` the first event
 in play after ``k``).  A player's *take-back* is an undo sent by a seat, ``{"type": "undo", "to":
 k, "seat": s}``: it takes back that seat's own last action, only while
-nobody else has acted and no die has been rolled since
-(:func:`take_back_point`); the replay refuses any other undo by a seat, and
+nobody else has acted since (:func:`take_back_point`); the replay refuses any other undo by a seat, and
 any at all when the table forbade take-backs (``take_back=False``).
 """
 
@@ -53,16 +52,17 @@ def take_back_point(events: Sequence[tuple[Actor | str, Mapping[str, Any]]], sea
     """Where ``seat``'s take-back would go back to after ``events`` (the event before its last action), or ``None``.
 
     A seat may take back its own last action while nobody else has acted
-    since (a seat, the host, or an undo) and no die has been rolled since:
-    only server steps that draw nothing (automatic balancing) may follow it.
-    The action itself must not be a roll (a roll is information: the host
-    corrects a mistyped one) nor an undo (a take-back is not taken back: the
-    player makes the move again).
+    since (a seat, the host, or an undo): only server steps may follow it
+    (the app's draw, automatic balancing), and they are taken back with it;
+    the dice the app drew are dealt again when the move is made again
+    (:mod:`sixdice.gamekit.pins`).  The action itself must not be a roll (a
+    roll is information: the host corrects a mistyped one) nor an undo (a
+    take-back is not taken back: the player makes the move again).
     """
     for index in range(len(events), 0, -1):
         who, action = _who(events[index - 1][0]), events[index - 1][1]
-        if who == SYSTEM and action.get("type") != "roll":
-            continue  # a server step that drew nothing: taken back with the action before it
+        if who == SYSTEM:
+            continue  # a server step: taken back with the action before it
         if who != seat or is_undo(action) or action.get("type") == "roll":
             return None
         line = _line(events[:index])

@@ -41,6 +41,7 @@ class Applied:
     bots: bool = False  # the table has seats the app plays (its bots may have a move to make)
     timer: bool = False  # the table has a turn timer
     before: dict[str, Any] = field(default_factory=dict)  # the game's state the write was checked against
+    repinned: bool = False  # the game's pinned dice changed (an undo, or a draw that dealt pinned values)
 
     @property
     def wake(self) -> tuple[str, ...]:
@@ -132,7 +133,9 @@ def save(game: Game, applied: Applied, *, expected_seq: int, table: Table) -> No
             loser=outcome.loser,
             finished_at=timezone.now(),
         )
-    if outcome is not None:  # the last move of a game: rare, through the ORM
+    if applied.repinned:
+        fields["pinned"] = list(game.pinned)
+    if outcome is not None or applied.repinned:  # the last move of a game, or one around an undo: rare, through the ORM
         saved = Game.objects.filter(pk=game.pk, seq=expected_seq).update(**fields)
     else:
         saved = _update_game(game.pk, expected_seq, new_seq, game.state)

@@ -129,6 +129,10 @@ class Game(models.Model):
     initial_state = models.JSONField(default=dict)
     state = models.JSONField(default=dict)
     seq = models.PositiveIntegerField(default=0)
+    pinned = models.JSONField(
+        default=list, blank=True,
+        help_text="Dice values an undo took back, dealt again first (docs/undo.md); worked out again from the log.",
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     winners = models.JSONField(default=list)
     end_reason = models.CharField(max_length=30, blank=True)

@@ -28,6 +28,7 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.utils.translation import gettext, gettext_noop
 
 from sixdice.gamekit.engine import HOST, SYSTEM, Actor, GameEngine, GameError, get_engine
+from sixdice.gamekit.pins import PinnedRandom
 from sixdice.gamekit.replay import final_state
 
 from . import ledger, signals
@@ -108,7 +109,9 @@ def _resolve_actor(table: Table, credentials: Credentials, *, as_host: bool, sea
 
 
 # The game columns a move needs; the others stay deferred (loaded only if something reads them).
-_GAME_FIELDS = ordered(Game, ("id", "table_id", "number", "engine", "options", "players", "first", "seq", "status", "state"))
+_GAME_FIELDS = ordered(
+    Game, ("id", "table_id", "number", "engine", "options", "players", "first", "seq", "status", "state", "pinned")
+)
 _TABLE_FIELDS = tuple(f.attname for f in Table._meta.concrete_fields)  # all of them: nothing reads as a default
 
 _ACTION_SQL = """
@@ -251,7 +254,9 @@ def move(action: Mapping[str, Any], *, rng: random.Random | None = None, stand_i
     def compose(turn: Turn) -> None:
         engine, game, actor = turn.engine, turn.game, turn.actor
         cleaned = dict(checked)
-        dice = rng or system_rng("move", game.number, game.seq)
+        drawn = rng or system_rng("move", game.number, game.seq)
+        # Dice an undo took back are dealt again first: no value anyone has seen is rolled again (docs/undo.md).
+        dice = PinnedRandom(game.pinned, drawn) if game.pinned else drawn
         state = game.state
         if isinstance(actor, int) and actor not in engine.actors(state):
             # Let the engine word the refusal ("It is Ana's turn."), else a plain one.
@@ -261,6 +266,9 @@ def move(action: Mapping[str, Any], *, rng: random.Random | None = None, stand_i
         new_state = engine.apply(state, dict(completed), actor=actor)
         turn.add(actor, dict(completed), state, stand_in=stand_in)
         turn.run_system(new_state, dice)
+        if isinstance(dice, PinnedRandom) and dice.pins != game.pinned:
+            game.pinned = dice.pins
+            turn.applied.repinned = True
 
     return Write(compose, shape)
 

@@ -3,11 +3,13 @@
 An undo appends one event ``{"type": "undo", "to": k}`` by the host: the
 game's state becomes the state after event ``k``, recomputed by the one
 replay (:mod:`sixdice.gamekit.replay`); nothing is deleted.  The policy
-(BGA's): no undo back across information drawn at random that players have
-seen, i.e. a roll of app dice.  Typed-in (physical) rolls, choices and
-automatic balancing can be undone.  A player may take back their own last
-action (:func:`take_back`) while nobody else has acted and no die has been
-rolled since, when the table allows it.  ``docs/undo.md`` has the cases per game.
+is that no value anyone has seen is rolled again: the last move can be undone
+together with the app's dice drawn after it, whose values are then dealt
+again in the same order (:mod:`sixdice.gamekit.pins`); no undo goes back
+across app dice drawn before the last move.  Typed-in (physical) rolls,
+choices and automatic balancing can be undone.  A player may take back their
+own last action (:func:`take_back`) while nobody else has acted since, when
+the table allows it.  ``docs/undo.md`` has the cases per game.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from django.utils.translation import gettext, gettext_noop
 
 from sixdice.gamekit.engine import HOST, GameError, get_engine, parse_actor
 from sixdice.gamekit.options import takes_back
+from sixdice.gamekit.pins import pinned_values
 from sixdice.gamekit.replay import UNDO, replay, take_back_point
 
 from .errors import BadField, CannotCorrect, CannotTakeBack, CannotUndo, TakeBackOff, from_game_error
@@ -45,7 +48,9 @@ def undo_targets(game: Game, events: list[Event]) -> tuple[list[int], dict[int, 
     """The seqs the game may go back to (latest first), the state after each event, and the default target.
 
     The default goes back to before the last move someone made (a seat or the
-    host), together with the server steps that followed it.
+    host), together with the server steps that followed it.  The app's dice
+    drawn after that move may be undone with it: their values are pinned and
+    dealt again (:mod:`sixdice.gamekit.pins`); dice drawn before it may not.
     """
     engine = get_engine(game.engine)
     line: tuple[int, ...] = ()
@@ -54,9 +59,11 @@ def undo_targets(game: Game, events: list[Event]) -> tuple[list[int], dict[int, 
         states[step.index] = step.after
         line = step.line
     by_seq = {e.seq: e for e in events}
+    moves = [seq for seq in line if by_seq[seq].actor != "system"]
+    last_move = moves[-1] if moves else 0
     floor = 0
-    for seq in line:  # the last random draw still in play: no undo before it
-        if drew_at_random(game.options, by_seq[seq].action):
+    for seq in line:  # the last random draw before the last move: no undo before it (after it: pinned, dealt again)
+        if seq < last_move and drew_at_random(game.options, by_seq[seq].action):
             floor = seq
     candidates = [0, *line]
     targets = [candidates[i] for i in range(len(candidates) - 2, -1, -1) if candidates[i] >= floor]
@@ -67,6 +74,14 @@ def undo_targets(game: Game, events: list[Event]) -> tuple[list[int], dict[int, 
             default = k
             break
     return targets, states, default
+
+
+def repin(turn: Turn) -> None:
+    """After an undo: the dice it took back wait, in order, to be dealt again (``Game.pinned``)."""
+    game = turn.game
+    log = [(e.actor, e.action) for e in turn.events()] + [(e.actor, e.action) for e in turn.applied.events]
+    game.pinned = pinned_values(log, lambda action: drew_at_random(game.options, action))
+    turn.applied.repinned = True
 
 
 @transaction.atomic
@@ -87,6 +102,7 @@ def undo(*, table_code: str, credentials: Credentials, expected_seq: Any, to: An
             raise CannotUndo(gettext(CANNOT_UNDO))
         turn.add(HOST, {"type": UNDO, "to": target}, game.state)
         game.state = states[target]
+        repin(turn)
 
     return checked_write(table_code=table_code, credentials=credentials, expected_seq=expected_seq, compose=compose,
                          as_host=True, while_paused=True)
@@ -141,6 +157,7 @@ def correct(*, table_code: str, credentials: Credentials, expected_seq: Any, seq
                 break  # no longer legal after the correction: this move and the rest stay undone
             turn.add(who, dict(event.action), game.state)
             turn.run_system(new_state, rng)
+        repin(turn)
 
     return checked_write(table_code=table_code, credentials=credentials, expected_seq=expected_seq, compose=compose,
                          as_host=True, while_paused=True)
@@ -187,6 +204,7 @@ def take_back(*, table_code: str, credentials: Credentials, expected_seq: Any) -
             state = step.after
         turn.add(position, {"type": UNDO, "to": to, "seat": position}, game.state)
         game.state = state
+        repin(turn)
 
     return checked_write(
         table_code=table_code, credentials=credentials, expected_seq=expected_seq, compose=Write(compose, shape),

@@ -92,18 +92,50 @@ def test_host_undoes_typed_moves_as_an_event_and_the_one_replay_follows(slug):
 
 
 @pytest.mark.parametrize("slug", ["sixdice", "runbuster"])
-def test_no_undo_across_dice_the_app_rolled(slug):
+def test_no_undo_across_dice_the_app_drew_before_the_last_move(slug):
+    """The app's dice drawn after the last move go back with it (and are dealt again); those before it do not."""
     table, host = _table(slug, "app")
     _move(table, 3)
     game = services.current_game(table)
     seq = game.seq
-    rolls = [e.seq for e in game.events.order_by("seq") if e.action["type"] == "roll"]
-    assert rolls  # the app rolled in these moves
+    events = list(game.events.order_by("seq"))
+    last_move = max(e.seq for e in events if e.actor != "system")
+    rolls = [e.seq for e in events if e.action["type"] == "roll" and e.seq < last_move]
+    assert rolls  # the app rolled before the last move
     with pytest.raises(ServiceError) as exc:
         _undo(table, host, to=rolls[-1] - 1)
     assert exc.value.code == "cannot_undo"
     game.refresh_from_db()
     assert game.seq == seq  # a refusal changes nothing
+
+
+@pytest.mark.parametrize("slug", ["sixdice", "runbuster"])
+def test_undoing_the_last_move_keeps_the_dice_drawn_after_it_for_the_move_made_again(slug):
+    from sixdice.gamekit.pins import pinned_values
+    from sixdice.tables.undo import drew_at_random
+
+    table, host = _table(slug, "app")
+    _move(table, 3)
+    game = services.current_game(table)
+    events = list(game.events.order_by("seq"))
+    last_move = max(e.seq for e in events if e.actor != "system")
+    drawn = [v for e in events if e.seq >= last_move and drew_at_random(game.options, e.action)
+             for v in e.action["values"]]
+    _undo(table, host)  # the default: back to before the last move, with the dice drawn after it
+    game.refresh_from_db()
+    assert game.pinned == drawn
+    _move(table, 1)  # the move made again (as the seat would): the same dice come again
+    game.refresh_from_db()
+    again = [e for e in game.events.order_by("seq") if e.seq > seq_of_undo(game)]
+    dealt = [v for e in again if drew_at_random(game.options, e.action) for v in e.action["values"]]
+    assert dealt[: len(drawn)] == drawn[: len(dealt)]  # no value seen is rolled again
+    log = [(e.actor, e.action) for e in game.events.order_by("seq")]
+    assert game.pinned == pinned_values(log, lambda a: drew_at_random(game.options, a))  # the log says the same
+    assert game.state == services.replay(game)
+
+
+def seq_of_undo(game):
+    return game.events.filter(action__type="undo").order_by("-seq").values_list("seq", flat=True).first()
 
 
 def test_undo_is_for_the_host_and_checks_its_field():

@@ -33,7 +33,7 @@ def test_take_back_point_is_the_event_before_the_seats_own_last_action():
     assert take_back_point([("system", roll), ("0", flip)], 1) is None  # not Bo's action
     assert take_back_point([("0", flip), ("1", group)], 0) is None  # someone else acted since
     assert take_back_point([("0", flip), ("host", group)], 0) is None  # the host too
-    assert take_back_point([("0", flip), ("system", roll)], 0) is None  # the app rolled since
+    assert take_back_point([("0", flip), ("system", roll)], 0) == 0  # the app's draw goes back with it (dealt again)
     assert take_back_point([("system", roll), ("0", roll)], 0) is None  # a typed roll is information
     assert take_back_point([("0", flip), ("0", undo)], 0) is None  # a take-back is not taken back
     assert take_back_point([], 0) is None
@@ -166,20 +166,35 @@ def test_no_take_back_once_someone_else_acted_or_a_die_was_rolled():
     assert not game.events.filter(action__type="undo").exists()
 
 
-def test_no_take_back_across_dice_the_app_rolled():
+def test_a_wrong_flip_is_taken_back_across_the_apps_draw_and_made_again_with_the_same_die():
+    """The commonest mistake: the wrong victim.  The app drew the mover's die at once; the take-back still works,
+    and the flip made again draws that same die."""
+    from sixdice.tables.undo import drew_at_random
+
     table, _host, secrets = _table("sixdice", "app")
-    refusals = 0
+    taken_back = 0
     for _ in range(10):
         seat = _act(table, secrets)
         game = services.current_game(table)
-        last = game.events.order_by("-seq").first()
-        if last.actor == "system" and last.action["type"] == "roll":  # the app rolled after the seat's action
-            with pytest.raises(ServiceError) as exc:
-                take_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]),
-                          expected_seq=game.seq)
-            assert exc.value.code == "cannot_take_back"
-            refusals += 1
-    assert refusals  # a flip is always followed by the app's roll at an app-dice Six-Dice table
+        events = list(game.events.order_by("seq"))
+        own = next(e for e in reversed(events) if e.actor != "system")
+        after = [e for e in events if e.seq > own.seq]
+        if own.actor != str(seat) or own.action["type"] != "flip" or not after:
+            continue
+        drawn = [v for e in after if drew_at_random(game.options, e.action) for v in e.action["values"]]
+        assert drawn  # a flip is always followed by the app's roll at an app-dice Six-Dice table
+        take_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]), expected_seq=game.seq)
+        game.refresh_from_db()
+        assert game.pinned == drawn and game.state == services.replay(game)
+        services.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]),
+                              action=own.action, expected_seq=game.seq)  # the same flip again
+        game.refresh_from_db()
+        again = list(game.events.filter(seq__gt=game.seq - len(after) - 1).order_by("seq"))
+        assert [v for e in again if drew_at_random(game.options, e.action) for v in e.action["values"]] == drawn
+        assert game.pinned == []
+        taken_back += 1
+        break
+    assert taken_back
 
 
 @pytest.mark.parametrize("slug", ["sixdice", "runbuster"])
