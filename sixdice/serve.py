@@ -93,9 +93,13 @@ def plan(*, host: str, port: int, lan: bool, env: Mapping[str, str], daphne: str
 def announce(p: Plan, out=None) -> None:
     out = out or sys.stdout
     print("", file=out)
-    print(f"  Six-Dice is running: open {p.url}", file=out)
     if p.lan:
-        print("  Phones on the same network: scan this code, or type the address.", file=out)
+        port = p.url.rstrip("/").rsplit(":", 1)[1]
+        print(f"  Six-Dice is running: open http://127.0.0.1:{port}/ on this machine.", file=out)
+        print(f"  Phones on the same network open {p.url} (or scan this code):", file=out)
+    else:
+        print(f"  Six-Dice is running: open {p.url}", file=out)
+    if p.lan:
         out.flush()
         segno.make(p.url, error="m").terminal(out=out, compact=True)
     print("", file=out)
