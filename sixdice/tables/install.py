@@ -21,6 +21,7 @@ from functools import lru_cache
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.storage import staticfiles_storage
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import get_template
@@ -82,6 +83,9 @@ def _version() -> str:
             digest.update(fh.read())
     for locale in sorted(settings.BASE_DIR.glob("locale/*/LC_MESSAGES/django.mo")):
         digest.update(locale.read_bytes())
+    # Served with hashed names (make run): any changed static file makes a new worker, whose new
+    # cache replaces the old one and the old names in it.
+    digest.update(repr(sorted(getattr(staticfiles_storage, "hashed_files", {}).items())).encode())
     return digest.hexdigest()[:16]
 
 
@@ -92,6 +96,9 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "offline_url": json.dumps(reverse("tables:offline")),
         "precache": json.dumps([static(path) for path in PRECACHE]),
         "static_prefix": json.dumps(settings.STATIC_URL if settings.STATIC_URL.startswith("/") else "/" + settings.STATIC_URL),
+        # hashed names never change content, so they come from the cache first; plain names
+        # (tests, runserver) from the network first, else the cache
+        "hashed": json.dumps(bool(settings.STATIC_MANIFEST)),
     }
     response = render(request, "tables/sw.js", context, content_type="text/javascript; charset=utf-8")
     response["Service-Worker-Allowed"] = "/"

@@ -7,6 +7,7 @@ const CACHE = "sixdice-" + VERSION;
 const OFFLINE = {{ offline_url|safe }};
 const PRECACHE = {{ precache|safe }};
 const STATIC = {{ static_prefix|safe }};
+const HASHED = {{ hashed|safe }};  // static files have hashed names: one name, one content, for ever
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -50,11 +51,17 @@ async function navigate(event) {
 
 async function staticFile(request) {
   const cache = await caches.open(CACHE);
-  const cached = await cache.match(request);
-  if (cached) return cached;
-  const response = await fetch(request);
-  if (response.ok) cache.put(request, response.clone());
-  return response;
+  if (HASHED) {
+    const cached = await cache.match(request);
+    if (cached) return cached;
+  }
+  try {
+    const response = await fetch(request);
+    if (response.ok) await cache.put(request, response.clone());
+    return response;
+  } catch (error) {
+    return (await cache.match(request)) || Response.error();
+  }
 }
 
 self.addEventListener("fetch", (event) => {

@@ -126,15 +126,17 @@ def test_offline_phone_gets_the_offline_page_in_its_language_and_the_page_back_o
     expect(page.locator("html")).to_have_attribute("lang", "fr")
     page.goto(server.url + "/rules/sixdice/")  # a page in French: the worker fetches the offline page in French
     expect(page.locator("html")).to_have_attribute("lang", "fr")
-    page.evaluate("""async () => {  // the French offline page is in the worker's cache
-      for (;;) {
+    cached_in_french = page.evaluate("""async () => {  // the worker keeps the offline page in French now
+      for (let i = 0; i < 300; i++) {
         for (const name of await caches.keys()) {
           const cached = await (await caches.open(name)).match("/offline/");
-          if (cached && cached.headers.get("Content-Language") === "fr") return;
+          if (cached && cached.headers.get("Content-Language") === "fr") return true;
         }
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
+      return false;
     }""")
+    assert cached_in_french
     browser.set_offline(True)
     try:
         page.reload()
