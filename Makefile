@@ -1,5 +1,6 @@
 # Two commands do all the set-up on a fresh Debian/Ubuntu machine:
-#   make run    serve the app on http://127.0.0.1:8000/ (SQLite, in-memory channel layer, one process)
+#   make run    serve the app on http://127.0.0.1:8000/ (SQLite, in-memory channel layer, one process);
+#               LAN=1 serves it to the phones on the local network too (sixdice/serve.py)
 #   make test   lint (ruff), type-check (mypy) and run the whole test suite; any error fails it
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -14,10 +15,7 @@ run: export SIXDICE_STATIC_MANIFEST=1
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput -v0
-	@echo ""
-	@echo "  Six-Dice is running: open http://$(HOST):$(PORT)/"
-	@echo ""
-	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) sixdice.asgi:application
+	$(PY) -m sixdice.serve --host $(HOST) --port $(PORT) $(if $(filter 1 yes true on,$(LAN)),--lan)
 
 dev:
 	SIXDICE_DEV=1 $(MAKE) run

@@ -52,6 +52,30 @@ SECRET_KEY = _secret_key()
 ALLOWED_HOSTS = _env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
 CSRF_TRUSTED_ORIGINS = _env_list("CSRF_TRUSTED_ORIGINS", "")
 
+# SIXDICE_HTTPS=1: the site is served over HTTPS only, by a TLS proxy in front (which must set
+# X-Forwarded-Proto, overwriting the client's; daphne then runs with --proxy-headers, as `make run`
+# does) or by daphne itself.  Plain HTTP is redirected, cookies are sent over HTTPS only, and
+# browsers are told to come back over HTTPS only (HSTS).  Off by default: a home network serves
+# plain HTTP.
+SIXDICE_HTTPS = _env_flag("SIXDICE_HTTPS")
+if SIXDICE_HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(os.environ.get("SIXDICE_HSTS_SECONDS", str(60 * 60 * 24 * 365)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    # Asking to be on the browsers' preload list is the domain owner's choice for the whole
+    # domain (made at hstspreload.org), not an app's: the header does not ask, and the check
+    # that suggests it is silenced.
+    SECURE_HSTS_PRELOAD = False
+    SILENCED_SYSTEM_CHECKS = ["security.W021"]
+
+# SIXDICE_LAN_URL: the address phones on the local network open, set by `make run LAN=1`
+# (sixdice/serve.py); the home page shows it, with a QR code, to a browser on this machine.
+SIXDICE_LAN_URL = os.environ.get("SIXDICE_LAN_URL", "")
+
 INSTALLED_APPS = [
     "daphne",
     "django.contrib.admin",

@@ -54,6 +54,26 @@ def origin_allowed(origin: str | None, host: str | None, scheme: str = "ws") -> 
     return host is not None and parts.netloc.lower() == host.lower()
 
 
+def socket_scheme(scope: dict[str, Any]) -> str:
+    """``wss`` or ``ws``: how the browser reached this socket.
+
+    daphne puts no ``scheme`` in a WebSocket's scope (not even with
+    ``--proxy-headers``), so behind a TLS proxy the proxy's header says it
+    (``SECURE_PROXY_SSL_HEADER``, set by ``SIXDICE_HTTPS=1``), as it does for
+    pages.  With ``SIXDICE_HTTPS`` every page is served over HTTPS, so a
+    socket without either is taken as ``wss`` (daphne serving TLS itself).
+    """
+    if scheme := scope.get("scheme"):
+        return str(scheme)
+    proxy_header = getattr(settings, "SECURE_PROXY_SSL_HEADER", None)
+    if proxy_header:
+        name, value = proxy_header
+        forwarded = _header(scope, name.removeprefix("HTTP_").replace("_", "-").lower().encode("latin-1"))
+        if forwarded is not None:
+            return "wss" if forwarded.split(",")[0].strip() == value else "ws"
+    return "wss" if getattr(settings, "SIXDICE_HTTPS", False) else "ws"
+
+
 class SameOriginValidator:
     """ASGI middleware: deny the WebSocket handshake for a host not in ALLOWED_HOSTS or from a foreign Origin."""
 
@@ -64,7 +84,7 @@ class SameOriginValidator:
         if scope["type"] == "websocket":
             host = _header(scope, b"host")
             if not host_allowed(host) or not origin_allowed(
-                _header(scope, b"origin"), host, scope.get("scheme", "ws")
+                _header(scope, b"origin"), host, socket_scheme(scope)
             ):
                 denier = WebsocketDenier()
                 return await denier(scope, receive, send)

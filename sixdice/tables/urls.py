@@ -1,11 +1,14 @@
 from django.urls import path
 
-from . import rules_pages, views
+from . import install, rules_pages, views
 
 app_name = "tables"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("manifest.webmanifest", install.manifest, name="manifest"),
+    path("sw.js", install.service_worker, name="service_worker"),
+    path("offline/", install.offline, name="offline"),
     path("join/", views.join_by_code, name="join_by_code"),
     path("new/<slug:game>/", views.new_table, name="new"),
     path("t/<str:code>/", views.table_page, name="table"),

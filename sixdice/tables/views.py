@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import hmac
+import ipaddress
 from typing import Any
+from urllib.parse import urljoin
 
 import segno
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -44,9 +47,28 @@ def _table_or_404(code: str) -> Table:
         raise Http404(exc.message) from None
 
 
+def lan_url(request: HttpRequest) -> str:
+    """The local network address to give the phones, for a browser on the serving machine itself.
+
+    Set by ``make run LAN=1`` (``SIXDICE_LAN_URL``); empty otherwise, and for
+    any other visitor (a phone that opened the page already knows it).
+    """
+    if not settings.SIXDICE_LAN_URL:
+        return ""
+    try:
+        here = ipaddress.ip_address(request.META.get("REMOTE_ADDR", "")).is_loopback
+    except ValueError:
+        return ""
+    return settings.SIXDICE_LAN_URL if here else ""
+
+
 def home(request: HttpRequest) -> HttpResponse:
     games = list(REGISTRY.values())  # in the order the games registered (INSTALLED_APPS)
-    return render(request, "tables/home.html", {"games": games, "code_error": request.GET.get("error")})
+    lan = lan_url(request)
+    return render(request, "tables/home.html", {
+        "games": games, "code_error": request.GET.get("error"), "lan_url": lan,
+        "lan_qr": segno.make(lan, error="m").svg_inline(scale=4, dark="#1b1b1f") if lan else "",
+    })
 
 
 def join_by_code(request: HttpRequest) -> HttpResponse:
@@ -93,7 +115,10 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
 
 def _join_url(request: HttpRequest, table: Table) -> str:
     """The link (and QR code) that lets a phone take a seat: it carries the table's join key."""
-    return request.build_absolute_uri(reverse("tables:table", args=[table.code]) + "?k=" + services.join_key(table))
+    path = reverse("tables:table", args=[table.code]) + "?k=" + services.join_key(table)
+    if lan := lan_url(request):  # a host on the serving machine: the phones need its network address
+        return urljoin(lan, path)
+    return request.build_absolute_uri(path)
 
 
 def _invited(request: HttpRequest, table: Table) -> bool:

@@ -194,6 +194,7 @@ def test_seat_page_weight_on_first_load(table, browser, server: Server):
     cdp.send("Network.enable")
     cdp.send("Network.clearBrowserCache")
     cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    cdp.send("Network.setBypassServiceWorker", {"bypass": True})  # a first visit has no service worker yet
     olena.reload()
     olena.wait_for_function("() => window.live && window.live.game && document.querySelector('.sd-hand')")
     entries = olena.evaluate("""() => [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]

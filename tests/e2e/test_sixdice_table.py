@@ -296,6 +296,7 @@ def test_desktop_and_page_weight(server, phone):
     cdp.send("Network.enable")
     cdp.send("Network.clearBrowserCache")
     cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    cdp.send("Network.setBypassServiceWorker", {"bypass": True})  # a first visit has no service worker yet
     ana.reload()
     ana.wait_for_function("() => window.live && window.live.game && document.querySelector('.sd-hand')")
     entries = ana.evaluate("""() => [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
