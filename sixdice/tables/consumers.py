@@ -238,6 +238,8 @@ class TableConsumer(AsyncWebsocketConsumer):
                 with translation.override(self.lang):
                     if self.who.parked in ((frame.get("timer") or {}).get("away") or ()):
                         message = _("Time ran out three times in a row: the app plays for you now. Tap “I'm back” to play again.")
+                    elif self.who.parked is not None:
+                        message = _("The app plays your seat for now. Tap “I'm back” to play again.")
                     else:
                         message = _("This seat was handed to another phone. You are watching now.")
                 snapshot = selectors.for_connection(frame, seat=None, host=self.who.host)
@@ -280,9 +282,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         if "table" in payload:
             self.version = max(self.version, payload["table"]["version"])
             self.who.bots = has_bots(payload)
-            timer = payload.get("timer")
-            self.who.timer = timer is not None
-            if timer is not None and self.who.seat is None and self.who.parked in timer["away"]:
+            self.who.timer = payload.get("timer") is not None
+            if self.who.seat is None and self.who.parked is not None:
                 payload = {**payload, "away_seat": self.who.parked}  # this phone may say "I'm back"
         await self._send(payload, localized=localized)
 

@@ -129,10 +129,17 @@ def create_table(
 
 
 @transaction.atomic
-def join_table(*, table: Table, name: str, is_bot: bool = False, strength: str = "") -> tuple[Seat, str]:
-    """Give a new player a seat; returns the seat and the secret that binds it to the browser."""
+def join_table(
+    *, table: Table, name: str, is_bot: bool = False, strength: str = "", between_games: bool = False,
+) -> tuple[Seat, str]:
+    """Give a new player a seat; returns the seat and the secret that binds it to the browser.
+
+    Seats are taken in the lobby; ``between_games`` (the host taking a seat of
+    their own) also after a game has ended, for the next one.
+    """
     table = Table.objects.get(pk=table.pk)
-    if table.status != Table.Status.LOBBY:
+    open_now = {Table.Status.LOBBY, Table.Status.FINISHED} if between_games else {Table.Status.LOBBY}
+    if table.status not in open_now:
         raise SeatsClosed(gettext("The game has started: seats are closed, but you can watch."))
     cleaned = clean_name(name)
     seats = list(table.seats.all())

@@ -142,11 +142,16 @@ def _go_away(table: Table, position: int, count: int) -> None:
 
 @transaction.atomic
 def come_back(*, table_code: str, credentials: Credentials) -> int:
-    """ "I'm back": the seat the app took over after too many timeouts returns to this phone."""
+    """ "I'm back": the seat the app took over from this phone returns to it, without the host.
+
+    Whether the app took it after too many timeouts or because the host let
+    the app play it (a player who left): the phone whose secret was kept
+    aside holds the seat again.
+    """
     table = load_table(table_code)
     position = parked_seat(table.pk, credentials)
-    if position is None or position not in away_seats(table.pk):
-        raise NotAway(gettext("The app is not playing a seat of yours because time ran out."))
+    if position is None:
+        raise NotAway(gettext("The app is not playing a seat of yours."))
     seat = Seat.objects.select_for_update().get(table_id=table.pk, position=position)
     ledger.unpark(seat)
     seat.save(update_fields=ledger.SEAT_HOLDER_FIELDS)

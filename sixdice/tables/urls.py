@@ -13,6 +13,7 @@ urlpatterns = [
     path("new/<slug:game>/", views.new_table, name="new"),
     path("t/<str:code>/", views.table_page, name="table"),
     path("t/<str:code>/host/", views.host_page, name="host"),
+    path("t/<str:code>/host/sit/", views.host_sit, name="host_sit"),
     path("t/<str:code>/screen/", views.screen_page, name="screen"),
     path("t/<str:code>/join/", views.join, name="join"),
     path("t/<str:code>/claim/<str:token>/", views.claim, name="claim"),

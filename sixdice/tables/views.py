@@ -141,6 +141,11 @@ def host_page(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "tables/live.html", _live_context(request, table, role="host"))
 
 
+def _host_seat(request: HttpRequest, table: Table) -> int | None:
+    seat = services.seat_for(table, credentials(request, table.code))
+    return None if seat is None else seat.position
+
+
 def _live_context(request: HttpRequest, table: Table, *, role: str) -> dict[str, Any]:
     engine = get_engine(table.game)
     return {
@@ -150,6 +155,7 @@ def _live_context(request: HttpRequest, table: Table, *, role: str) -> dict[str,
         "join_url": _join_url(request, table),
         "qr_svg": _qr(request, table, scale=4) if role == "host" else "",
         "join_pin": services.join_pin(table) if role == "host" else "",
+        "host_seat": _host_seat(request, table) if role == "host" else None,
         "game_template": [f"{engine.slug}/table.html", "tables/no_board.html"],
         "game_help_template": [f"{engine.slug}/help.html", "tables/no_board.html"],
     }
@@ -169,8 +175,8 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
         return _join_form(request, table, full_message=_("All %(n)s seats are taken.") % {"n": table.capacity} if full else "")
     # A phone whose seat secret no longer matches: its seat was handed over or the app plays it.
     lost_seat = bool(creds.seat_secret)
-    if lost_seat and (parked := timers.parked_seat(table.pk, creds)) is not None and parked in timers.away_seats(table.pk):
-        lost_seat = False  # the app plays it after timeouts: the page offers "I'm back" instead
+    if lost_seat and timers.parked_seat(table.pk, creds) is not None:
+        lost_seat = False  # the app plays it for this phone: the page offers "I'm back" instead
     return render(request, "tables/live.html", {**_live_context(request, table, role="spectator"), "lost_seat": lost_seat})
 
 
@@ -199,6 +205,23 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
         return _join_form(request, table, status=400, error=exc.message, name=name)
     _hold(request, table.code, seat=secret)
     return redirect("tables:table", code=table.code)
+
+
+@require_POST
+def host_sit(request: HttpRequest, code: str) -> HttpResponse:
+    """The host takes a seat of their own: this phone then holds the seat and the host's rights together."""
+    table = _table_or_404(code)
+    creds = credentials(request, table.code)
+    if not services.is_host(table, creds):
+        return render(request, "tables/not_host.html", {"table": table}, status=403)
+    if services.seat_for(table, creds) is None:
+        try:
+            _seat, secret = services.join_table(table=table, name=request.POST.get("name", ""), between_games=True)
+        except ServiceError as exc:
+            context = _live_context(request, table, role="host")
+            return render(request, "tables/live.html", {**context, "sit_error": exc.message}, status=400)
+        _hold(request, table.code, seat=secret)
+    return redirect("tables:host", code=table.code)
 
 
 @require_http_methods(["GET", "POST"])

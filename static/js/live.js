@@ -278,6 +278,8 @@
         }
         undo.hidden = !playing || !this.game.seq;
         hc.hidden = status === "closed";
+        const sit = $("host-sit");  // the host's own seat: taken in the lobby or between games
+        if (sit) sit.hidden = !(status === "lobby" || status === "finished");
       }
       $("closed-note").hidden = this.table.status !== "closed";
       const lobby = $("lobby-note");  // a phone in the lobby: the host has not started yet

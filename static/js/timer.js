@@ -1,6 +1,6 @@
 /* The turn timer on every table page (docs/protocol.md, "Turn timers"): the countdown of the
  * seat in turn, counted down here from the server's "time left"; the host's pause button; and
- * "I'm back" on the phone whose seat the app took over after too many timeouts.
+ * "I'm back" on the phone whose seat the app took over (after too many timeouts, or the host let it play).
  */
 (function () {
   "use strict";
@@ -47,8 +47,8 @@
   }
 
   function draw() {
-    const t = live.timer;
-    if (away) away.hidden = !(live.awaySeat !== null && live.awaySeat !== undefined && t && t.away.includes(live.awaySeat));
+    // The app plays this phone's seat (after timeouts, or the host let it): one tap takes it back.
+    if (away) away.hidden = !(live.awaySeat !== null && live.awaySeat !== undefined && live.role !== "seat");
     tick();
   }
 

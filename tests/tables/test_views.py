@@ -86,3 +86,37 @@ def test_qr_code_and_unknown_tables(client: Client):
     assert qr["Content-Type"] == "image/svg+xml" and b"<svg" in qr.content
     assert client.get("/t/NOPE9/").status_code == 404
     assert client.get("/t/NOPE9/host/").status_code == 404
+
+
+def test_the_host_takes_a_seat_on_the_host_phone_in_the_lobby_and_between_games(client: Client):
+    """The host plays too: one phone holds the host's rights and a seat, no second tab."""
+    client.post("/new/tiny/", {"players": "3"})
+    table = Table.objects.get()
+    page = client.get(f"/t/{table.code}/host/")
+    assert b'id="host-sit"' in page.content
+    response = client.post(f"/t/{table.code}/host/sit/", {"name": "Hana"})
+    assert response.status_code == 302 and response.url == f"/t/{table.code}/host/"
+    seat = Seat.objects.get(table=table)
+    assert seat.name == "Hana" and seat.position == 0
+    held = client.session["tables"][table.code]
+    assert held["host"] and held["seat"]  # one session: host and seat together
+    assert b'id="host-sit"' not in client.get(f"/t/{table.code}/host/").content  # seated now
+    client.post(f"/t/{table.code}/host/sit/", {"name": "Hana again"})  # a second tap changes nothing
+    assert Seat.objects.filter(table=table).count() == 1
+    # Between games the host may still sit down; while a game is played, not.
+    other = Client()
+    other.post("/new/tiny/", {"players": "3"})
+    second = Table.objects.exclude(pk=table.pk).get()
+    for name in ("Ana", "Bo"):
+        services.join_table(table=second, name=name)
+    services.start_game(table=second)
+    assert other.post(f"/t/{second.code}/host/sit/", {"name": "Hana"}).status_code == 400
+    Table.objects.filter(pk=second.pk).update(status=Table.Status.FINISHED)
+    assert other.post(f"/t/{second.code}/host/sit/", {"name": "Hana"}).status_code == 302
+    assert Seat.objects.filter(table=second).count() == 3
+
+
+def test_only_the_host_may_take_a_host_seat(client: Client):
+    table, _ = services.create_table(game="tiny", options={}, capacity=3)
+    assert client.post(f"/t/{table.code}/host/sit/", {"name": "Eve"}).status_code == 403
+    assert not Seat.objects.filter(table=table).exists()
