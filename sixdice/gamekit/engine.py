@@ -44,7 +44,15 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 from . import notation
+from .errors import GameError, IllegalMove, NotAllowed, OptionsError
 from .notation import Part, part
+from .schema import BadAction, check_json, clean_action
+
+__all__ = [  # the errors live in .errors (the schema raises them too); the kit's users import them from here
+    "HOST", "JSON", "REGISTRY", "SYSTEM", "Actor", "BoardPicture", "DieFace", "FirstPlayer", "GameEngine",
+    "GameError", "HandPicture", "IllegalMove", "NotAllowed", "OptionsError", "Outcome", "ParsedStates",
+    "dense_ranks", "get_engine", "parse_actor", "register",
+]
 
 HOST = "host"
 SYSTEM = "system"
@@ -64,39 +72,6 @@ def dense_ranks(keys: Sequence[Any]) -> list[int]:
 def parse_actor(actor: str) -> Actor:
     """An event's stored actor (``"0"``, ``"host"``, ``"system"``) as an :data:`Actor`."""
     return int(actor) if actor.isdigit() else actor
-
-
-class GameError(ValueError):
-    """Base of every refusal an engine gives; ``code`` goes to the client."""
-
-    code = "illegal"
-
-    def __init__(self, message: str, *, code: str | None = None, params: Mapping[str, Any] | None = None) -> None:
-        # ``message`` is English; with ``params`` it is a format string (``"It is %(name)s's turn."``),
-        # kept as ``msgid`` so that the tables can show it in each reader's language.
-        self.msgid = message
-        self.params = dict(params or {})
-        super().__init__(notation.english(message, self.params))
-        if code is not None:
-            self.code = code
-
-
-class OptionsError(GameError):
-    """The options a host chose for a new table are not acceptable."""
-
-    code = "bad_options"
-
-
-class NotAllowed(GameError):
-    """The sender may not act now (not their turn, not their choice, not the host)."""
-
-    code = "not_allowed"
-
-
-class IllegalMove(GameError):
-    """The action is not legal in the current state of the game."""
-
-    code = "illegal"
 
 
 @dataclass(frozen=True)
@@ -242,8 +217,6 @@ class GameEngine:
         Raises :class:`~sixdice.gamekit.schema.BadAction` (code ``bad_field``)
         before the game looks at the action.  Not usually overridden.
         """
-        from .schema import BadAction, check_json, clean_action
-
         schema = self.action_schema()
         if schema is not None:
             return clean_action(action, schema)
