@@ -83,6 +83,7 @@ class RunBusterEngine(GameEngine):
     min_players = rules.MIN_PLAYERS
     max_players = rules.MAX_PLAYERS
     bot_strengths = tuple(reversed(rules.POLICIES))  # random, greedy, heuristic, optimal
+    random_actions = frozenset({"roll"})  # the dice: rolled by the app when the roller taps, or typed in
     rules_template = "rules/runbuster"
 
     # -- options and start -------------------------------------------------
@@ -103,6 +104,10 @@ class RunBusterEngine(GameEngine):
             "hints": _flag(raw, "hints", False),
             "series": _flag(raw, "series", True),
         }
+
+    def app_draws(self, options: Mapping[str, Any]) -> bool:
+        """The app rolls unless the table plays with real dice (``dice: physical``)."""
+        return options.get("dice", "app") != "physical"
 
     def plays_series(self, options: Mapping[str, Any]) -> bool:
         """A series of rounds (Player 1 moving on), or one round and the table closes."""

@@ -16,6 +16,7 @@ from sixdice.gamekit.engine import (
     HOST,
     JSON,
     SYSTEM,
+    TIMEOUT,
     Actor,
     BoardPicture,
     DieFace,
@@ -89,6 +90,7 @@ class SixDiceEngine(GameEngine):
     max_players = 8
     rules_template = "rules/sixdice"
     bot_strengths = bots.STRENGTHS  # random, greedy, strong (weakest first)
+    random_actions = frozenset({"roll"})  # the dice: rolled by the app, or real dice typed in
 
     def __init__(self) -> None:
         self._parsed: ParsedStates[State] = ParsedStates(PARSED_KEPT)
@@ -167,6 +169,14 @@ class SixDiceEngine(GameEngine):
         if opts["hints"]:
             d[HINTS_KEY] = True  # the table's hints option travels with the state (the view sees only the state)
         return d
+
+    def app_draws(self, options: Mapping[str, Any]) -> bool:
+        """The app rolls unless the table plays with real dice (``dice: physical``)."""
+        return options.get("dice", "app") != "physical"
+
+    def system_reason(self, action: Mapping[str, Any]) -> str:
+        """The app ends a game on time (``end_on_time``, R10); it rolls app dice and balances by default."""
+        return TIMEOUT if action.get("type") == "end_on_time" else super().system_reason(action)
 
     # ------------------------------------------------------------ who acts
 

@@ -49,7 +49,7 @@ from .notation import Part, part
 from .schema import BadAction, check_json, clean_action
 
 __all__ = [  # the errors live in .errors (the schema raises them too); the kit's users import them from here
-    "HOST", "JSON", "REGISTRY", "SYSTEM", "Actor", "BoardPicture", "DieFace", "FirstPlayer", "GameEngine",
+    "DEFAULT", "DRAW", "HOST", "JSON", "REGISTRY", "SYSTEM", "TIMEOUT", "Actor", "BoardPicture", "DieFace", "FirstPlayer", "GameEngine",
     "GameError", "HandPicture", "IllegalMove", "NotAllowed", "OptionsError", "Outcome", "ParsedStates",
     "dense_ranks", "get_engine", "parse_actor", "register",
 ]
@@ -61,6 +61,13 @@ Actor = int | str
 """A seat number (0-based), :data:`HOST` or :data:`SYSTEM`."""
 
 JSON = dict[str, Any]
+
+DRAW = "draw"
+"""Why the app acted (:meth:`GameEngine.system_reason`): it drew values at random (app-rolled dice)."""
+DEFAULT = "default"
+"""Why the app acted: it applied the rules' own choice (e.g. automatic balancing)."""
+TIMEOUT = "timeout"
+"""Why the app acted: the game's time ran out (it ended the game)."""
 
 
 def dense_ranks(keys: Sequence[Any]) -> list[int]:
@@ -200,6 +207,41 @@ class GameEngine:
     def outcome(self, state: Mapping[str, Any]) -> Outcome | None:
         """``None`` while the game goes on; how it ended once it is over."""
         raise NotImplementedError
+
+    # ------------------------------------------------------------ the declared game: what is drawn at random
+
+    random_actions: ClassVar[frozenset[str]] = frozenset()
+    """The action types that carry values drawn at random (dice): the app draws them (a system action)
+    or, at a table with real dice, someone types them in.  Empty (default): the game draws nothing.
+    The shared code never names them: no undo goes back across a value the app drew, a take-back
+    stops at any of them, and a typed-in one may be corrected by the host."""
+
+    def app_draws(self, options: Mapping[str, Any]) -> bool:
+        """Whether the app draws the random values at a table with these options (default) or they are typed in."""
+        return True
+
+    def is_random(self, action: Mapping[str, Any]) -> bool:
+        """Whether ``action`` is one of :attr:`random_actions` (not a hook)."""
+        return isinstance(action, Mapping) and action.get("type") in self.random_actions
+
+    def draws_at_random(self, options: Mapping[str, Any], action: Mapping[str, Any]) -> bool:
+        """Whether this logged action showed the table values the app drew at random (not a hook)."""
+        return self.is_random(action) and self.app_draws(options or {})
+
+    def typed_in(self, options: Mapping[str, Any], action: Mapping[str, Any]) -> bool:
+        """Whether this action's random values are typed in at the table (real dice; not a hook).
+
+        The host may correct such an action; the app never plays it for a seat.
+        """
+        return self.is_random(action) and not self.app_draws(options or {})
+
+    def system_reason(self, action: Mapping[str, Any]) -> str:
+        """Why the app (:data:`SYSTEM`) took ``action``: :data:`DRAW`, :data:`DEFAULT` or :data:`TIMEOUT`.
+
+        The review pages say so beside the move.  Default: :data:`DRAW` for
+        :attr:`random_actions`, else :data:`DEFAULT`.
+        """
+        return DRAW if self.is_random(action) else DEFAULT
 
     # ------------------------------------------------------------ hooks with defaults: checking actions
 

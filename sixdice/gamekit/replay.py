@@ -8,11 +8,11 @@ is the state after event ``k``": it is applied here, by recomputing, not by
 the engines; the events after ``k`` stay in the log, undone (nothing is ever
 deleted).  ``k`` must be on the current line of play (not itself undone).
 
-The host's correction of a typed roll starts with an undo that names the
-roll, ``{"type": "undo", "to": k, "corrects": r}`` (``r`` the first event
-in play after ``k``).  A player's *take-back* is an undo sent by a seat, ``{"type": "undo", "to":
+The host's correction of a typed-in random step (real dice) starts with an
+undo that names it, ``{"type": "undo", "to": k, "corrects": r}`` (``r`` the
+first event in play after ``k``).  A player's *take-back* is an undo sent by a seat, ``{"type": "undo", "to":
 k, "seat": s}``: it takes back that seat's own last action, only while
-nobody else has acted and no die has been rolled since
+nobody else has acted and nothing has been drawn at random since
 (:func:`take_back_point`); the replay refuses any other undo by a seat, and
 any at all when the table forbade take-backs (``take_back=False``).
 """
@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .engine import HOST, SYSTEM, Actor, GameEngine, GameError, parse_actor
+from .engine import HOST, REGISTRY, SYSTEM, Actor, GameEngine, GameError, parse_actor
 from .notation import Part, gettext_noop, part, render_parts
 
 UNDO = "undo"
@@ -49,21 +49,30 @@ def _who(actor: Actor | str) -> Actor:
     return parse_actor(actor) if isinstance(actor, str) else actor
 
 
-def take_back_point(events: Sequence[tuple[Actor | str, Mapping[str, Any]]], seat: int) -> int | None:
+def take_back_point(
+    events: Sequence[tuple[Actor | str, Mapping[str, Any]]], seat: int, *, engine: GameEngine | None = None
+) -> int | None:
     """Where ``seat``'s take-back would go back to after ``events`` (the event before its last action), or ``None``.
 
     A seat may take back its own last action while nobody else has acted
-    since (a seat, the host, or an undo) and no die has been rolled since:
-    only server steps that draw nothing (automatic balancing) may follow it.
-    The action itself must not be a roll (a roll is information: the host
-    corrects a mistyped one) nor an undo (a take-back is not taken back: the
-    player makes the move again).
+    since (a seat, the host, or an undo) and nothing has been drawn at random
+    since (one of the ``engine``'s :attr:`~GameEngine.random_actions`): only
+    server steps that draw nothing (automatic balancing) may follow it.  The
+    action itself must not be a random step (its values are information: the
+    host corrects a mistyped one) nor an undo (a take-back is not taken back:
+    the player makes the move again).  Without ``engine`` (a caller that
+    does not pass it yet), the random steps of every registered game count.
     """
+    if engine is not None:
+        random_steps = engine.random_actions
+    else:
+        random_steps = frozenset().union(*(game.random_actions for game in REGISTRY.values()))
     for index in range(len(events), 0, -1):
         who, action = _who(events[index - 1][0]), events[index - 1][1]
-        if who == SYSTEM and action.get("type") != "roll":
+        drawn = action.get("type") in random_steps
+        if who == SYSTEM and not drawn:
             continue  # a server step that drew nothing: taken back with the action before it
-        if who != seat or is_undo(action) or action.get("type") == "roll":
+        if who != seat or is_undo(action) or drawn:
             return None
         line = _line(events[:index])
         at = line.index(index)  # the last event that is not a server step is always in play
@@ -129,10 +138,10 @@ def replay(
             if isinstance(who, int):
                 if not take_back:
                     raise GameError("This table does not let players take back a move.", code="illegal")
-                if action.get("seat") != who or take_back_point(seen, who) != to:
+                if action.get("seat") != who or take_back_point(seen, who, engine=engine) != to:
                     raise GameError(
                         "A player may take back only their own last action, while nobody else has acted "
-                        "and no die has been rolled since.", code="illegal")
+                        "and nothing has been drawn at random since.", code="illegal")
             elif "seat" in action:
                 raise GameError("Only a player's own take-back names a seat.", code="illegal")
             if "corrects" in action and (who != HOST or action.get("corrects") != next(
