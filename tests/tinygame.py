@@ -15,7 +15,7 @@ Nothing outside this file names it: ``tests/conftest.py`` registers it, and
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from sixdice.gamekit.engine import (
@@ -29,8 +29,16 @@ from sixdice.gamekit.engine import (
     NotAllowed,
     OptionsError,
     Outcome,
+    Presentation,
 )
 from sixdice.gamekit.notation import Part, part
+
+
+class TinyPresentation(Presentation):
+    def picture(self, state: Mapping[str, Any]) -> BoardPicture:
+        """The dice dealt so far as one row; the total as a fact."""
+        deals = HandPicture(loose=tuple(state["deals"]), score=state["total"])
+        return BoardPicture(hands=(deals,), facts=(("total", str(state["total"])),))
 
 
 class TinyGame(GameEngine):
@@ -39,6 +47,7 @@ class TinyGame(GameEngine):
     min_players = 2
     max_players = 4
     random_actions = frozenset({"deal"})
+    presentation_class = TinyPresentation
 
     def clean_options(self, raw: Mapping[str, Any], *, players: int) -> dict[str, Any]:
         target = raw.get("target", 10)
@@ -106,8 +115,8 @@ class TinyGame(GameEngine):
             return {"type": "deal", "value": rng.randint(1, 6)}
         return None
 
-    def view(self, state: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
-        return {**state, "mine": seat is not None and seat in self.actors(state)}
+    def view_parts(self, state: Mapping[str, Any]) -> tuple[dict[str, Any], Callable[[int | None], dict[str, Any]]]:
+        return dict(state), lambda seat: {"mine": seat is not None and seat in self.actors(state)}
 
     def describe_parts(self, state_before: Mapping[str, Any], action: Mapping[str, Any], *, names: Sequence[str]) -> list[Part]:
         if action["type"] == "add":
@@ -115,11 +124,6 @@ class TinyGame(GameEngine):
         if action["type"] == "deal":
             return [part("%(value)s is dealt", value=action["value"])]
         return [part("the host ends the game")]
-
-    def picture(self, state: Mapping[str, Any]) -> BoardPicture:
-        """The dice dealt so far as one row; the total as a fact."""
-        deals = HandPicture(loose=tuple(state["deals"]), score=state["total"])
-        return BoardPicture(hands=(deals,), facts=(("total", str(state["total"])),))
 
     def outcome(self, state: Mapping[str, Any]) -> Outcome | None:
         if state["winner"] is not None:

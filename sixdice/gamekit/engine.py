@@ -50,8 +50,8 @@ from .schema import BadAction, check_json, clean_action
 
 __all__ = [  # the errors live in .errors (the schema raises them too); the kit's users import them from here
     "DEFAULT", "DRAW", "HOST", "JSON", "REGISTRY", "SYSTEM", "TIMEOUT", "Actor", "BoardPicture", "DieFace", "FirstPlayer", "GameEngine",
-    "GameError", "HandPicture", "IllegalMove", "NotAllowed", "OptionsError", "Outcome", "ParsedStates",
-    "dense_ranks", "get_engine", "parse_actor", "register",
+    "GameError", "HandPicture", "IllegalMove", "NotAllowed", "OptionsError", "Outcome", "ParsedStates", "Presentation",
+    "dense_ranks", "get_engine", "parse_actor", "register", "suggested_action",
 ]
 
 HOST = "host"
@@ -158,6 +158,39 @@ class ParsedStates(Generic[Parsed]):
 
     def remember(self, state: Mapping[str, Any], parsed: Parsed) -> None:
         self._pairs = ((state, parsed), *self._pairs[: self.keep - 1])
+
+
+def _whole_state(state: Mapping[str, Any], seat: int | None) -> JSON:
+    return dict(state)
+
+
+def suggested_action(hint: Mapping[str, Any]) -> JSON | None:
+    """The move a hint (from :meth:`GameEngine.hint`) suggests: its ``"action"``, or ``None`` (only chances)."""
+    action = hint.get("action")
+    return dict(action) if isinstance(action, Mapping) else None
+
+
+class Presentation:
+    """How a game is drawn on the server's own pages (the admin, the replay's generic drawing).
+
+    Apart from the rules: an engine points to its presentation
+    (:attr:`GameEngine.presentation_class`), whose defaults draw a die as its
+    number and nothing of the board.
+    """
+
+    def __init__(self, engine: GameEngine) -> None:
+        self.engine = engine
+
+    def die_face(self, value: int) -> DieFace:
+        """How one die value is drawn on server-rendered pages and the replay's generic drawing."""
+        return DieFace(str(value), "pip")
+
+    def picture(self, state: Mapping[str, Any]) -> BoardPicture:
+        """The state as plain data for the admin and the replay page's generic drawing.
+
+        Default: nothing to draw (the replay page then shows the raw view).
+        """
+        return BoardPicture()
 
 
 class GameEngine:
@@ -296,48 +329,49 @@ class GameEngine:
     def bot_action(
         self, state: Mapping[str, Any], seat: int, rng: random.Random, *, strength: str | None = None
     ) -> JSON | None:
-        """The complete action the bot in ``seat`` takes now, or ``None`` when the game has no bot (default).
+        """The complete action the app would take for ``seat`` now, or ``None`` when it has none (default).
 
         ``strength`` is one of :attr:`bot_strengths` (``None``: the adapter's
-        own choice).  Dice the move needs are drawn from ``rng`` and are part
-        of the returned action; the service applies it for the seat.
+        own choice) for a bot's move; dice the move needs are drawn from
+        ``rng`` and are part of the returned action; the service applies it
+        for the seat.  ``strength=DEFAULT`` asks instead for the rules' own
+        default for the decision ``seat`` faces (a Six-Dice grouping, the
+        groups a hand keeps), or ``None`` where the rules have none: a turn
+        timer plays it for a game without a bot, and reviewers see it beside
+        the choice that was made.
         """
         return None
 
     def hint(self, state: Mapping[str, Any], seat: int) -> JSON | None:
-        """Advice for the player in ``seat`` (JSON-able), or ``None``: no hint (default)."""
-        return None
+        """Advice for the player in ``seat`` (JSON-able), or ``None``: no hint (default).
 
-    def hint_action(self, hint: Mapping[str, Any]) -> JSON | None:
-        """The action a hint (from :meth:`hint`) suggests, or ``None`` when it suggests none (only chances).
-
-        Default: the hint's ``"action"``.  The review pages describe it beside the move played.
+        A hint that suggests a move carries it as its ``"action"`` (see
+        :func:`suggested_action`); one that only gives chances has none.  The
+        review pages describe the suggestion beside the move played.
         """
-        action = hint.get("action")
-        return dict(action) if isinstance(action, Mapping) else None
+        return None
 
     def plays_series(self, options: Mapping[str, Any]) -> bool:
         """Whether the table offers rematches after a game (default) or closes when it ends."""
         return True
 
-    def view(self, state: Mapping[str, Any], seat: int | None) -> JSON:
-        """What a seat's phone (``seat=None``: host, spectator or replay) is sent.
-
-        The state plus whatever the phone needs to draw itself, such as the
-        legal actions of that seat.  Default: the state as it is.
-        """
-        return dict(state)
-
     def view_parts(self, state: Mapping[str, Any]) -> tuple[JSON, Callable[[int | None], JSON]]:
-        """The views of ``state`` as a part every seat shares and each seat's own part.
+        """What a phone is sent for ``state``: a part every seat shares, and each seat's own part.
 
-        ``view(state, seat) == {**shared, **own(seat)}``, with no key in both.
-        A move's ``update`` frames serialize the shared part once and each
-        seat's own part apart (``selectors.PreparedUpdate``), so an engine whose
-        views differ in a few keys saves a view and its JSON per seat.
-        Default: nothing shared, each seat's whole :meth:`view`.
+        ``own(seat)`` (``seat=None``: host, spectator or replay) must share no
+        key with ``shared``; the view of a seat is ``{**shared, **own(seat)}``
+        (:meth:`view`): the state plus whatever the phone needs to draw
+        itself, such as the legal actions of that seat.  A move's ``update``
+        frames serialize the shared part once and each seat's own part apart
+        (``selectors.PreparedUpdate``).  Default: nothing shared, each seat
+        gets the state as it is.
         """
-        return {}, functools.partial(self.view, state)
+        return {}, functools.partial(_whole_state, state)
+
+    def view(self, state: Mapping[str, Any], seat: int | None) -> JSON:
+        """The whole view of one seat, from :meth:`view_parts` (not a hook)."""
+        shared, own = self.view_parts(state)
+        return {**shared, **own(seat)}
 
     # ------------------------------------------------------------ hooks with defaults: notation
 
@@ -365,16 +399,13 @@ class GameEngine:
 
     # ------------------------------------------------------------ hooks with defaults: review pages
 
-    def die_face(self, value: int) -> DieFace:
-        """How one die value is drawn on server-rendered pages and the replay's generic drawing."""
-        return DieFace(str(value), "pip")
+    presentation_class: ClassVar[type[Presentation]] = Presentation
+    """How the game is drawn on server pages (:class:`Presentation` unless the game draws its own)."""
 
-    def picture(self, state: Mapping[str, Any]) -> BoardPicture:
-        """The state as plain data for the admin and the replay page's generic drawing.
-
-        Default: nothing to draw (the replay page then shows the raw view).
-        """
-        return BoardPicture()
+    @functools.cached_property
+    def presentation(self) -> Presentation:
+        """The game's :class:`Presentation` (its dice and its board on the review pages; not a hook)."""
+        return self.presentation_class(self)
 
     def first_player_reference(self) -> float | None:
         """The exact chance that the first player wins a two-player game, when it is known.
@@ -414,12 +445,12 @@ class GameEngine:
     statistics page and the admin; a code without a label is shown as it is."""
 
     def default_choice(self, state: Mapping[str, Any]) -> JSON | None:
-        """The action the engine would choose for the decision the game waits for, or ``None`` (default).
+        """Transitional, not a hook: :meth:`bot_action` with ``strength=DEFAULT`` for the seat that decides.
 
-        Reviewers see it beside the choice that was made (a Six-Dice grouping,
-        the groups a hand keeps) and whether the two differ.
+        Kept only while ``sixdice/tables/timers.py`` still calls it.
         """
-        return None
+        seats = self.actors(state)
+        return self.bot_action(state, min(seats), random.Random(0), strength=DEFAULT) if seats else None
 
     def first_player(self, state: Mapping[str, Any]) -> FirstPlayer | None:
         """Who begins the game in ``state`` and why, once it is decided; ``None`` before (default: never known).

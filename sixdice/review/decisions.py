@@ -8,7 +8,8 @@ is up.  It also stands in for a seat whose turn timer ran out (the event's
 ``stand_in``): that is the "timeout" kind too, with the seat.  :func:`decisions` tells them apart, for the admin and the replay.
 
 For a choice the engine has a default for (Six-Dice's grouping and the two
-groups a hand keeps: the adapter's hook :meth:`~sixdice.gamekit.engine.GameEngine.default_choice`), the default is
+groups a hand keeps: the adapter's :meth:`~sixdice.gamekit.engine.GameEngine.bot_action` with
+``strength=DEFAULT``), the default is
 shown beside the choice, and a choice that differs from it is marked.  Two
 choices are the same when they lead to the same state, so a grouping listed
 in another order is not a different choice.
@@ -20,6 +21,7 @@ app play, until the host takes it back: :mod:`sixdice.review.tablelog`).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -92,8 +94,10 @@ def actor_kind(engine: GameEngine, actor: str, action: Mapping[str, Any],
 
 
 def _default(engine: GameEngine, before: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The rules' own default for the decision the game waits for (``bot_action`` with ``strength=DEFAULT``)."""
     try:
-        action = engine.default_choice(before)
+        seats = engine.actors(before)
+        action = engine.bot_action(before, min(seats), random.Random(0), strength=kit.DEFAULT) if seats else None
     except GameError:  # a review page must never break on an odd (damaged) state
         return None
     return dict(action) if isinstance(action, Mapping) else None
