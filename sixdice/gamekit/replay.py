@@ -160,16 +160,21 @@ def replay(
         state = after
 
 
-def undone(events: Iterable[tuple[Actor | str, Mapping[str, Any]]]) -> set[int]:
+def undone(events: Iterable[tuple[Actor | str, Mapping[str, Any]]], *, start: int = 1) -> set[int]:
     """The indexes of the events an undo took back (to strike them through); no engine needed."""
-    return set(undone_by(events))
+    return set(undone_by(events, start=start))
 
 
-def undone_by(events: Iterable[tuple[Actor | str, Mapping[str, Any]]]) -> dict[int, int]:
-    """Each event an undo took back, with the index of that undo (who undid it, and when)."""
+def undone_by(events: Iterable[tuple[Actor | str, Mapping[str, Any]]], *, start: int = 1) -> dict[int, int]:
+    """Each event an undo took back, with the index of that undo (who undid it, and when).
+
+    ``start``: the index of the first of ``events`` (the last events of a
+    log, numbered by their seqs: an undo never takes back an event after it,
+    so the events shown are judged right).
+    """
     line: list[int] = []
     gone: dict[int, int] = {}
-    for index, (_actor, action) in enumerate(events, start=1):
+    for index, (_actor, action) in enumerate(events, start=start):
         if is_undo(action):
             to = action.get("to")
             while line and isinstance(to, int) and line[-1] > to:

@@ -26,7 +26,7 @@ from django.urls import reverse
 
 from sixdice.gamekit.engine import get_engine
 
-from . import i18n, presence
+from . import affordances, i18n, presence
 from .models import Event, Game, Seat, Table, TurnTimer
 
 
@@ -58,6 +58,7 @@ def table_info(table: Table, seats: Sequence[Seat] | None = None) -> dict[str, A
         "capacity": table.capacity,
         "min_players": engine.min_players,
         "options": table.options,
+        **affordances.table_part(engine, table.options),  # the game's declarations for the page
         "join_url": reverse("tables:table", args=[table.code]),
         "seats": [
             {"position": seat.position, "name": seat.name, "bot": seat.is_bot, "strength": seat.bot_strength, "vacant": not (seat.secret_hash or seat.is_bot)}
@@ -172,6 +173,7 @@ def _build_frame(
                 "engine": game.engine,
                 "state": game.state,
             }
+            frame["game"].update(affordances.game_part(get_engine(game.engine), frame["game"]["log"]))
     return FRAMES.put(table.pk, frame, logs)
 
 
@@ -464,6 +466,7 @@ def update_frame(
     return {
         "type": "update", "game": game, "number": number, "seq": seq, "status": status,
         "events": events, "view": get_engine(engine).view(state, seat), "version": version,
+        **affordances.update_part(get_engine(engine), events),
     }
 
 
@@ -481,6 +484,7 @@ def events_message(
         "type": "table.events", "key": f"{game}:{seq}:{secrets.token_hex(6)}", "engine": engine, "game": game, "number": number,
         "seq": seq, "status": status, "version": version,
         "events": json.dumps(events, separators=(",", ":")), "state": json.dumps(state, separators=(",", ":")),
+        "extra": json.dumps(affordances.update_part(get_engine(engine), events), separators=(",", ":"))[1:-1],
     }
 
 
@@ -501,7 +505,7 @@ class PreparedUpdate:
         self.head = (
             f'{{"type":"update","game":{int(message["game"])},"number":{int(message["number"])},'
             f'"seq":{int(message["seq"])},"status":{json.dumps(message["status"])},"version":{int(message["version"])}'
-        )
+        ) + ("," + message["extra"] if message.get("extra") else "")  # take_back, undone_from (affordances)
         self.views: dict[int | None, str] = {}
         self.events: dict[str, str] = {}
         self._shared: str | None = None  # the part of the view every seat shares, as JSON

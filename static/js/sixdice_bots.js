@@ -11,13 +11,16 @@
   const fmt = (v) => (v > 0 ? "+" : "\u2212") + Math.abs(v);
   const group = (g) => "(" + g.map(fmt).join(" ") + ")";
   const flat = (hand) => hand.groups.flat().concat(hand.loose);
-  const STRENGTHS = ["strong", "greedy", "random"];
-  let chosen = "strong";
+  let chosen = null;  // the host's pick; until then the strength the server marks as the default
 
   function botLobby(live, t) {
     const el = live.el;
+    const offered = (t.bot_strengths || []).slice().reverse();  // the server's list (weakest first): strongest on top
+    if (chosen === null || !offered.some((s) => s.value === chosen)) {
+      chosen = (offered.find((s) => s.default) || offered[0] || {value: ""}).value;
+    }
     const select = el("select", {id: "sd-bot-strength", onchange: (e) => { chosen = e.target.value; }},
-      ...STRENGTHS.map((s) => el("option", {value: s, selected: s === chosen}, tr("strength_" + s))));
+      ...offered.map((s) => el("option", {value: s.value, selected: s.value === chosen}, tr(s.label))));
     return el("div", {class: "card sd-bots"},
       el("p", {class: "muted"}, tr("botsHelp")),
       el("label", {for: "sd-bot-strength"}, tr("strength") + " "), select, " ",
