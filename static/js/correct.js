@@ -12,7 +12,7 @@
   const T = live.T;
   const $ = (id) => document.getElementById(id);
   const open = $("correct-open"), form = $("correct-form"), pick = $("correct-seq"), input = $("correct-values"), error = $("correct-error");
-  const fill = (template, args) => template.replace(/\{(\w+)\}/g, (m, key) => (key in args ? String(args[key]) : m));
+  const fill = window.kit.fill;
 
   // The typed-in random steps still in play (not struck through by an undo), latest first.
   function typedIn() {

@@ -7,7 +7,7 @@
   "use strict";
   const node = document.getElementById("sd-bots-i18n");
   const T = node ? JSON.parse(node.textContent) : {};
-  const tr = (key, args) => String(T[key] || key).replace(/\{(\w+)\}/g, (m, k) => (args && k in args ? args[k] : m));
+  const tr = (key, args) => window.kit.fill(T[key] || key, args);
   const fmt = (v) => (v > 0 ? "+" : "\u2212") + Math.abs(v);
   const group = (g) => "(" + g.map(fmt).join(" ") + ")";
   const flat = (hand) => hand.groups.flat().concat(hand.loose);
