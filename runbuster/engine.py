@@ -23,6 +23,7 @@ from runbuster import rules
 from runbuster.rules import CHOOSE, ROLL, State
 from runbuster.rules.notation import fmt_roll, fmt_straight, ordinal_part
 from sixdice.gamekit.engine import (
+    DEFAULT,
     HOST,
     JSON,
     SYSTEM,
@@ -36,6 +37,7 @@ from sixdice.gamekit.engine import (
     OptionsError,
     Outcome,
     ParsedStates,
+    Presentation,
     dense_ranks,
     register,
 )
@@ -77,12 +79,33 @@ def _roller_name(names: Sequence[str], seat: int) -> str:
 PARSED_KEPT = 4  # states remembered by identity (see RunBusterEngine._state)
 
 
+class RunBusterPresentation(Presentation):
+    """Run Buster on the review pages: each hand's straight with its place (or the loser's cross), the last roll."""
+
+    engine: RunBusterEngine
+
+    def picture(self, state: Mapping[str, Any]) -> BoardPicture:
+        s = self.engine._state(state)
+        names = self.engine._names(state)
+        hands = []
+        for seat, hand in enumerate(s.hands):
+            mark = f"#{s.finished.index(seat) + 1}" if seat in s.finished else ("\u2717" if s.loser == seat else "")
+            hands.append(HandPicture(loose=tuple(hand), mark=mark))
+        facts: tuple[tuple[str, str], ...] = ()
+        if s.last_roll:
+            roller = "" if s.last_roller is None else f" ({_roller_name(names, s.last_roller)})"
+            facts = (("roll", fmt_roll(s.last_roll) + roller),)
+        return BoardPicture(hands=tuple(hands), facts=facts)
+
+
 class RunBusterEngine(GameEngine):
     slug = "runbuster"
     label = "Run Buster"
     min_players = rules.MIN_PLAYERS
     max_players = rules.MAX_PLAYERS
     bot_strengths = tuple(reversed(rules.POLICIES))  # random, greedy, heuristic, optimal
+    random_actions = frozenset({"roll"})  # the dice: rolled by the app when the roller taps, or typed in
+    presentation_class = RunBusterPresentation
     rules_template = "rules/runbuster"
 
     # -- options and start -------------------------------------------------
@@ -103,6 +126,10 @@ class RunBusterEngine(GameEngine):
             "hints": _flag(raw, "hints", False),
             "series": _flag(raw, "series", True),
         }
+
+    def app_draws(self, options: Mapping[str, Any]) -> bool:
+        """The app rolls unless the table plays with real dice (``dice: physical``)."""
+        return options.get("dice", "app") != "physical"
 
     def plays_series(self, options: Mapping[str, Any]) -> bool:
         """A series of rounds (Player 1 moving on), or one round and the table closes."""
@@ -214,13 +241,16 @@ class RunBusterEngine(GameEngine):
 
     def bot_action(
         self, state: Mapping[str, Any], seat: int, rng: random.Random, *, strength: str | None = None
-    ) -> JSON:
+    ) -> JSON | None:
         """The complete action (dice drawn from ``rng``) the bot in ``seat`` takes now.
 
         Apply it with ``actor=SYSTEM`` (or the seat).  ``strength`` is one of
         :attr:`bot_strengths`; the default, ``"optimal"``, plays the solver
         with two players and the heuristic of :mod:`runbuster.rules.bots` with more.
+        ``DEFAULT``: ``None`` (the rules make no choice by themselves).
         """
+        if strength == DEFAULT:
+            return None
         s = self._state(state)
         if s.over:
             raise IllegalMove(gettext_noop("The game is over."))
@@ -237,15 +267,6 @@ class RunBusterEngine(GameEngine):
         if s.over or seat != s.current:
             return None
         return self._hints(s)
-
-    def hint_action(self, hint: Mapping[str, Any]) -> JSON | None:
-        """The straight a hint suggests taking, as the ``choose`` action (a roll's hint only gives chances)."""
-        straight = hint.get("suggestion")
-        return {"type": "choose", "straight": list(straight)} if straight else None
-
-    def view(self, state: Mapping[str, Any], seat: int | None) -> JSON:
-        shared, own = self.view_parts(state)
-        return {**shared, **own(seat)}
 
     def view_parts(self, state: Mapping[str, Any]) -> tuple[JSON, Callable[[int | None], JSON]]:
         """The state with every seat's complement, cups and who is in; apart, a seat's turn, options and hints."""
@@ -279,6 +300,8 @@ class RunBusterEngine(GameEngine):
                 hints["options"] = [{"straight": list(o), "win": p} for o, p in rules.solver_scores(s)]
         if s.phase == CHOOSE:
             hints["suggestion"] = list(rules.suggestion(s) or ())
+            if hints["suggestion"]:  # the move suggested (a roll's hint only gives chances)
+                hints["action"] = {"type": "choose", "straight": list(hints["suggestion"])}
         return hints
 
     def describe_parts(
@@ -368,19 +391,6 @@ class RunBusterEngine(GameEngine):
         return action.get("type") == "roll"
 
     # -- review pages and rules -------------------------------------------
-    def picture(self, state: Mapping[str, Any]) -> BoardPicture:
-        s = self._state(state)
-        names = self._names(state)
-        hands = []
-        for seat, hand in enumerate(s.hands):
-            mark = f"#{s.finished.index(seat) + 1}" if seat in s.finished else ("\u2717" if s.loser == seat else "")
-            hands.append(HandPicture(loose=tuple(hand), mark=mark))
-        facts: tuple[tuple[str, str], ...] = ()
-        if s.last_roll:
-            roller = "" if s.last_roller is None else f" ({_roller_name(names, s.last_roller)})"
-            facts = (("roll", fmt_roll(s.last_roll) + roller),)
-        return BoardPicture(hands=tuple(hands), facts=facts)
-
     end_reasons = {"full_straight": gettext_noop("Full straight")}
 
     def first_player(self, state: Mapping[str, Any]) -> FirstPlayer | None:

@@ -13,9 +13,11 @@ from typing import Any
 
 from sixdice import rules
 from sixdice.gamekit.engine import (
+    DEFAULT,
     HOST,
     JSON,
     SYSTEM,
+    TIMEOUT,
     Actor,
     BoardPicture,
     DieFace,
@@ -28,6 +30,7 @@ from sixdice.gamekit.engine import (
     OptionsError,
     Outcome,
     ParsedStates,
+    Presentation,
     dense_ranks,
     register,
 )
@@ -72,6 +75,24 @@ def _parse(state: Mapping[str, Any]) -> State:
         ) from None
 
 
+class SixDicePresentation(Presentation):
+    """Six-Dice on the review pages: signed dice, each hand's groups and value, the round and the bank."""
+
+    engine: SixDiceEngine
+
+    def die_face(self, value: int) -> DieFace:
+        """Blue +1..+3, red −1..−3."""
+        return DieFace(f"+{value}", "pos") if value > 0 else DieFace(f"\u2212{abs(value)}", "neg")
+
+    def picture(self, state: Mapping[str, Any]) -> BoardPicture:
+        st = self.engine._state(state)
+        hands = tuple(
+            HandPicture(groups=tuple(tuple(g) for g in h.groups), loose=tuple(h.loose), score=h.value) for h in st.hands
+        )
+        facts = (("round", f"{st.round} / {st.rounds}"), ("bank", str(st.bank)))
+        return BoardPicture(hands=hands, facts=facts)
+
+
 class SixDiceEngine(GameEngine):
     """The :class:`~sixdice.gamekit.engine.GameEngine` of Six-Dice.
 
@@ -89,6 +110,8 @@ class SixDiceEngine(GameEngine):
     max_players = 8
     rules_template = "rules/sixdice"
     bot_strengths = bots.STRENGTHS  # random, greedy, strong (weakest first)
+    random_actions = frozenset({"roll"})  # the dice: rolled by the app, or real dice typed in
+    presentation_class = SixDicePresentation
 
     def __init__(self) -> None:
         self._parsed: ParsedStates[State] = ParsedStates(PARSED_KEPT)
@@ -167,6 +190,14 @@ class SixDiceEngine(GameEngine):
         if opts["hints"]:
             d[HINTS_KEY] = True  # the table's hints option travels with the state (the view sees only the state)
         return d
+
+    def app_draws(self, options: Mapping[str, Any]) -> bool:
+        """The app rolls unless the table plays with real dice (``dice: physical``)."""
+        return options.get("dice", "app") != "physical"
+
+    def system_reason(self, action: Mapping[str, Any]) -> str:
+        """The app ends a game on time (``end_on_time``, R10); it rolls app dice and balances by default."""
+        return TIMEOUT if action.get("type") == "end_on_time" else super().system_reason(action)
 
     # ------------------------------------------------------------ who acts
 
@@ -267,10 +298,16 @@ class SixDiceEngine(GameEngine):
         app-dice table the app rolls for every seat (a system action), and at a
         physical-dice table the host rolls real dice for a bot seat and types
         them in, as for any seat (``None`` here, so the driver waits).
-        ``strength``: ``random``, ``greedy`` or ``strong`` (``None``: strong).
+        ``strength``: ``random``, ``greedy`` or ``strong`` (``None``: strong);
+        ``DEFAULT``: the grouping or the groups to keep that automatic
+        balancing would apply (R5–R7's default).
         """
         st = self._state(state)
         p = st.pending
+        if strength == DEFAULT:
+            if st.over or p is None or p.seat != seat or p.kind not in ("group", "keep"):
+                return None
+            return rules.default_action(st)
         if st.over or p is None or p.seat != seat or not bots.is_decision(st):
             return None
         level = strength or "strong"
@@ -304,10 +341,6 @@ class SixDiceEngine(GameEngine):
         return dict(cached)
 
     # ------------------------------------------------------------ what phones see
-
-    def view(self, state: Mapping[str, Any], seat: int | None) -> JSON:
-        shared, own = self.view_parts(state)
-        return {**shared, **own(seat)}
 
     def view_parts(self, state: Mapping[str, Any]) -> tuple[JSON, Callable[[int | None], JSON]]:
         """The state with its values and actors; apart, what only the seat in turn (or the host) is offered."""
@@ -381,30 +414,11 @@ class SixDiceEngine(GameEngine):
 
     # ------------------------------------------------------------ review pages, statistics and rules
 
-    def die_face(self, value: int) -> DieFace:
-        """Blue +1..+3, red −1..−3."""
-        return DieFace(f"+{value}", "pos") if value > 0 else DieFace(f"\u2212{abs(value)}", "neg")
-
-    def picture(self, state: Mapping[str, Any]) -> BoardPicture:
-        st = self._state(state)
-        hands = tuple(
-            HandPicture(groups=tuple(tuple(g) for g in h.groups), loose=tuple(h.loose), score=h.value) for h in st.hands
-        )
-        facts = (("round", f"{st.round} / {st.rounds}"), ("bank", str(st.bank)))
-        return BoardPicture(hands=hands, facts=facts)
-
     end_reasons = {
         "all_threes": gettext_noop("All threes"),
         "rounds": gettext_noop("All rounds played"),
         "time": gettext_noop("Time is up"),
     }
-
-    def default_choice(self, state: Mapping[str, Any]) -> JSON | None:
-        """The grouping or the groups to keep that automatic balancing would apply (R5–R7's default)."""
-        st = self._state(state)
-        if st.over or st.pending is None or st.pending.kind not in ("group", "keep"):
-            return None
-        return rules.default_action(st)
 
     def first_player(self, state: Mapping[str, Any]) -> FirstPlayer | None:
         """R1: once every start hand is balanced, the hand nearest to 0 begins (the lowest seat on a tie)."""

@@ -9,10 +9,13 @@
 """
 
 from .engine import (
+    DEFAULT,
+    DRAW,
     HOST,
     JSON,
     REGISTRY,
     SYSTEM,
+    TIMEOUT,
     Actor,
     BoardPicture,
     DieFace,
@@ -33,7 +36,8 @@ from .notation import SEPARATOR, Part, Refusal, english, gettext_noop, part, ren
 from .replay import Replayed, final_state, replay
 
 __all__ = [
-    "HOST", "JSON", "REGISTRY", "SEPARATOR", "SYSTEM", "Actor", "BoardPicture", "DieFace", "FirstPlayer", "GameEngine",
+    "DEFAULT", "DRAW", "HOST", "JSON", "REGISTRY", "SEPARATOR", "SYSTEM", "TIMEOUT", "Actor", "BoardPicture",
+    "DieFace", "FirstPlayer", "GameEngine",
     "GameError", "HandPicture", "IllegalMove", "NotAllowed", "OptionsError", "Outcome", "Part", "Refusal",
     "Replayed", "dense_ranks", "english", "final_state", "get_engine", "gettext_noop", "parse_actor", "part", "register",
     "render_parts", "replay",

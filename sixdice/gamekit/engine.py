@@ -44,7 +44,15 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 from . import notation
+from .errors import GameError, IllegalMove, NotAllowed, OptionsError
 from .notation import Part, part
+from .schema import BadAction, check_json, clean_action
+
+__all__ = [  # the errors live in .errors (the schema raises them too); the kit's users import them from here
+    "DEFAULT", "DRAW", "HOST", "JSON", "REGISTRY", "SYSTEM", "TIMEOUT", "Actor", "BoardPicture", "DieFace", "FirstPlayer", "GameEngine",
+    "GameError", "HandPicture", "IllegalMove", "NotAllowed", "OptionsError", "Outcome", "ParsedStates", "Presentation",
+    "dense_ranks", "get_engine", "parse_actor", "register", "suggested_action",
+]
 
 HOST = "host"
 SYSTEM = "system"
@@ -53,6 +61,13 @@ Actor = int | str
 """A seat number (0-based), :data:`HOST` or :data:`SYSTEM`."""
 
 JSON = dict[str, Any]
+
+DRAW = "draw"
+"""Why the app acted (:meth:`GameEngine.system_reason`): it drew values at random (app-rolled dice)."""
+DEFAULT = "default"
+"""Why the app acted: it applied the rules' own choice (e.g. automatic balancing)."""
+TIMEOUT = "timeout"
+"""Why the app acted: the game's time ran out (it ended the game)."""
 
 
 def dense_ranks(keys: Sequence[Any]) -> list[int]:
@@ -64,39 +79,6 @@ def dense_ranks(keys: Sequence[Any]) -> list[int]:
 def parse_actor(actor: str) -> Actor:
     """An event's stored actor (``"0"``, ``"host"``, ``"system"``) as an :data:`Actor`."""
     return int(actor) if actor.isdigit() else actor
-
-
-class GameError(ValueError):
-    """Base of every refusal an engine gives; ``code`` goes to the client."""
-
-    code = "illegal"
-
-    def __init__(self, message: str, *, code: str | None = None, params: Mapping[str, Any] | None = None) -> None:
-        # ``message`` is English; with ``params`` it is a format string (``"It is %(name)s's turn."``),
-        # kept as ``msgid`` so that the tables can show it in each reader's language.
-        self.msgid = message
-        self.params = dict(params or {})
-        super().__init__(notation.english(message, self.params))
-        if code is not None:
-            self.code = code
-
-
-class OptionsError(GameError):
-    """The options a host chose for a new table are not acceptable."""
-
-    code = "bad_options"
-
-
-class NotAllowed(GameError):
-    """The sender may not act now (not their turn, not their choice, not the host)."""
-
-    code = "not_allowed"
-
-
-class IllegalMove(GameError):
-    """The action is not legal in the current state of the game."""
-
-    code = "illegal"
 
 
 @dataclass(frozen=True)
@@ -178,6 +160,39 @@ class ParsedStates(Generic[Parsed]):
         self._pairs = ((state, parsed), *self._pairs[: self.keep - 1])
 
 
+def _whole_state(state: Mapping[str, Any], seat: int | None) -> JSON:
+    return dict(state)
+
+
+def suggested_action(hint: Mapping[str, Any]) -> JSON | None:
+    """The move a hint (from :meth:`GameEngine.hint`) suggests: its ``"action"``, or ``None`` (only chances)."""
+    action = hint.get("action")
+    return dict(action) if isinstance(action, Mapping) else None
+
+
+class Presentation:
+    """How a game is drawn on the server's own pages (the admin, the replay's generic drawing).
+
+    Apart from the rules: an engine points to its presentation
+    (:attr:`GameEngine.presentation_class`), whose defaults draw a die as its
+    number and nothing of the board.
+    """
+
+    def __init__(self, engine: GameEngine) -> None:
+        self.engine = engine
+
+    def die_face(self, value: int) -> DieFace:
+        """How one die value is drawn on server-rendered pages and the replay's generic drawing."""
+        return DieFace(str(value), "pip")
+
+    def picture(self, state: Mapping[str, Any]) -> BoardPicture:
+        """The state as plain data for the admin and the replay page's generic drawing.
+
+        Default: nothing to draw (the replay page then shows the raw view).
+        """
+        return BoardPicture()
+
+
 class GameEngine:
     """What a game provides to the shared machinery; subclass it and :func:`register` an instance."""
 
@@ -226,6 +241,50 @@ class GameEngine:
         """``None`` while the game goes on; how it ended once it is over."""
         raise NotImplementedError
 
+    # ------------------------------------------------------------ the declared game: what is drawn at random
+
+    random_actions: ClassVar[frozenset[str]] = frozenset()
+    """The action types that carry values drawn at random (dice): the app draws them (a system action)
+    or, at a table with real dice, someone types them in.  Empty (default): the game draws nothing.
+    The shared code never names them: no undo goes back across a value the app drew, a take-back
+    stops at any of them, and a typed-in one may be corrected by the host."""
+
+    def app_draws(self, options: Mapping[str, Any]) -> bool:
+        """Whether the app draws the random values at a table with these options (default) or they are typed in."""
+        return True
+
+    def is_random(self, action: Mapping[str, Any]) -> bool:
+        """Whether ``action`` is one of :attr:`random_actions` (not a hook)."""
+        return isinstance(action, Mapping) and action.get("type") in self.random_actions
+
+    def draws_at_random(self, options: Mapping[str, Any], action: Mapping[str, Any]) -> bool:
+        """Whether this logged action showed the table values the app drew at random (not a hook)."""
+        return self.is_random(action) and self.app_draws(options or {})
+
+    def typed_in(self, options: Mapping[str, Any], action: Mapping[str, Any]) -> bool:
+        """Whether this action's random values are typed in at the table (real dice; not a hook).
+
+        The host may correct such an action; the app never plays it for a seat.
+        """
+        return self.is_random(action) and not self.app_draws(options or {})
+
+    def drawn_values(self, action: Mapping[str, Any]) -> list[Any]:
+        """The values a random step drew, in the order they were drawn (hook).
+
+        An undo keeps them and the app deals them again first
+        (:mod:`sixdice.gamekit.pins`).  Default: the action's ``values`` list.
+        """
+        values = action.get("values")
+        return list(values) if isinstance(values, list) else []
+
+    def system_reason(self, action: Mapping[str, Any]) -> str:
+        """Why the app (:data:`SYSTEM`) took ``action``: :data:`DRAW`, :data:`DEFAULT` or :data:`TIMEOUT`.
+
+        The review pages say so beside the move.  Default: :data:`DRAW` for
+        :attr:`random_actions`, else :data:`DEFAULT`.
+        """
+        return DRAW if self.is_random(action) else DEFAULT
+
     # ------------------------------------------------------------ hooks with defaults: checking actions
 
     def action_schema(self) -> Mapping[str, Mapping[str, Any]] | None:
@@ -242,8 +301,6 @@ class GameEngine:
         Raises :class:`~sixdice.gamekit.schema.BadAction` (code ``bad_field``)
         before the game looks at the action.  Not usually overridden.
         """
-        from .schema import BadAction, check_json, clean_action
-
         schema = self.action_schema()
         if schema is not None:
             return clean_action(action, schema)
@@ -281,48 +338,49 @@ class GameEngine:
     def bot_action(
         self, state: Mapping[str, Any], seat: int, rng: random.Random, *, strength: str | None = None
     ) -> JSON | None:
-        """The complete action the bot in ``seat`` takes now, or ``None`` when the game has no bot (default).
+        """The complete action the app would take for ``seat`` now, or ``None`` when it has none (default).
 
         ``strength`` is one of :attr:`bot_strengths` (``None``: the adapter's
-        own choice).  Dice the move needs are drawn from ``rng`` and are part
-        of the returned action; the service applies it for the seat.
+        own choice) for a bot's move; dice the move needs are drawn from
+        ``rng`` and are part of the returned action; the service applies it
+        for the seat.  ``strength=DEFAULT`` asks instead for the rules' own
+        default for the decision ``seat`` faces (a Six-Dice grouping, the
+        groups a hand keeps), or ``None`` where the rules have none: a turn
+        timer plays it for a game without a bot, and reviewers see it beside
+        the choice that was made.
         """
         return None
 
     def hint(self, state: Mapping[str, Any], seat: int) -> JSON | None:
-        """Advice for the player in ``seat`` (JSON-able), or ``None``: no hint (default)."""
-        return None
+        """Advice for the player in ``seat`` (JSON-able), or ``None``: no hint (default).
 
-    def hint_action(self, hint: Mapping[str, Any]) -> JSON | None:
-        """The action a hint (from :meth:`hint`) suggests, or ``None`` when it suggests none (only chances).
-
-        Default: the hint's ``"action"``.  The review pages describe it beside the move played.
+        A hint that suggests a move carries it as its ``"action"`` (see
+        :func:`suggested_action`); one that only gives chances has none.  The
+        review pages describe the suggestion beside the move played.
         """
-        action = hint.get("action")
-        return dict(action) if isinstance(action, Mapping) else None
+        return None
 
     def plays_series(self, options: Mapping[str, Any]) -> bool:
         """Whether the table offers rematches after a game (default) or closes when it ends."""
         return True
 
-    def view(self, state: Mapping[str, Any], seat: int | None) -> JSON:
-        """What a seat's phone (``seat=None``: host, spectator or replay) is sent.
-
-        The state plus whatever the phone needs to draw itself, such as the
-        legal actions of that seat.  Default: the state as it is.
-        """
-        return dict(state)
-
     def view_parts(self, state: Mapping[str, Any]) -> tuple[JSON, Callable[[int | None], JSON]]:
-        """The views of ``state`` as a part every seat shares and each seat's own part.
+        """What a phone is sent for ``state``: a part every seat shares, and each seat's own part.
 
-        ``view(state, seat) == {**shared, **own(seat)}``, with no key in both.
-        A move's ``update`` frames serialize the shared part once and each
-        seat's own part apart (``selectors.PreparedUpdate``), so an engine whose
-        views differ in a few keys saves a view and its JSON per seat.
-        Default: nothing shared, each seat's whole :meth:`view`.
+        ``own(seat)`` (``seat=None``: host, spectator or replay) must share no
+        key with ``shared``; the view of a seat is ``{**shared, **own(seat)}``
+        (:meth:`view`): the state plus whatever the phone needs to draw
+        itself, such as the legal actions of that seat.  A move's ``update``
+        frames serialize the shared part once and each seat's own part apart
+        (``selectors.PreparedUpdate``).  Default: nothing shared, each seat
+        gets the state as it is.
         """
-        return {}, functools.partial(self.view, state)
+        return {}, functools.partial(_whole_state, state)
+
+    def view(self, state: Mapping[str, Any], seat: int | None) -> JSON:
+        """The whole view of one seat, from :meth:`view_parts` (not a hook)."""
+        shared, own = self.view_parts(state)
+        return {**shared, **own(seat)}
 
     # ------------------------------------------------------------ hooks with defaults: notation
 
@@ -350,16 +408,13 @@ class GameEngine:
 
     # ------------------------------------------------------------ hooks with defaults: review pages
 
-    def die_face(self, value: int) -> DieFace:
-        """How one die value is drawn on server-rendered pages and the replay's generic drawing."""
-        return DieFace(str(value), "pip")
+    presentation_class: ClassVar[type[Presentation]] = Presentation
+    """How the game is drawn on server pages (:class:`Presentation` unless the game draws its own)."""
 
-    def picture(self, state: Mapping[str, Any]) -> BoardPicture:
-        """The state as plain data for the admin and the replay page's generic drawing.
-
-        Default: nothing to draw (the replay page then shows the raw view).
-        """
-        return BoardPicture()
+    @functools.cached_property
+    def presentation(self) -> Presentation:
+        """The game's :class:`Presentation` (its dice and its board on the review pages; not a hook)."""
+        return self.presentation_class(self)
 
     def first_player_reference(self) -> float | None:
         """The exact chance that the first player wins a two-player game, when it is known.
@@ -397,14 +452,6 @@ class GameEngine:
     end_reasons: ClassVar[Mapping[str, str]] = {}
     """A label per :attr:`Outcome.end_reason` code (English, marked with ``gettext_noop``), for the
     statistics page and the admin; a code without a label is shown as it is."""
-
-    def default_choice(self, state: Mapping[str, Any]) -> JSON | None:
-        """The action the engine would choose for the decision the game waits for, or ``None`` (default).
-
-        Reviewers see it beside the choice that was made (a Six-Dice grouping,
-        the groups a hand keeps) and whether the two differ.
-        """
-        return None
 
     def first_player(self, state: Mapping[str, Any]) -> FirstPlayer | None:
         """Who begins the game in ``state`` and why, once it is decided; ``None`` before (default: never known).

@@ -15,25 +15,21 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from .engine import Actor
+from .engine import Actor, GameEngine
 from .replay import is_undo
 
-Drawn = Callable[[Mapping[str, Any]], bool]
-"""Whether a logged action drew its ``values`` at random (the game's declaration, for the table's options)."""
-
-
-def drawn_values(action: Mapping[str, Any]) -> list[Any]:
-    values = action.get("values")
-    return list(values) if isinstance(values, list) else []
-
-
-def pinned_values(events: Iterable[tuple[Actor | str, Mapping[str, Any]]], drawn: Drawn) -> list[Any]:
+def pinned_values(
+    events: Iterable[tuple[Actor | str, Mapping[str, Any]]], engine: GameEngine, options: Mapping[str, Any],
+) -> list[Any]:
     """The values drawn at random that undos took out of play and that were not dealt again since, oldest first.
 
     An undo puts the values of the draws it takes back in front of the pins
     (in the order they were drawn); each later draw takes its values from the
     front, as :class:`PinnedRandom` deals them.
     """
+    def drawn(action: Mapping[str, Any]) -> bool:
+        return engine.draws_at_random(options, action)
+
     pins: list[Any] = []
     line: list[int] = []
     actions: list[Mapping[str, Any]] = []
@@ -44,12 +40,12 @@ def pinned_values(events: Iterable[tuple[Actor | str, Mapping[str, Any]]], drawn
             undone: list[int] = []
             while line and isinstance(to, int) and line[-1] > to:
                 undone.append(line.pop())
-            seen = [v for i in reversed(undone) if drawn(actions[i - 1]) for v in drawn_values(actions[i - 1])]
+            seen = [v for i in reversed(undone) if drawn(actions[i - 1]) for v in engine.drawn_values(actions[i - 1])]
             pins = seen + pins
             continue
         line.append(index)
         if drawn(action):
-            for value in drawn_values(action):
+            for value in engine.drawn_values(action):
                 if pins and pins[0] == value:
                     pins.pop(0)
     return pins

@@ -8,9 +8,9 @@ is the state after event ``k``": it is applied here, by recomputing, not by
 the engines; the events after ``k`` stay in the log, undone (nothing is ever
 deleted).  ``k`` must be on the current line of play (not itself undone).
 
-The host's correction of a typed roll starts with an undo that names the
-roll, ``{"type": "undo", "to": k, "corrects": r}`` (``r`` the first event
-in play after ``k``).  A player's *take-back* is an undo sent by a seat, ``{"type": "undo", "to":
+The host's correction of a typed-in random step (real dice) starts with an
+undo that names it, ``{"type": "undo", "to": k, "corrects": r}`` (``r`` the
+first event in play after ``k``).  A player's *take-back* is an undo sent by a seat, ``{"type": "undo", "to":
 k, "seat": s}``: it takes back that seat's own last action, only while
 nobody else has acted since (:func:`take_back_point`); the replay refuses any other undo by a seat, and
 any at all when the table forbade take-backs (``take_back=False``).
@@ -48,22 +48,26 @@ def _who(actor: Actor | str) -> Actor:
     return parse_actor(actor) if isinstance(actor, str) else actor
 
 
-def take_back_point(events: Sequence[tuple[Actor | str, Mapping[str, Any]]], seat: int) -> int | None:
+def take_back_point(
+    events: Sequence[tuple[Actor | str, Mapping[str, Any]]], seat: int, *, engine: GameEngine
+) -> int | None:
     """Where ``seat``'s take-back would go back to after ``events`` (the event before its last action), or ``None``.
 
     A seat may take back its own last action while nobody else has acted
     since (a seat, the host, or an undo): only server steps may follow it
     (the app's draw, automatic balancing), and they are taken back with it;
-    the dice the app drew are dealt again when the move is made again
-    (:mod:`sixdice.gamekit.pins`).  The action itself must not be a roll (a
-    roll is information: the host corrects a mistyped one) nor an undo (a
-    take-back is not taken back: the player makes the move again).
+    the values the app drew are dealt again when the move is made again
+    (:mod:`sixdice.gamekit.pins`).  The action itself must not be a random
+    step (one of the ``engine``'s :attr:`~GameEngine.random_actions`: its
+    values are information; the host corrects a mistyped one) nor an undo
+    (a take-back is not taken back: the player makes the move again).
     """
+    random_steps = engine.random_actions
     for index in range(len(events), 0, -1):
         who, action = _who(events[index - 1][0]), events[index - 1][1]
         if who == SYSTEM:
-            continue  # a server step: taken back with the action before it
-        if who != seat or is_undo(action) or action.get("type") == "roll":
+            continue  # a server step (a draw too: dealt again): taken back with the action before it
+        if who != seat or is_undo(action) or action.get("type") in random_steps:
             return None
         line = _line(events[:index])
         at = line.index(index)  # the last event that is not a server step is always in play
@@ -129,10 +133,10 @@ def replay(
             if isinstance(who, int):
                 if not take_back:
                     raise GameError("This table does not let players take back a move.", code="illegal")
-                if action.get("seat") != who or take_back_point(seen, who) != to:
+                if action.get("seat") != who or take_back_point(seen, who, engine=engine) != to:
                     raise GameError(
                         "A player may take back only their own last action, while nobody else has acted "
-                        "and no die has been rolled since.", code="illegal")
+                        "and nothing has been drawn at random since.", code="illegal")
             elif "seat" in action:
                 raise GameError("Only a player's own take-back names a seat.", code="illegal")
             if "corrects" in action and (who != HOST or action.get("corrects") != next(
@@ -151,16 +155,21 @@ def replay(
         state = after
 
 
-def undone(events: Iterable[tuple[Actor | str, Mapping[str, Any]]]) -> set[int]:
+def undone(events: Iterable[tuple[Actor | str, Mapping[str, Any]]], *, start: int = 1) -> set[int]:
     """The indexes of the events an undo took back (to strike them through); no engine needed."""
-    return set(undone_by(events))
+    return set(undone_by(events, start=start))
 
 
-def undone_by(events: Iterable[tuple[Actor | str, Mapping[str, Any]]]) -> dict[int, int]:
-    """Each event an undo took back, with the index of that undo (who undid it, and when)."""
+def undone_by(events: Iterable[tuple[Actor | str, Mapping[str, Any]]], *, start: int = 1) -> dict[int, int]:
+    """Each event an undo took back, with the index of that undo (who undid it, and when).
+
+    ``start``: the index of the first of ``events`` (the last events of a
+    log, numbered by their seqs: an undo never takes back an event after it,
+    so the events shown are judged right).
+    """
     line: list[int] = []
     gone: dict[int, int] = {}
-    for index, (_actor, action) in enumerate(events, start=1):
+    for index, (_actor, action) in enumerate(events, start=start):
         if is_undo(action):
             to = action.get("to")
             while line and isinstance(to, int) and line[-1] > to:

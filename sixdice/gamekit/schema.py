@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .engine import GameError
+from .errors import GameError
 from .notation import gettext_noop
 
 INT_LIMIT = 10_000

@@ -8,7 +8,8 @@ is up.  It also stands in for a seat whose turn timer ran out (the event's
 ``stand_in``): that is the "timeout" kind too, with the seat.  :func:`decisions` tells them apart, for the admin and the replay.
 
 For a choice the engine has a default for (Six-Dice's grouping and the two
-groups a hand keeps: the adapter's hook :meth:`~sixdice.gamekit.engine.GameEngine.default_choice`), the default is
+groups a hand keeps: the adapter's :meth:`~sixdice.gamekit.engine.GameEngine.bot_action` with
+``strength=DEFAULT``), the default is
 shown beside the choice, and a choice that differs from it is marked.  Two
 choices are the same when they lead to the same state, so a grouping listed
 in another order is not a different choice.
@@ -20,12 +21,14 @@ app play, until the host takes it back: :mod:`sixdice.review.tablelog`).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext, gettext_noop
 
+from sixdice.gamekit import engine as kit
 from sixdice.gamekit.engine import GameEngine, GameError
 from sixdice.tables.i18n import render_notation
 
@@ -71,24 +74,30 @@ class Decision:
                 "default": self.default_text or None, "differs": self.differs}
 
 
-def actor_kind(actor: str, action: Mapping[str, Any], bots: Sequence[bool]) -> tuple[str, int | None]:
-    """The kind of ``actor`` (as stored: a seat number, "host" or "system") for this action, and its seat."""
+#: The kind of an app's action, by the reason the engine gives (:meth:`GameEngine.system_reason`).
+SYSTEM_KINDS = {kit.DRAW: APP_ROLL, kit.DEFAULT: APP_DEFAULT, kit.TIMEOUT: TIMEOUT}
+
+
+def actor_kind(engine: GameEngine, actor: str, action: Mapping[str, Any],
+               bots: Sequence[bool]) -> tuple[str, int | None]:
+    """The kind of ``actor`` (as stored: a seat number, "host" or "system") for this action, and its seat.
+
+    For the app, the engine says why it acted (drew dice, applied its default, ended the game on time).
+    """
     if actor.isdigit():
         seat = int(actor)
         return (BOT if seat < len(bots) and bots[seat] else SEAT), seat
     if actor == "host":
         return HOST_KIND, None
-    kind = action.get("type") if isinstance(action, Mapping) else None
-    if kind == "end_on_time":
-        return TIMEOUT, None
-    if kind == "roll":
-        return APP_ROLL, None
-    return APP_DEFAULT, None
+    reason = engine.system_reason(action) if isinstance(action, Mapping) else kit.DEFAULT
+    return SYSTEM_KINDS.get(reason, APP_DEFAULT), None
 
 
 def _default(engine: GameEngine, before: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The rules' own default for the decision the game waits for (``bot_action`` with ``strength=DEFAULT``)."""
     try:
-        action = engine.default_choice(before)
+        seats = engine.actors(before)
+        action = engine.bot_action(before, min(seats), random.Random(0), strength=kit.DEFAULT) if seats else None
     except GameError:  # a review page must never break on an odd (damaged) state
         return None
     return dict(action) if isinstance(action, Mapping) else None
@@ -115,7 +124,7 @@ def decisions(engine: GameEngine, steps: Sequence[Step], bots: Sequence[bool] | 
         action = step.action
         actor = step.actor or ""
         now: Sequence[bool] = bots[index] if per_event else bots  # type: ignore[assignment]
-        kind, seat = actor_kind(actor, action, now)
+        kind, seat = actor_kind(engine, actor, action, now)
         if step.stand_in == "timeout" and seat is not None:  # a turn timer ran out (sixdice/tables/timers.py)
             kind = TIMEOUT
         default = _default(engine, before.state)

@@ -26,7 +26,7 @@ TONE_COLOURS = {"pos": "#1558b0", "neg": "#b3261e", "pip": "#1b1b1f"}
 
 
 def die(engine: GameEngine, value: int) -> SafeString:
-    face = engine.die_face(value)
+    face = engine.presentation.die_face(value)
     colour = TONE_COLOURS.get(face.tone, TONE_COLOURS["pip"])
     return format_html('<span class="die" style="{};color:{}" title="{}">{}</span>', DIE_STYLE, colour, value, face.text)
 
@@ -41,7 +41,7 @@ def hands_html(slug: str, state: Mapping[str, Any], players: Sequence[str]) -> S
     if engine is None or not isinstance(state, Mapping):
         return mark_safe("—")
     try:
-        hands = engine.picture(state).hands
+        hands = engine.presentation.picture(state).hands
     except GameError:  # a damaged state: the admin still opens
         return mark_safe("—")
     if not hands:
@@ -64,12 +64,12 @@ def hands_html(slug: str, state: Mapping[str, Any], players: Sequence[str]) -> S
 
 def picture_data(engine: GameEngine, state: Mapping[str, Any]) -> dict[str, Any]:
     """The state's picture as JSON for the replay page: every die with its face text and tone."""
-    pic = engine.picture(state)
+    pic = engine.presentation.picture(state)
 
     def faces(values: Sequence[int]) -> list[dict[str, Any]]:
         out = []
         for v in values:
-            face = engine.die_face(v)
+            face = engine.presentation.die_face(v)
             out.append({"v": v, "text": face.text, "tone": face.tone})
         return out
 

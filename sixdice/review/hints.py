@@ -19,7 +19,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext
 
-from sixdice.gamekit.engine import GameEngine, GameError
+from sixdice.gamekit.engine import GameEngine, GameError, suggested_action
 from sixdice.tables.i18n import render_notation
 from sixdice.tables.models import Game
 
@@ -93,7 +93,7 @@ def hint_lines(engine: GameEngine, game: Game, states: Sequence[Mapping[str, Any
         if not 0 < shown.seq < len(states):
             continue
         before, after = states[shown.seq - 1], states[shown.seq]
-        action = engine.hint_action(shown.hint) if isinstance(shown.hint, Mapping) else None
+        action = suggested_action(shown.hint) if isinstance(shown.hint, Mapping) else None
         suggested, followed = "", None
         if action is not None:
             try:

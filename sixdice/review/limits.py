@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from sixdice.gamekit.engine import HOST, SYSTEM, GameEngine, parse_actor
+from sixdice.gamekit.engine import HOST, SYSTEM, GameEngine, GameError, get_engine, parse_actor
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
 """Largest file ``import_game`` reads (8 MiB: about 400 long games)."""
@@ -117,22 +117,27 @@ def check_count(docs: Sequence[Any]) -> None:
 def content_hash(engine: str, options: Mapping[str, Any], players: Sequence[str], first: int,
                  events: Iterable[tuple[str, Mapping[str, Any]]]) -> str:
     """The fingerprint of a game's play; equal for the same game however its file was edited around it."""
+    try:
+        game: GameEngine | None = get_engine(engine)
+    except GameError:
+        game = None  # an unknown game: every sender counts as it is
     canonical = {
         "engine": engine, "options": options, "players": list(players), "first": first,
-        "events": [[_sender(actor, action), action] for actor, action in events],
+        "events": [[_sender(game, actor, action), action] for actor, action in events],
     }
     text = json.dumps(canonical, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
-def _sender(actor: Any, action: Any) -> str:
-    """The sender as the fingerprint counts it: a roll sent by a seat or by the host is one "typed" roll.
+def _sender(engine: GameEngine | None, actor: Any, action: Any) -> str:
+    """The sender as the fingerprint counts it: a random step sent by a seat or by the host is one "typed" step.
 
     At a physical-dice table the roller or the host may type the dice in (the
     engine accepts both), so who typed them is not part of the play: a file
-    that says the host typed a roll the roller typed is the same game.
+    that says the host typed a roll the roller typed is the same game.  The
+    random steps are the engine's :attr:`~sixdice.gamekit.engine.GameEngine.random_actions`.
     """
-    if isinstance(action, Mapping) and action.get("type") == "roll" and str(actor) != SYSTEM:
+    if engine is not None and isinstance(action, Mapping) and engine.is_random(action) and str(actor) != SYSTEM:
         return "typed"
     return str(actor)
 

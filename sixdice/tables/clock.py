@@ -19,7 +19,7 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
-from sixdice.gamekit.engine import GameEngine, GameError, get_engine
+from sixdice.gamekit.engine import DEFAULT, GameEngine, GameError, get_engine
 
 from .errors import BadOptions
 from .keys import Credentials, hash_secret
@@ -108,12 +108,12 @@ def stand_in_action(engine: GameEngine, game: Game, seat: int, *, probe: bool = 
         if strengths:
             action = engine.bot_action(state, seat, rng, strength=strengths[0] if probe else None)
         if action is None:
-            action = engine.default_choice(state)
+            action = engine.bot_action(state, seat, rng, strength=DEFAULT)
     except GameError:
         return None
     if action is None:
         return None
-    if action.get("type") == "roll" and (game.options or {}).get("dice") == "physical":
+    if engine.typed_in(game.options or {}, action):
         return None  # the dice are on the table: only the player (or the host) can type them in
     return dict(action)
 

@@ -20,7 +20,7 @@ from django.urls import reverse
 
 from sixdice.gamekit.engine import get_engine
 
-from . import clock, presence
+from . import affordances, clock, presence
 from .models import Event, Game, Seat, Table
 from .wire import event_payload
 
@@ -39,6 +39,7 @@ def table_info(table: Table, seats: Sequence[Seat] | None = None) -> dict[str, A
         "capacity": table.capacity,
         "min_players": engine.min_players,
         "options": table.options,
+        **affordances.table_part(engine, table.options),  # the game's declarations for the page
         "join_url": reverse("tables:table", args=[table.code]),
         "seats": [
             {"position": seat.position, "name": seat.name, "bot": seat.is_bot, "strength": seat.bot_strength, "vacant": not (seat.secret_hash or seat.is_bot)}
@@ -139,6 +140,7 @@ def build_frame(
                 "engine": game.engine,
                 "state": game.state,
             }
+            frame["game"].update(affordances.game_part(get_engine(game.engine), frame["game"]["log"]))
     return FRAMES.put(table.pk, frame, logs)
 
 

@@ -5,7 +5,7 @@ A table's host may give each action a time (off, 30 s, 60 s or 2 min; the
 seats whose action the game waits for (``engine.actors``) each get that time.
 When it runs out, the app plays that action for the seat: the game's bot
 (``engine.bot_action``, its default strength), or the engine's default
-(``engine.default_choice``) where the game has no bot for it.  The event is
+(``engine.bot_action`` with ``strength=DEFAULT``) where the game has no bot for it.  The event is
 the seat's, marked ``stand_in = "timeout"``.  After
 :data:`MISSES_BEFORE_AWAY` such actions in a row, the seat passes to the app
 (a bot seat, table change ``away``) until its phone says "I'm back"

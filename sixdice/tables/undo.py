@@ -14,7 +14,6 @@ the table allows it.  ``docs/undo.md`` has the cases per game.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
@@ -33,15 +32,6 @@ from .pipeline import Turn, Write, checked_write
 from .rng import system_rng
 
 CANNOT_UNDO = gettext_noop("Nothing can be undone back to there: no undo past dice the app rolled, or past the start.")
-
-
-def drew_at_random(options: Mapping[str, Any], action: Mapping[str, Any]) -> bool:
-    """Whether this event showed the table dice drawn at random: a roll while the app rolls the dice.
-
-    Both games name their dice option ``dice`` (``app`` or ``physical``) and
-    their rolls ``roll``; a typed-in roll is what the table threw, not a draw.
-    """
-    return action.get("type") == "roll" and options.get("dice", "app") == "app"
 
 
 def undo_targets(game: Game, events: list[Event]) -> tuple[list[int], dict[int, dict[str, Any]], int | None]:
@@ -63,10 +53,12 @@ def undo_targets(game: Game, events: list[Event]) -> tuple[list[int], dict[int, 
     last_move = moves[-1] if moves else 0
     floor = 0
     for seq in line:  # the last random draw before the last move: no undo before it (after it: pinned, dealt again)
-        if seq < last_move and drew_at_random(game.options, by_seq[seq].action):
+        if seq < last_move and engine.draws_at_random(game.options, by_seq[seq].action):
             floor = seq
     candidates = [0, *line]
-    targets = [candidates[i] for i in range(len(candidates) - 2, -1, -1) if candidates[i] >= floor]
+    # A point the game can rest at: the next event is someone's move, not a server step (nothing would run it).
+    targets = [candidates[i] for i in range(len(candidates) - 2, -1, -1)
+               if candidates[i] >= floor and by_seq[candidates[i + 1]].actor != "system"]
     default = None
     for k in targets:
         taken_back = candidates[candidates.index(k) + 1]  # the first event this undo takes back
@@ -80,7 +72,7 @@ def repin(turn: Turn) -> None:
     """After an undo: the dice it took back wait, in order, to be dealt again (``Game.pinned``)."""
     game = turn.game
     log = [(e.actor, e.action) for e in turn.events()] + [(e.actor, e.action) for e in turn.applied.events]
-    game.pinned = pinned_values(log, lambda action: drew_at_random(game.options, action))
+    game.pinned = pinned_values(log, turn.engine, game.options)
     turn.applied.repinned = True
 
 
@@ -131,7 +123,7 @@ def correct(*, table_code: str, credentials: Credentials, expected_seq: Any, seq
         line = list(replay_line(engine, game, events))
         by_seq = {e.seq: e for e in events}
         roll = by_seq.get(seq)
-        if roll is None or seq not in line or roll.action.get("type") != "roll" or drew_at_random(game.options, roll.action):
+        if roll is None or seq not in line or not engine.typed_in(game.options, roll.action):
             raise CannotCorrect(gettext("Only a roll typed in (real dice) that is still in play can be corrected."))
         before = ([0, *line])[[0, *line].index(seq) - 1]
         if before not in targets:
@@ -190,7 +182,7 @@ def take_back(*, table_code: str, credentials: Credentials, expected_seq: Any) -
         position = turn.actor
         assert isinstance(position, int)
         events = turn.events()
-        to = take_back_point([(e.actor, e.action) for e in events], position)
+        to = take_back_point([(e.actor, e.action) for e in events], position, engine=engine)
         own = next((e for e in reversed(events) if e.actor == str(position)), None)
         if to is not None and own is not None and own.stand_in:
             to = None  # the app played it when the seat's time ran out: not the player's own move

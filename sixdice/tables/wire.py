@@ -16,7 +16,7 @@ from typing import Any
 
 from sixdice.gamekit.engine import get_engine
 
-from . import i18n
+from . import affordances, i18n
 from .models import Event
 
 log = logging.getLogger(__name__)
@@ -61,6 +61,7 @@ def update_frame(
     return {
         "type": "update", "game": game, "number": number, "seq": seq, "status": status,
         "events": events, "view": get_engine(engine).view(state, seat), "version": version,
+        **affordances.update_part(get_engine(engine), events),
     }
 
 
@@ -78,6 +79,7 @@ def events_message(
         "type": "table.events", "key": f"{game}:{seq}:{secrets.token_hex(6)}", "engine": engine, "game": game, "number": number,
         "seq": seq, "status": status, "version": version,
         "events": json.dumps(events, separators=(",", ":")), "state": json.dumps(state, separators=(",", ":")),
+        "extra": json.dumps(affordances.update_part(get_engine(engine), events), separators=(",", ":"))[1:-1],
     }
 
 
@@ -98,7 +100,7 @@ class PreparedUpdate:
         self.head = (
             f'{{"type":"update","game":{int(message["game"])},"number":{int(message["number"])},'
             f'"seq":{int(message["seq"])},"status":{json.dumps(message["status"])},"version":{int(message["version"])}'
-        )
+        ) + ("," + message["extra"] if message.get("extra") else "")  # take_back, undone_from (affordances)
         self.views: dict[int | None, str] = {}
         self.events: dict[str, str] = {}
         self._shared: str | None = None  # the part of the view every seat shares, as JSON

@@ -1,7 +1,8 @@
-/* The host's form to correct a typed (real dice) roll: pick the roll, type the dice it really
+/* The host's form to correct a typed-in random step (real dice): pick it, type the values it really
  * showed, confirm.  The host command "correct" (docs/protocol.md, docs/undo.md) appends an undo
- * back to just before the roll, the corrected roll, and the later moves made again while legal.
- * Offered at a "real dice" table while a game is played, for the typed rolls still in play.
+ * back to just before it, the corrected step, and the later moves made again while legal.
+ * Offered while a game is played at a table whose random steps are typed in (table.typed_in), for
+ * the events of the game's random_actions still in play (not in the server's undone list).
  */
 (function () {
   "use strict";
@@ -11,22 +12,19 @@
   const T = live.T;
   const $ = (id) => document.getElementById(id);
   const open = $("correct-open"), form = $("correct-form"), pick = $("correct-seq"), input = $("correct-values"), error = $("correct-error");
-  const fill = (template, args) => template.replace(/\{(\w+)\}/g, (m, key) => (key in args ? String(args[key]) : m));
+  const fill = window.kit.fill;
 
-  // The typed rolls still in play (not struck through by an undo), latest first.
-  function rolls() {
-    const gone = new Set(), line = [];
-    for (const e of live.log) {
-      if (e.action && e.action.type === "undo") { while (line.length && line[line.length - 1].seq > e.action.to) gone.add(line.pop().seq); }
-      else line.push(e);
-    }
-    return line.filter((e) => e.action && e.action.type === "roll" && Array.isArray(e.action.values)).reverse();
+  // The typed-in random steps still in play (not struck through by an undo), latest first.
+  function typedIn() {
+    const random = new Set(live.table.random_actions || []), gone = live.undone || new Set();
+    return live.log.filter((e) => !gone.has(e.seq) && e.action && random.has(e.action.type) && Array.isArray(e.action.values))
+      .reverse();
   }
 
   function draw() {
     const playing = live.game && live.game.status === "playing";
-    const physical = live.table && (live.table.options || {}).dice === "physical";
-    const found = playing && physical ? rolls() : [];
+    const typed = live.table && live.table.typed_in;
+    const found = playing && typed ? typedIn() : [];
     open.hidden = !found.length;  // a button beside Pause and Undo; the form opens only when asked for
     if (!found.length) show(false);
     if (!found.length) return;
@@ -54,17 +52,17 @@
     ev.preventDefault();
     error.textContent = "";
     const seen = live.game ? live.game.seq : 0;  // the game as the host saw it when they sent the form
-    const roll = rolls().find((e) => String(e.seq) === pick.value);
-    if (!roll) { error.textContent = T.correctNone; return; }
+    const step = typedIn().find((e) => String(e.seq) === pick.value);
+    if (!step) { error.textContent = T.correctNone; return; }
     const values = parse(input.value);
     if (!values) { error.textContent = T.correctNumbers; input.focus(); return; }
-    if (values.length !== roll.action.values.length) {
-      error.textContent = fill(T.correctCount, {n: roll.action.values.length});
+    if (values.length !== step.action.values.length) {
+      error.textContent = fill(T.correctCount, {n: step.action.values.length});
       input.focus();
       return;
     }
-    if (!window.confirm(fill(T.correctConfirm, {seq: roll.seq, values: values.join(" ")}))) return;
-    const ref = live.hostCommand("correct", {seq: roll.seq, values, expected_seq: seen});
+    if (!window.confirm(fill(T.correctConfirm, {seq: step.seq, values: values.join(" ")}))) return;
+    const ref = live.hostCommand("correct", {seq: step.seq, values, expected_seq: seen});
     live.onReply(ref, (msg) => {
       if (msg.type === "error") { error.textContent = msg.message; input.focus(); return; }
       input.value = "";  // every phone is told by the correction's own log line

@@ -28,7 +28,7 @@
 
   const live = {
     code: app.dataset.code, role: app.dataset.role, slug: app.dataset.game,
-    seat: null, host: false, table: null, presence: {connected: []}, game: null,
+    seat: null, host: false, table: null, presence: {connected: []}, game: null, undone: new Set(),
     standings: [], log: [], el, T, nextId: 1, ws: null, attempt: 0, listeners: [],
 
     connect() {
@@ -110,18 +110,15 @@
       const t = $("toast");
       if (on) { clearTimeout(this.toastTimer); t.textContent = T.sending; t.hidden = false; }
     },
-    // A player's take-back (docs/undo.md): their own last action, while nobody else has acted and no die
-    // has been rolled since, at a table that allows it.  The same rule as the server's (take_back_point);
-    // the server decides, this only says whether to offer the button.  Returns the action taken back, or null.
+    // A player's take-back (docs/undo.md): the server says which seat may take back which move now
+    // (game.take_back in a frame, take_back in an update; docs/protocol.md), at a table that allows it
+    // (table.take_back).  Returns the event it would take back when it is this phone's seat, or null.
     takeBackable() {
       if (this.role !== "seat" || this.seat === null || !this.game || this.game.status !== "playing") return null;
-      if (!this.table || this.table.paused || (this.table.options || {}).takeback === false) return null;
-      for (let i = this.log.length - 1; i >= 0; i--) {
-        const e = this.log[i], type = e.action && e.action.type;
-        if (e.actor === "system" && type !== "roll") continue;  // a server step that drew nothing goes with it
-        return e.actor === String(this.seat) && type !== "roll" && type !== "undo" && !e.stand_in ? e : null;
-      }
-      return null;
+      if (!this.table || this.table.paused || !this.table.take_back) return null;
+      const offer = this.game.take_back;
+      if (!offer || offer.seat !== this.seat) return null;
+      return this.log.find((e) => e.seq === offer.seq) || null;
     },
     takeBack() {
       if (!this.game || this.pending) return null;
@@ -191,7 +188,9 @@
       // but never step back to an older state of the same game.
       if (s.game && this.game && s.game.id === this.game.id && s.game.seq < this.game.seq) return;
       this.game = s.game ? {id: s.game.id, number: s.game.number, seq: s.game.seq, status: s.game.status,
-                            players: s.game.players, started_at: s.game.started_at, view: s.game.view} : null;
+                            players: s.game.players, started_at: s.game.started_at, view: s.game.view,
+                            take_back: s.game.take_back || null} : null;
+      this.undone = new Set(s.game ? s.game.undone || [] : []);  // struck through in the log, as the server says
       this.log = s.game ? s.game.log.slice() : [];
       this.lastEvents = [];
     },
@@ -214,6 +213,8 @@
         return;
       }
       this.game.seq = u.seq; this.game.status = u.status; this.game.view = u.view;
+      if ("take_back" in u) this.game.take_back = u.take_back;  // absent: unchanged by these events
+      if (u.undone_from != null) this.send({type: "resync_table"});  // an undo: the table frame lists what it struck out
       this.log.push(...fresh);
       this.lastEvents = fresh;
       for (const e of fresh) if (e.action && e.action.type === "undo") this.toast(e.text);  // in this phone's language
@@ -286,11 +287,7 @@
       if (lobby) lobby.hidden = !(this.table.status === "lobby" && this.role !== "host");
     },
     drawLog() {
-      const gone = new Set(), line = [];  // moves an undo took back: struck through, still in the log
-      for (const e of this.log) {
-        if (e.action && e.action.type === "undo") { while (line.length && line[line.length - 1] > e.action.to) gone.add(line.pop()); }
-        else line.push(e.seq);
-      }
+      const gone = this.undone || new Set();  // moves an undo took back (the server's list): struck through, still in the log
       const items = this.log.slice(-60).reverse().map((e) => gone.has(e.seq)
         ? el("li", {value: e.seq, class: "undone"}, el("s", {}, e.text))
         : e.stand_in ? el("li", {value: e.seq, class: "stand-in"}, `${e.text} ${T.standIn}`)  // the timer ran out

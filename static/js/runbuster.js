@@ -8,7 +8,7 @@
   "use strict";
   // Translated strings, written by the json_strings filter (real quotes and apostrophes).
   const T = JSON.parse((document.getElementById("rb-i18n") || {}).textContent || "{}");
-  const f = (s, o) => (s || "").replace(/\{(\w+)\}/g, (m, k) => (k in o ? o[k] : m));
+  const f = window.kit.fill;
   const st = (a) => (a && a.length ? a.join("-") : "—");
   const pct = (p) => (p * 100).toFixed(1) + " %";
   const ord = (k) => (T.ordinals || "").split(",")[k] || String(k + 1);
@@ -110,9 +110,7 @@
     if (v.over) parts.push(roundEnd(el, live, v, nm));
 
     // Every other player, in turn order after me, compact.
-    const order = [];
-    for (let k = 1; k <= n; k++) order.push(((me === null ? -1 : me) + k + n) % n);
-    const others = order.filter((s) => s !== me);
+    const others = window.kit.seatsAfter(me, n);
     parts.push(el("ul", {class: "rb-players" + (me === null ? " all" : "")}, others.map((s) => playerRow(el, live, v, nm, s, animate))));
 
     // The drop-out order and the tally: in the Standings panel where the page has one.
@@ -126,12 +124,8 @@
   }
 
   // The newest roll (for the tumble and the dice sound), once.
-  let rolledSeq = null;
   function freshRoll(live) {
-    const fresh = (live.lastEvents || []).filter((e) => e.action && e.action.type === "roll");
-    const last = fresh.length ? fresh[fresh.length - 1].seq : null;
-    if (last === null || last === rolledSeq) return false;
-    rolledSeq = last;
+    if (window.kit.freshRandom(live) === null) return false;
     window.cues.roll();
     return true;
   }
@@ -249,20 +243,17 @@
     const byHost = live.role === "host";
     if (byHost && isBot(live, v.current)) return null;
     const count = v.cups[v.current];
-    const full = ui.keys.length >= count;
-    const keys = [1, 2, 3, 4, 5, 6].map((x) => el("button", {type: "button", class: "die pip rb-key", "data-key": x, disabled: full,
-      onclick: () => { if (ui.keys.length < count) { ui.keys = [...ui.keys, x]; live.draw(); } }}, face(el, x)));
-    const typed = [];
-    for (let i = 0; i < count; i++) typed.push(el("span", {class: "rb-typed" + (ui.keys[i] ? "" : " blank")}, ui.keys[i] ? String(ui.keys[i]) : "·"));
-    return el("div", {class: "card rb-keypad"},
-      el("div", {class: "rb-keypad-title"}, byHost ? f(T.keypadFor, {n: live.plural("dice", count), name: nm[v.current]}) : f(T.keypadYou, {n: live.plural("dice", count)})),
-      el("div", {class: "rb-typed-row"}, typed),
-      el("div", {class: "rb-keys"}, keys),
-      el("div", {class: "rb-pick"},
-        el("button", {type: "button", class: "rb-send", disabled: !full,
-                      onclick: () => live.act({type: "roll", values: ui.keys.slice()}, byHost)}, T.send),
-        el("button", {type: "button", class: "secondary rb-back", disabled: !ui.keys.length, "aria-label": T.back,
-                      onclick: () => { ui.keys = ui.keys.slice(0, -1); live.draw(); }}, "⌫")));
+    return window.kit.keypad(el, {
+      count, typed: ui.keys, faces: [1, 2, 3, 4, 5, 6],
+      box: "card rb-keypad", typedRow: "rb-typed-row", keys: "rb-keys", buttons: "rb-pick",
+      heading: el("div", {class: "rb-keypad-title"}, byHost ? f(T.keypadFor, {n: live.plural("dice", count), name: nm[v.current]}) : f(T.keypadYou, {n: live.plural("dice", count)})),
+      slot: (x) => el("span", {class: "rb-typed" + (x ? "" : " blank")}, x ? String(x) : "·"),
+      key: (x) => ({class: "die pip rb-key", body: face(el, x)}),
+      back: {attrs: {class: "secondary rb-back", "aria-label": T.back}, body: "⌫"},
+      send: {attrs: {class: "rb-send"}, body: T.send},
+      backFirst: false, draw: () => live.draw(),
+      submit: (values) => live.act({type: "roll", values}, byHost),
+    });
   }
 
   function hints(el, live, v) {

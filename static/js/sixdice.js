@@ -12,7 +12,7 @@
   const KEYPAD = [1, 2, 3, -1, -2, -3];
   const fmt = (v) => (v > 0 ? "+" : "\u2212") + Math.abs(v);
   const signed = (v) => (v > 0 ? "+" + v : v < 0 ? "\u2212" + -v : "0");
-  const tr = (key, args) => String(T[key] || key).replace(/\{(\w+)\}/g, (m, k) => (args && k in args ? args[k] : m));
+  const tr = (key, args) => window.kit.fill(T[key] || key, args);
   const sum = (a) => a.reduce((s, x) => s + x, 0);
 
   // What the player is in the middle of; forgotten when the game moves on.
@@ -62,11 +62,7 @@
 
     // --- the picture: status and last move; my hand and the controls; the others, compact ---
     const flips = myFlip ? v.legal_flips : [];
-    const others = [];
-    for (let k = 1; k <= names.length; k++) {
-      const s = ((me === null ? -1 : me) + k) % names.length;
-      if (s !== me) others.push(s);
-    }
+    const others = window.kit.seatsAfter(me, names.length);
     const left = el("div", {class: "sd-col sd-left"},
       status(live, v, me), lastMove(live),
       me !== null ? handCard(live, v, me, me, flips) : null,
@@ -85,12 +81,9 @@
   }
 
   // The newest roll gets a short tumble (not under prefers-reduced-motion) and, if on, a sound.
-  let rolledSeq = null;
   function rolledNow(live) {
-    const fresh = (live.lastEvents || []).filter((e) => e.action && e.action.type === "roll");
-    const last = fresh.length ? fresh[fresh.length - 1].seq : null;
-    ui.rolled = last !== null && last !== rolledSeq ? last : null;
-    if (ui.rolled !== null) { rolledSeq = last; window.cues.roll(); }
+    ui.rolled = window.kit.freshRandom(live);
+    if (ui.rolled !== null) window.cues.roll();
   }
 
   function announceText(live, v, me) {
@@ -330,21 +323,17 @@
     const typed = ui.typed || (ui.typed = []);
     const n = live.plural("dice", p.count);
     const what = p.purpose === "start" ? tr("whatStartHand") : whatOf(p);
-    const full = typed.length >= p.count;
-    const slots = [];
-    for (let k = 0; k < p.count; k++) slots.push(k < typed.length ? die(live, typed[k]) : el("span", {class: "die empty"}, "?"));
-    return el("div", {class: "card sd-panel sd-roll"},
-      el("p", {class: "sd-step"}, asHost ? tr("keyFor", {n, name: who(v, p.seat), what}) : tr("keyYou", {n, what})),
-      el("div", {class: "sd-typed"}, slots),
-      el("div", {class: "sd-keypad"}, KEYPAD.map((f) => el("button", {
-        type: "button", class: "die " + (f > 0 ? "pos" : "neg"), "data-key": f, disabled: full,
-        onclick: () => { if (typed.length < p.count) typed.push(f); live.draw(); },
-      }, fmt(f)))),
-      el("div", {class: "sd-buttons"},
-        el("button", {type: "button", class: "secondary", "data-act": "undo", disabled: !typed.length,
-          onclick: () => { typed.pop(); live.draw(); }}, tr("undo")),
-        el("button", {type: "button", class: "primary", "data-act": "send-roll", disabled: !full,
-          onclick: () => live.act({type: "roll", values: typed.slice(0, p.count)}, asHost)}, tr("send"))));
+    return window.kit.keypad(el, {
+      count: p.count, typed, faces: KEYPAD,
+      box: "card sd-panel sd-roll", typedRow: "sd-typed", keys: "sd-keypad", buttons: "sd-buttons",
+      heading: el("p", {class: "sd-step"}, asHost ? tr("keyFor", {n, name: who(v, p.seat), what}) : tr("keyYou", {n, what})),
+      slot: (x) => (x === undefined ? el("span", {class: "die empty"}, "?") : die(live, x)),
+      key: (f) => ({class: "die " + (f > 0 ? "pos" : "neg"), body: fmt(f)}),
+      back: {attrs: {class: "secondary", "data-act": "undo"}, body: tr("undo")},
+      send: {attrs: {class: "primary", "data-act": "send-roll"}, body: tr("send")},
+      backFirst: true, draw: () => live.draw(),
+      submit: (values) => live.act({type: "roll", values}, asHost),
+    });
   }
 
   // ------------------------------------------------------------------ balancing

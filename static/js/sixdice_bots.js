@@ -7,17 +7,20 @@
   "use strict";
   const node = document.getElementById("sd-bots-i18n");
   const T = node ? JSON.parse(node.textContent) : {};
-  const tr = (key, args) => String(T[key] || key).replace(/\{(\w+)\}/g, (m, k) => (args && k in args ? args[k] : m));
+  const tr = (key, args) => window.kit.fill(T[key] || key, args);
   const fmt = (v) => (v > 0 ? "+" : "\u2212") + Math.abs(v);
   const group = (g) => "(" + g.map(fmt).join(" ") + ")";
   const flat = (hand) => hand.groups.flat().concat(hand.loose);
-  const STRENGTHS = ["strong", "greedy", "random"];
-  let chosen = "strong";
+  let chosen = null;  // the host's pick; until then the strength the server marks as the default
 
   function botLobby(live, t) {
     const el = live.el;
+    const offered = (t.bot_strengths || []).slice().reverse();  // the server's list (weakest first): strongest on top
+    if (chosen === null || !offered.some((s) => s.value === chosen)) {
+      chosen = (offered.find((s) => s.default) || offered[0] || {value: ""}).value;
+    }
     const select = el("select", {id: "sd-bot-strength", onchange: (e) => { chosen = e.target.value; }},
-      ...STRENGTHS.map((s) => el("option", {value: s, selected: s === chosen}, tr("strength_" + s))));
+      ...offered.map((s) => el("option", {value: s.value, selected: s.value === chosen}, tr(s.label))));
     return el("div", {class: "card sd-bots"},
       el("p", {class: "muted"}, tr("botsHelp")),
       el("label", {for: "sd-bot-strength"}, tr("strength") + " "), select, " ",

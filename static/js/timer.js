@@ -10,7 +10,7 @@
   if (!live || !box) return;
   const T = live.T;
   const text = $("timer-text"), pause = $("timer-pause"), away = $("away-note"), back = $("im-back");
-  const fmt = (s, args) => s.replace(/\{(\w+)\}/g, (m, k) => String(args[k]));
+  const fmt = window.kit.fill;
   const clock = (ms) => { const s = Math.ceil(ms / 1000); return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`; };
   const each = (s) => T["timer" + s] || `${s} s`;
   let warned = null;

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from sixdice.gamekit import (
+    DEFAULT,
     HOST,
     SYSTEM,
     BoardPicture,
@@ -24,7 +25,7 @@ from sixdice.gamekit import (
     register,
     replay,
 )
-from sixdice.gamekit.engine import REGISTRY
+from sixdice.gamekit.engine import REGISTRY, Presentation, suggested_action
 from sixdice.gamekit.options import on_off, whole_number
 from tests.tinygame import TINY
 
@@ -61,14 +62,21 @@ def test_every_optional_hook_has_a_default():
     assert game.complete_action(state, {"type": "count"}, {}, rng, actor=0) == {"type": "count"}
     assert game.bot_action(state, 0, rng) is None and game.bot_action(state, 0, rng, strength="x") is None
     assert game.bot_strengths == ()
+    assert game.bot_action(state, 0, rng, strength=DEFAULT) is None  # no default choice either
+    assert game.random_actions == frozenset() and game.app_draws({}) is True
+    assert not game.draws_at_random({}, {"type": "count"}) and not game.typed_in({}, {"type": "count"})
+    assert game.system_reason({"type": "count"}) == DEFAULT
     assert game.hint(state, 0) is None
     assert game.plays_series({}) is True
     assert game.view(state, None) == state and game.view(state, None) is not state
+    shared, own = game.view_parts(state)
+    assert shared == {} and own(1) == state
     assert game.describe_parts(state, {"type": "count"}, names=["A", "B"]) == [part("%(type)s", type="count")]
     assert game.describe(state, {"type": "count"}, names=["A", "B"]) == "count"
     assert game.is_turn(0, {"type": "count"}) and not game.is_turn(SYSTEM, {"type": "count"})
-    assert game.die_face(5).text == "5"
-    assert game.picture(state) == BoardPicture()
+    assert isinstance(game.presentation, Presentation) and game.presentation.engine is game
+    assert game.presentation.die_face(5).text == "5"
+    assert game.presentation.picture(state) == BoardPicture()
     assert game.first_player_reference() is None and game.first_player(state) is None
     assert game.rules_template is None and game.rules_context() == {}
 
@@ -89,6 +97,11 @@ def test_default_final_ranks_follow_the_finishing_order_where_the_outcome_has_on
     assert TINY.final_ranks(won, players=4) == [2, 3, 1, 4]
     ended = TINY.apply(state, {"type": "end"}, actor=HOST)
     assert TINY.outcome(ended).winners == () and TINY.final_ranks(ended, players=4) == [1, 1, 1, 1]
+
+
+def test_a_hints_suggested_move_is_its_action():
+    assert suggested_action({"action": {"type": "count"}, "value": 1}) == {"type": "count"}
+    assert suggested_action({"win": 0.5}) is None
 
 
 def test_dense_ranks_share_ties():

@@ -55,7 +55,7 @@ def test_a_table_plays_a_whole_game_through_the_services():
         game.refresh_from_db()
     assert game.winners == [game.state["winner"]] and game.end_reason == "target"
     events = list(game.events.order_by("seq"))
-    assert [e.action["type"] for e in events] == ["add", "roll", "add", "roll", "add"]
+    assert [e.action["type"] for e in events] == ["add", "deal", "add", "deal", "add"]
     assert events[0].text == f"{game.players[game.first]} adds 2"
     assert events[0].notation == [{"msg": "%(name)s adds %(n)s", "args": {"name": game.players[game.first], "n": 2}}]
     assert services.replay(game) == game.state
@@ -108,7 +108,7 @@ def test_replay_of_the_game_and_its_page(client):
     last = payload["steps"][-1]
     assert last["view"]["total"] == game.state["total"]
     assert last["picture"]["facts"] == [["total", str(game.state["total"])]]
-    assert [d["v"] for d in last["picture"]["hands"][0]["loose"]] == game.state["rolls"]
+    assert [d["v"] for d in last["picture"]["hands"][0]["loose"]] == game.state["deals"]
     assert client.get(reverse("tables:rules", args=["tiny"])).status_code == 404  # no rules page offered
 
 

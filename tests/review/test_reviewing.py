@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from sixdice.gamekit.engine import get_engine
+from sixdice.gamekit.engine import DEFAULT, get_engine
 from sixdice.review import exchange
 from sixdice.review.decisions import APP_DEFAULT, APP_ROLL, BOT, HOST_KIND, SEAT, decisions
 from sixdice.review.models import ReviewNote, note_of, save_note
@@ -54,7 +54,7 @@ def host_balanced(seed: int = 11, names=("Ana", "Bo", "Cy")) -> tuple[Game, int]
             action = options[-1]
             before = game.state
             differed += engine.apply(before, action, actor="host") != engine.apply(
-                before, engine.default_choice(before), actor="host")
+                before, engine.bot_action(before, st.pending.seat, random.Random(0), strength=DEFAULT), actor="host")
             services.apply_action(table_code=table.code, credentials=host, action=action, expected_seq=game.seq,
                                   as_host=True, rng=rng)
         else:

@@ -4,7 +4,16 @@ import random
 import pytest
 
 from runbuster.engine import ENGINE
-from sixdice.gamekit.engine import HOST, REGISTRY, SYSTEM, GameEngine, IllegalMove, NotAllowed, OptionsError
+from sixdice.gamekit.engine import (
+    HOST,
+    REGISTRY,
+    SYSTEM,
+    GameEngine,
+    IllegalMove,
+    NotAllowed,
+    OptionsError,
+    suggested_action,
+)
 
 NAMES = ["Ana", "Bo", "Cy"]
 
@@ -91,6 +100,8 @@ def test_view_hints_and_describe():
     hints = ENGINE.view(after, 0)["hints"]
     assert sorted(h["straight"] for h in hints["options"]) == [[1], [3], [5], [5, 6], [6]]
     assert hints["suggestion"] == hints["options"][0]["straight"]
+    assert suggested_action(hints) == {"type": "choose", "straight": hints["suggestion"]}  # the move it suggests
+    assert suggested_action(ENGINE.hint(state, 0)) is None  # a roll's hint gives only chances
     assert ENGINE.view(after, 1)["hints"] is None and ENGINE.view(after, None)["hand_options"] == []
     assert ENGINE.describe(after, {"type": "choose", "straight": [5, 6]}, names=NAMES[:2]) == "Ana takes 5-6"
     assert ENGINE.describe(after, {"type": "end_turn"}, names=NAMES[:2]) == "Ana ends the turn"
@@ -170,7 +181,7 @@ def test_turns_and_picture_for_the_review_pages():
     state, _options = start(players=3)
     state = ENGINE.apply(state, {"type": "roll", "values": [1, 2, 3, 4, 5, 5]}, actor=0)
     state = ENGINE.apply(state, {"type": "choose", "straight": [1, 2, 3, 4, 5]}, actor=0)
-    picture = ENGINE.picture(state)
+    picture = ENGINE.presentation.picture(state)
     assert [h.loose for h in picture.hands] == [(1, 2, 3, 4, 5), (), ()]
     assert dict(picture.facts)["roll"] == "1 2 3 4 5 5 (Ana)"
-    assert ENGINE.die_face(4).text == "4" and ENGINE.die_face(4).tone == "pip"
+    assert ENGINE.presentation.die_face(4).text == "4" and ENGINE.presentation.die_face(4).tone == "pip"

@@ -381,13 +381,13 @@ def test_turns_are_flips():
 
 def test_picture_and_faces_for_the_review_pages():
     state = turn_state()
-    picture = ENGINE.picture(state)
+    picture = ENGINE.presentation.picture(state)
     assert [h.groups for h in picture.hands] == [((3, -3),), ((2, -2),), ((1, -1),)]
     assert [h.loose for h in picture.hands] == [(1,), (1,), ()]
     assert [h.score for h in picture.hands] == [1, 1, 0]
     assert dict(picture.facts)["bank"] == "10"
-    assert (ENGINE.die_face(2).text, ENGINE.die_face(2).tone) == ("+2", "pos")
-    assert (ENGINE.die_face(-3).text, ENGINE.die_face(-3).tone) == ("\u22123", "neg")
+    assert (ENGINE.presentation.die_face(2).text, ENGINE.presentation.die_face(2).tone) == ("+2", "pos")
+    assert (ENGINE.presentation.die_face(-3).text, ENGINE.presentation.die_face(-3).tone) == ("\u22123", "neg")
 
 
 def test_the_state_is_parsed_once_per_move(monkeypatch):

@@ -45,11 +45,11 @@ def test_a_seed_gives_every_table_the_same_dice_at_the_same_point_of_its_game():
     with override_settings(SIXDICE_DICE_SEED="a"):
         first_a, log_a = _play_tiny()
         assert _play_tiny() == (first_a, log_a)  # a second table, after the first: the same game
-        rolls_a = [a["value"] for a in log_a if a["type"] == "roll"]
+        rolls_a = [a["value"] for a in log_a if a["type"] == "deal"]
         assert len(rolls_a) == 6
     with override_settings(SIXDICE_DICE_SEED="b"):
         _first_b, log_b = _play_tiny()
-    assert [a["value"] for a in log_b if a["type"] == "roll"] != rolls_a  # seeds "a" and "b" differ here
+    assert [a["value"] for a in log_b if a["type"] == "deal"] != rolls_a  # seeds "a" and "b" differ here
 
 
 def test_a_seed_keys_the_dice_by_the_point_of_the_game():

@@ -84,7 +84,7 @@ def test_apply_appends_the_action_and_the_app_roll(tiny_table, rng):
     applied = _act(table, secrets[first], 2, 0, rng=rng)
     assert [e.seq for e in applied.events] == [1, 2]
     assert [e.actor for e in applied.events] == [str(first), "system"]
-    assert applied.events[1].action["type"] == "roll"
+    assert applied.events[1].action["type"] == "deal"
     game.refresh_from_db()
     assert game.seq == 2
     assert game.state["total"] == 2

@@ -111,15 +111,15 @@ def test_no_undo_across_dice_the_app_drew_before_the_last_move(slug):
 
 @pytest.mark.parametrize("slug", ["sixdice", "runbuster"])
 def test_undoing_the_last_move_keeps_the_dice_drawn_after_it_for_the_move_made_again(slug):
+    from sixdice.gamekit.engine import get_engine as engine_of
     from sixdice.gamekit.pins import pinned_values
-    from sixdice.tables.undo import drew_at_random
 
     table, host = _table(slug, "app")
     _move(table, 3)
     game = services.current_game(table)
     events = list(game.events.order_by("seq"))
     last_move = max(e.seq for e in events if e.actor != "system")
-    drawn = [v for e in events if e.seq >= last_move and drew_at_random(game.options, e.action)
+    drawn = [v for e in events if e.seq >= last_move and engine_of(game.engine).draws_at_random(game.options, e.action)
              for v in e.action["values"]]
     _undo(table, host)  # the default: back to before the last move, with the dice drawn after it
     game.refresh_from_db()
@@ -127,10 +127,10 @@ def test_undoing_the_last_move_keeps_the_dice_drawn_after_it_for_the_move_made_a
     _move(table, 1)  # the move made again (as the seat would): the same dice come again
     game.refresh_from_db()
     again = [e for e in game.events.order_by("seq") if e.seq > seq_of_undo(game)]
-    dealt = [v for e in again if drew_at_random(game.options, e.action) for v in e.action["values"]]
+    dealt = [v for e in again if engine_of(game.engine).draws_at_random(game.options, e.action) for v in e.action["values"]]
     assert dealt[: len(drawn)] == drawn[: len(dealt)]  # no value seen is rolled again
     log = [(e.actor, e.action) for e in game.events.order_by("seq")]
-    assert game.pinned == pinned_values(log, lambda a: drew_at_random(game.options, a))  # the log says the same
+    assert game.pinned == pinned_values(log, engine_of(game.engine), game.options)  # the log says the same
     assert game.state == services.replay(game)
 
 

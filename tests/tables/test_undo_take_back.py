@@ -21,6 +21,7 @@ from sixdice.tables.undo import take_back
 pytestmark = pytest.mark.django_db
 
 NAMES = ("Ana", "Bo")
+SIXDICE = get_engine("sixdice")  # its random step is the roll
 
 
 # ---------------------------------------------------------------- the rule, pure
@@ -28,18 +29,18 @@ NAMES = ("Ana", "Bo")
 
 def test_take_back_point_is_the_event_before_the_seats_own_last_action():
     flip, group, roll, undo = {"type": "flip"}, {"type": "group"}, {"type": "roll"}, {"type": "undo", "to": 1}
-    assert take_back_point([("system", roll), ("0", flip)], 0) == 1
-    assert take_back_point([("system", roll), ("0", flip), ("system", group)], 0) == 1  # server steps go with it
-    assert take_back_point([("system", roll), ("0", flip)], 1) is None  # not Bo's action
-    assert take_back_point([("0", flip), ("1", group)], 0) is None  # someone else acted since
-    assert take_back_point([("0", flip), ("host", group)], 0) is None  # the host too
-    assert take_back_point([("0", flip), ("system", roll)], 0) == 0  # the app's draw goes back with it (dealt again)
-    assert take_back_point([("system", roll), ("0", roll)], 0) is None  # a typed roll is information
-    assert take_back_point([("0", flip), ("0", undo)], 0) is None  # a take-back is not taken back
-    assert take_back_point([], 0) is None
+    assert take_back_point([("system", roll), ("0", flip)], 0, engine=SIXDICE) == 1
+    assert take_back_point([("system", roll), ("0", flip), ("system", group)], 0, engine=SIXDICE) == 1  # server steps go with it
+    assert take_back_point([("system", roll), ("0", flip)], 1, engine=SIXDICE) is None  # not Bo's action
+    assert take_back_point([("0", flip), ("1", group)], 0, engine=SIXDICE) is None  # someone else acted since
+    assert take_back_point([("0", flip), ("host", group)], 0, engine=SIXDICE) is None  # the host too
+    assert take_back_point([("0", flip), ("system", roll)], 0, engine=SIXDICE) == 0  # the app's draw goes back with it (dealt again)
+    assert take_back_point([("system", roll), ("0", roll)], 0, engine=SIXDICE) is None  # a typed roll is information
+    assert take_back_point([("0", flip), ("0", undo)], 0, engine=SIXDICE) is None  # a take-back is not taken back
+    assert take_back_point([], 0, engine=SIXDICE) is None
     # Back past an undone stretch: the event before the action on the current line.
     log = [("system", roll), ("0", flip), ("host", {"type": "undo", "to": 1}), ("0", group)]
-    assert take_back_point(log, 0) == 1
+    assert take_back_point(log, 0, engine=SIXDICE) == 1
 
 
 def test_the_option_is_on_by_default_and_stored_only_when_off():
@@ -89,7 +90,7 @@ def _play_to_a_decision(table, secrets) -> int:
         seat = _act(table, secrets)
         game = services.current_game(table)
         log = [(e.actor, e.action) for e in game.events.order_by("seq")]
-        if take_back_point(log, seat) is not None:
+        if take_back_point(log, seat, engine=SIXDICE) is not None:
             return seat
     raise AssertionError("no decision to take back in 200 actions")
 
@@ -155,7 +156,7 @@ def test_no_take_back_once_someone_else_acted_or_a_die_was_rolled():
         seat = _act(table, secrets)
         game = services.current_game(table)
         log = [(e.actor, e.action) for e in game.events.order_by("seq")]
-        if game.status == Game.Status.PLAYING and take_back_point(log, seat) is None:  # a roll, or Bo acted since
+        if game.status == Game.Status.PLAYING and take_back_point(log, seat, engine=SIXDICE) is None:  # a roll, or Bo acted since
             with pytest.raises(ServiceError) as exc:
                 take_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]),
                           expected_seq=game.seq)
@@ -169,7 +170,7 @@ def test_no_take_back_once_someone_else_acted_or_a_die_was_rolled():
 def test_a_wrong_flip_is_taken_back_across_the_apps_draw_and_made_again_with_the_same_die():
     """The commonest mistake: the wrong victim.  The app drew the mover's die at once; the take-back still works,
     and the flip made again draws that same die."""
-    from sixdice.tables.undo import drew_at_random
+    from sixdice.gamekit.engine import get_engine as engine_of
 
     table, _host, secrets = _table("sixdice", "app")
     taken_back = 0
@@ -181,7 +182,7 @@ def test_a_wrong_flip_is_taken_back_across_the_apps_draw_and_made_again_with_the
         after = [e for e in events if e.seq > own.seq]
         if own.actor != str(seat) or own.action["type"] != "flip" or not after:
             continue
-        drawn = [v for e in after if drew_at_random(game.options, e.action) for v in e.action["values"]]
+        drawn = [v for e in after if engine_of(game.engine).draws_at_random(game.options, e.action) for v in e.action["values"]]
         assert drawn  # a flip is always followed by the app's roll at an app-dice Six-Dice table
         take_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]), expected_seq=game.seq)
         game.refresh_from_db()
@@ -190,7 +191,7 @@ def test_a_wrong_flip_is_taken_back_across_the_apps_draw_and_made_again_with_the
                               action=own.action, expected_seq=game.seq)  # the same flip again
         game.refresh_from_db()
         again = list(game.events.filter(seq__gt=game.seq - len(after) - 1).order_by("seq"))
-        assert [v for e in again if drew_at_random(game.options, e.action) for v in e.action["values"]] == drawn
+        assert [v for e in again if engine_of(game.engine).draws_at_random(game.options, e.action) for v in e.action["values"]] == drawn
         assert game.pinned == []
         taken_back += 1
         break

@@ -21,6 +21,7 @@
   // Numbers in the page's language (the server formats its own figures with Django's l10n).
   const numbers = new Intl.NumberFormat(document.documentElement.lang || undefined);
   const num = (n) => numbers.format(n);
+  const format = window.kit.fill;
 
   const live = {
     code: app.dataset.code, role: "replay", slug, seat: null, host: false, readOnly: true,
@@ -101,9 +102,6 @@
         "(" + (s.differs ? `${T.differs}; ${format(T.defaultWas, {text: s.default})}` : T.sameAsDefault) + ")"));
     }
     return parts;
-  }
-  function format(template, args) {
-    return template.replace(/\{(\w+)\}/g, (m, key) => (key in args ? String(args[key]) : m));
   }
 
   function currentSeat(view) {

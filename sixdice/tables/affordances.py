@@ -1,0 +1,100 @@
+"""What the page may offer, told by the server: the page copies no rule of the games or of undo.
+
+Pure functions over what the frames already hold (no query, no import beyond the kit): the engine's
+declarations for the table (which actions carry random values, whether they
+are typed in, the bot strengths), the events the take-back would take back
+(:func:`sixdice.gamekit.replay.take_back_point`, the rule the service
+checks), and which events of the log an undo struck out
+(:func:`sixdice.gamekit.replay.undone_by`).  ``docs/protocol.md`` describes
+the fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sixdice.gamekit.engine import GameEngine
+from sixdice.gamekit.options import takes_back
+from sixdice.gamekit.replay import is_undo, take_back_point, undone
+
+__all__ = ["game_part", "table_part", "take_back_offer", "undone_seqs", "update_part"]
+
+Payload = Mapping[str, Any]
+"""An event as the frames carry it (``selectors.event_payload``): ``seq``, ``actor``, ``action``, ``stand_in``."""
+
+
+def table_part(engine: GameEngine, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The engine's declarations the page reads instead of naming a game's actions or options.
+
+    ``random_actions``: the action types that carry values drawn at random;
+    ``typed_in``: whether at this table those values are typed in (real
+    dice) rather than drawn by the app; ``take_back``: whether the table
+    lets players take back their last move; ``bot_strengths``: the
+    strengths the host may choose, weakest first, each with its
+    ``label`` key (``strength_<value>``, translated by the game's page) and
+    ``default`` for the one the app plays when none is chosen (the strongest).
+    """
+    strengths = list(engine.bot_strengths)
+    return {
+        "random_actions": sorted(engine.random_actions),
+        "typed_in": bool(engine.random_actions) and not engine.app_draws(options or {}),
+        "take_back": takes_back(options or {}),
+        "bot_strengths": [
+            {"value": s, "label": f"strength_{s}", "default": i == len(strengths) - 1} for i, s in enumerate(strengths)
+        ],
+    }
+
+
+def undone_seqs(log: Sequence[Payload]) -> list[int]:
+    """The seqs of the events of ``log`` an undo in it took back (struck through on the page).
+
+    ``log`` may be the last events of a game only (consecutive seqs).
+    """
+    if not log:
+        return []
+    return sorted(undone([(e["actor"], e["action"]) for e in log], start=log[0]["seq"]))
+
+
+def _decides(engine: GameEngine, event: Payload) -> bool:
+    """Whether ``event`` bears on a take-back: anything but a server step that drew nothing."""
+    return event["actor"] != "system" or engine.is_random(event["action"])
+
+
+def take_back_offer(engine: GameEngine, log: Sequence[Payload]) -> dict[str, Any] | None:
+    """The take-back the last events allow, ``{"seat": s, "seq": n}`` (``n`` the move it takes back), or ``None``.
+
+    The rule is the service's (:func:`~sixdice.gamekit.replay.take_back_point`);
+    it looks back only to the last event that is not a server step drawing
+    nothing, so the last events of a log are enough.  A move the app played
+    for the seat when its time ran out is not the seat's own.
+    """
+    last = next((e for e in reversed(log) if _decides(engine, e)), None)
+    if last is None or not str(last["actor"]).isdigit() or last.get("stand_in"):
+        return None
+    seat = int(last["actor"])
+    if take_back_point([(e["actor"], e["action"]) for e in log], seat, engine=engine) is None:
+        return None
+    return {"seat": seat, "seq": last["seq"]}
+
+
+def game_part(engine: GameEngine, log: Sequence[Payload]) -> dict[str, Any]:
+    """For a frame's ``game``: ``undone`` (seqs struck out among the ``log`` shown) and ``take_back``."""
+    return {"undone": undone_seqs(log), "take_back": take_back_offer(engine, log)}
+
+
+def update_part(engine: GameEngine, events: Sequence[Payload]) -> dict[str, Any]:
+    """For an ``update``: ``take_back`` when its new ``events`` decide it; ``undone_from`` when one is an undo.
+
+    New events that are only server steps drawing nothing leave the
+    take-back as it was (no key).  ``undone_from``: the seq of the first
+    undo among them: the page asks for the table again (``resync_table``),
+    whose frame lists what is struck out.
+    """
+    out: dict[str, Any] = {}
+    if any(_decides(engine, e) for e in events):
+        out["take_back"] = take_back_offer(engine, events)
+    undo = next((e["seq"] for e in events if is_undo(e["action"])), None)
+    if undo is not None:
+        out["undone_from"] = undo
+    return out

@@ -1,0 +1,77 @@
+"""The server tells the page what it may offer (sixdice/tables/affordances.py): the page copies no rule."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from sixdice.gamekit.engine import get_engine
+from sixdice.tables import affordances, selectors, services
+from sixdice.tables.services import Credentials
+from tests.tinygame import TINY
+
+SIXDICE = get_engine("sixdice")
+
+
+def ev(seq: int, actor: str, kind: str, **fields: object) -> dict:
+    return {"seq": seq, "actor": actor, "action": {"type": kind, **fields}}
+
+
+def test_the_table_part_is_the_engines_declarations():
+    part = affordances.table_part(SIXDICE, {"dice": "physical"})
+    assert part["random_actions"] == ["roll"] and part["typed_in"] is True and part["take_back"] is True
+    assert [s["value"] for s in part["bot_strengths"]] == list(SIXDICE.bot_strengths)
+    assert [s["value"] for s in part["bot_strengths"] if s["default"]] == ["strong"]
+    assert {s["label"] for s in part["bot_strengths"]} == {"strength_random", "strength_greedy", "strength_strong"}
+    assert affordances.table_part(SIXDICE, {"dice": "app", "takeback": False})["typed_in"] is False
+    assert affordances.table_part(SIXDICE, {"takeback": False})["take_back"] is False
+    tiny = affordances.table_part(TINY, {"dealer": "table"})
+    assert tiny["random_actions"] == ["deal"] and tiny["typed_in"] is True and tiny["bot_strengths"] == []
+
+
+def test_the_take_back_offer_follows_the_services_rule():
+    log = [ev(1, "system", "roll", values=[1]), ev(2, "0", "flip"), ev(3, "system", "group")]
+    assert affordances.take_back_offer(SIXDICE, log) == {"seat": 0, "seq": 2}  # balancing goes with it
+    assert affordances.take_back_offer(SIXDICE, [*log, ev(4, "system", "roll", values=[2])]) is None
+    assert affordances.take_back_offer(SIXDICE, [ev(1, "0", "roll", values=[1])]) is None  # a typed roll
+    assert affordances.take_back_offer(SIXDICE, [ev(1, "0", "flip"), ev(2, "host", "undo", to=0)]) is None
+    timed = {**ev(1, "0", "flip"), "stand_in": "timeout"}
+    assert affordances.take_back_offer(SIXDICE, [timed]) is None  # the app played it for the seat
+    assert affordances.take_back_offer(TINY, [ev(1, "0", "add", n=1), ev(2, "system", "deal", value=3)]) is None
+    assert affordances.take_back_offer(TINY, [ev(1, "0", "add", n=1), ev(2, "system", "roll")]) == {"seat": 0, "seq": 1}
+
+
+def test_an_update_says_the_take_back_only_when_its_events_decide_it():
+    assert affordances.update_part(SIXDICE, [ev(5, "system", "group")]) == {}  # unchanged
+    assert affordances.update_part(SIXDICE, [ev(5, "1", "flip"), ev(6, "system", "group")]) == {
+        "take_back": {"seat": 1, "seq": 5}}
+    undo = affordances.update_part(SIXDICE, [ev(7, "host", "undo", to=4)])
+    assert undo == {"take_back": None, "undone_from": 7}
+
+
+def test_undone_seqs_strike_what_an_undo_took_back_even_in_the_last_events_only():
+    log = [ev(3, "0", "flip"), ev(4, "system", "group"), ev(5, "host", "undo", to=3), ev(6, "0", "group"),
+           ev(7, "host", "undo", to=2)]
+    assert affordances.undone_seqs(log) == [3, 4, 6]  # the undo events themselves stay as they are
+
+
+@pytest.mark.django_db
+def test_frames_and_updates_carry_them(tiny_table):
+    table, _host, secrets = tiny_table
+    game = services.start_game(table=table, rng=random.Random(2)).game
+    frame = selectors.snapshot(table.pk, seat=0, host=False)
+    assert frame["table"]["random_actions"] == ["deal"] and frame["table"]["typed_in"] is False
+    assert (frame["game"]["undone"], frame["game"]["take_back"]) == ([], None)
+    first = game.first
+    services.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[first]),
+                          action={"type": "add", "n": 1}, expected_seq=0, rng=random.Random(1))
+    game.refresh_from_db()
+    events = [selectors.event_payload(e) for e in game.events.order_by("seq")]
+    message = selectors.events_message(engine="tiny", game=game.pk, number=1, seq=game.seq, status="playing",
+                                       events=events, state=game.state, version=1)
+    update = json.loads(selectors.PreparedUpdate(message).text(first, "en"))
+    assert update["take_back"] is None  # the app dealt after the add
+    resync = selectors.resync(table.pk, seat=first, host=False, game_id=game.pk, since=0)
+    assert resync["take_back"] is None and resync["type"] == "update"
