@@ -18,6 +18,7 @@ from typing import Any
 from .engine import Actor, GameEngine
 from .replay import is_undo
 
+
 def pinned_values(
     events: Iterable[tuple[Actor | str, Mapping[str, Any]]], engine: GameEngine, options: Mapping[str, Any],
 ) -> list[Any]:
