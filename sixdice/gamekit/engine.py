@@ -127,7 +127,7 @@ class BoardPicture:
     """A state as plain data for the review pages' generic drawing.
 
     ``facts`` are ``(key, value)`` pairs shown above the hands; ``key`` names
-    a label the page translates (``"round"``, ``"bank"``, ``"roll"``).
+    a label the page translates (Six-Dice: ``"round"``, ``"bank"``).
     """
 
     hands: tuple[HandPicture, ...] = ()

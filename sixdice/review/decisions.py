@@ -35,7 +35,7 @@ from sixdice.tables.i18n import render_notation
 if TYPE_CHECKING:
     from .steps import Step
 
-SEAT, BOT, HOST_KIND, APP_ROLL, APP_DEFAULT, TIMEOUT, APP = "seat", "bot", "host", "roll", "default", "timeout", "app"
+SEAT, BOT, HOST_KIND, APP_ROLL, APP_DEFAULT, TIMEOUT, APP = "seat", "bot", "host", "draw", "default", "timeout", "app"
 
 #: What each kind of actor is called (the admin filter and the replay legend use the same words).
 KIND_LABELS = {

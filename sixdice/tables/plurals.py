@@ -18,7 +18,7 @@ CATEGORY_SAMPLES = {"zero": 0, "one": 1, "two": 2, "few": 3, "many": 5, "other":
 
 FORMS: dict[str, Callable[[int], str]] = {
     "bank": lambda n: ngettext("Bank: %(n)s die", "Bank: %(n)s dice", n),
-    "dice": lambda n: ngettext("%(n)s die", "%(n)s dice", n),
+    "dice_count": lambda n: ngettext("%(n)s die", "%(n)s dice", n),
 }
 
 

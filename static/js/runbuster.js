@@ -246,7 +246,7 @@
     return window.kit.keypad(el, {
       count, typed: ui.keys, faces: [1, 2, 3, 4, 5, 6],
       box: "card rb-keypad", typedRow: "rb-typed-row", keys: "rb-keys", buttons: "rb-pick",
-      heading: el("div", {class: "rb-keypad-title"}, byHost ? f(T.keypadFor, {n: live.plural("dice", count), name: nm[v.current]}) : f(T.keypadYou, {n: live.plural("dice", count)})),
+      heading: el("div", {class: "rb-keypad-title"}, byHost ? f(T.keypadFor, {n: live.plural("dice_count", count), name: nm[v.current]}) : f(T.keypadYou, {n: live.plural("dice_count", count)})),
       slot: (x) => el("span", {class: "rb-typed" + (x ? "" : " blank")}, x ? String(x) : "·"),
       key: (x) => ({class: "die pip rb-key", body: face(el, x)}),
       back: {attrs: {class: "secondary rb-back", "aria-label": T.back}, body: "⌫"},

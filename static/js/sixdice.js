@@ -109,7 +109,7 @@
     if (p.kind === "flip") return mine ? tr("yourFlip") : tr("waitFlip", {name});
     if (p.kind === "group") return mine ? tr("youGroup") : tr("waitGroup", {name});
     if (p.kind === "keep") return mine ? tr("youKeep") : tr("waitKeep", {name});
-    const n = window.plural("dice", p.count);
+    const n = window.plural("dice_count", p.count);
     if (v.dice !== "physical") return tr("rolling", {name});
     return mine ? tr("youRoll", {n, what: p.purpose === "start" ? tr("whatStartHand") : whatOf(p)}) : tr("waitRoll", {name, what: whatOf(p)});
   }
@@ -321,7 +321,7 @@
     const el = live.el;
     const p = v.pending;
     const typed = ui.typed || (ui.typed = []);
-    const n = live.plural("dice", p.count);
+    const n = live.plural("dice_count", p.count);
     const what = p.purpose === "start" ? tr("whatStartHand") : whatOf(p);
     return window.kit.keypad(el, {
       count: p.count, typed, faces: KEYPAD,

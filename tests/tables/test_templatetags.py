@@ -31,5 +31,5 @@ def test_plural_forms_per_category_in_ukrainian():
     assert forms["few"] == "Банк: %(n)s кубики"
     assert forms["many"] == "Банк: %(n)s кубиків"
     with translation.override("en"):
-        forms = plural_table()["dice"]
+        forms = plural_table()["dice_count"]
     assert (forms["one"], forms["other"]) == ("%(n)s die", "%(n)s dice")

@@ -132,7 +132,7 @@
         if (hand.score !== null && hand.score !== undefined) label += ` (${hand.score})`;
         if (hand.mark) label += ` · ${hand.mark}`;
         box.append(el("div", {class: "hand", "data-seat": seat},
-          el("strong", {}, label), el("div", {class: "dice"}, groups, loose)));
+          el("strong", {}, label), el("div", {class: "hand-dice"}, groups, loose)));
       });
     } else {
       box.append(el("pre", {class: "raw"}, JSON.stringify(view, null, 1)));
