@@ -154,6 +154,13 @@ class SixDiceEngine(GameEngine):
             "hints": on_off(raw, "hints", part(gettext_noop("Hints"))),
         }
 
+    def upgrade_options(self, options: Mapping[str, Any], *, version: int) -> JSON:
+        """Format 1 to 2: ``hints`` came in later within format 1 (before it, no table had hints)."""
+        upgraded = dict(options)
+        if version == 1:
+            upgraded.setdefault("hints", False)
+        return upgraded
+
     def start(self, *, players: Sequence[str], options: Mapping[str, Any], first: int = 0) -> JSON:
         opts = self.clean_options(options, players=len(players))
         st = rules.new_game(

@@ -394,6 +394,23 @@ class GameEngine:
         won = set(outcome.winners)
         return dense_ranks([seat not in won for seat in seats])
 
+    def upgrade_options(self, options: Mapping[str, Any], *, version: int) -> JSON:
+        """Options as an export of format ``version`` holds them, in the shape of format ``version + 1``.
+
+        Import upgrades an older file one version at a time
+        (``sixdice.review.exchange.upgrade``, ``docs/export-format.md``).  When
+        a game adds an option, the export format's version goes up and this
+        hook gives the option, for files of the versions before, the value that
+        was in force before the option existed (not necessarily today's
+        default); an option the game dropped is removed.  Default: unchanged.
+        """
+        return dict(options)
+
+    def upgrade_state(self, state: Mapping[str, Any], *, version: int) -> JSON:
+        """A state (an export's ``initial_state`` or ``final_state``) of format ``version``, in the
+        shape of format ``version + 1``, for a game whose state holds its options.  Default: unchanged."""
+        return dict(state)
+
     end_reasons: ClassVar[Mapping[str, str]] = {}
     """A label per :attr:`Outcome.end_reason` code (English, marked with ``gettext_noop``), for the
     statistics page and the admin; a code without a label is shown as it is."""
