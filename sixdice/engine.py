@@ -28,6 +28,7 @@ from sixdice.gamekit.engine import (
     OptionsError,
     Outcome,
     ParsedStates,
+    PlayRecord,
     dense_ranks,
     register,
 )
@@ -385,6 +386,11 @@ class SixDiceEngine(GameEngine):
         won = set(st.winners)
         values = st.values()
         return dense_ranks([(seat not in won, -abs(values[seat])) for seat in range(st.n)])
+
+    def play_record(self, state: Mapping[str, Any], *, players: int) -> PlayRecord:
+        """Each seat's score is its final hand value (no BoardGameGeek id: not verified that it lists the game)."""
+        st = self._state(state)
+        return PlayRecord(scores=tuple(float(v) for v in st.values()[:players]))
 
     # ------------------------------------------------------------ review pages, statistics and rules
 

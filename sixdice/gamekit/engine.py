@@ -141,6 +141,15 @@ class HandPicture:
 
 
 @dataclass(frozen=True)
+class PlayRecord:
+    """What a play log (the BG Stats app's "Send to BG Stats") gets from a game beyond the shared facts."""
+
+    scores: tuple[float | None, ...] = ()  # one per seat; empty: the game has no points
+    bgg_id: int | None = None  # the game's BoardGameGeek id, only when BoardGameGeek has the game
+    highest_wins: bool | None = None  # None: say nothing (the ranks say who did best)
+
+
+@dataclass(frozen=True)
 class BoardPicture:
     """A state as plain data for the review pages' generic drawing.
 
@@ -410,6 +419,11 @@ class GameEngine:
         """A state (an export's ``initial_state`` or ``final_state``) of format ``version``, in the
         shape of format ``version + 1``, for a game whose state holds its options.  Default: unchanged."""
         return dict(state)
+
+    def play_record(self, state: Mapping[str, Any], *, players: int) -> PlayRecord:
+        """A finished game's scores per seat and its BoardGameGeek id, for a play log
+        (``sixdice.review.bgstats``).  Default: no points, no id."""
+        return PlayRecord()
 
     end_reasons: ClassVar[Mapping[str, str]] = {}
     """A label per :attr:`Outcome.end_reason` code (English, marked with ``gettext_noop``), for the

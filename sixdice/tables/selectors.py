@@ -172,6 +172,11 @@ def _build_frame(
                 "engine": game.engine,
                 "state": game.state,
             }
+            from sixdice.review.bgstats import end_links  # here: the review app imports the tables'
+
+            links = end_links(game, code=table.code)
+            if links is not None:  # the end screen: the replay, the standings, "Send to BG Stats"
+                frame["game"]["links"] = links
     return FRAMES.put(table.pk, frame, logs)
 
 

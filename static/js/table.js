@@ -17,7 +17,8 @@
     if (opener) { opener.focus({preventScroll: true}); opener = null; }
   }
   for (const b of document.querySelectorAll("[data-sheet]")) {
-    b.addEventListener("click", () => {
+    b.addEventListener("click", (e) => {
+      if (b.tagName === "A") e.preventDefault();  // a link to a panel (the end screen's standings) opens it here
       const sheet = $(b.dataset.sheet);
       const was = sheet.classList.contains("open");
       close();
