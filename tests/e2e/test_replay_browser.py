@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -15,6 +16,7 @@ pytestmark = pytest.mark.browser
 
 PLAY = """
 import json
+import re
 from tests.review.conftest import play
 from sixdice.review import exchange
 game = play({engine!r}, ("Ana", "Bo"), seed=5, options={options!r})
@@ -92,6 +94,7 @@ def _axe_serious(page) -> list[str]:
 
 PLAY_NAMED = """
 import json
+import re
 from tests.review.conftest import play
 from sixdice.review import exchange
 game = play("sixdice", {names!r}, seed=11, options={{"rounds": 2}})
@@ -181,4 +184,22 @@ def test_the_stats_tables_fit_360(server, phone, long_named):
         row = page.locator(f'tr[data-player^="{name}"]').first
         expect(row.locator("td").first).to_have_text(row.get_attribute("data-player") or "")
     page.screenshot(path=str(SCREENS / "review-stats-thumb-360.png"), full_page=True)
+    assert _axe_serious(page) == []
+
+
+def test_the_end_screen_links_to_the_replay_the_standings_and_bgstats(server, phone):
+    doc = _played_on(server, "sixdice", {"rounds": 1})
+    code = doc["table"]["code"]
+    page = phone(f"{server.url}/t/{code}/")  # a phone at the table when the game is over
+    links = page.locator("#game-links")
+    expect(links).to_be_visible()
+    expect(links.locator('[data-link="replay"]')).to_have_attribute("href", f"/t/{code}/replay/1/")
+    expect(links.locator('[data-link="bgstats"]')).to_have_attribute(
+        "href", re.compile(r"^bgstats://app\.bgstatsapp\.com/createPlay\.html\?data="))
+    links.locator('[data-link="standings"]').click()  # opens the table's standings panel in place
+    expect(page.locator("#standings-card")).to_be_visible()
+    assert page.url.startswith(f"{server.url}/t/{code}/")
+    page.locator("#standings-card .sheet-close").click()
+    links.scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENS / "sixdice-end-links-360.png"))
     assert _axe_serious(page) == []
