@@ -97,21 +97,14 @@ def link(game: Game, *, code: str | None = None, names: Sequence[str] | None = N
     return f"{CREATE_PLAY}?data={quote(text, safe='')}"
 
 
-STANDINGS_PANEL = "standings-card"
-"""The id of the table page's standings panel: ``#standings-card`` opens it (``static/js/table.js``)."""
+def end_links(game: Game, code: str) -> dict[str, str]:
+    """The review's links on a finished game's end screen: its replay and "Send to BG Stats".
 
-
-def end_links(game: Game, *, code: str) -> dict[str, str] | None:
-    """What a finished game's end screen links to: its replay, the table's standings, BG Stats.
-
-    Sent in the table frame's game part (``links``); ``None`` while the game
-    is played or after it was abandoned.  No query: the names are the
-    table's own (the players at the table see them anyway).
+    Added to the table frame's ``game.links`` (``sixdice.tables.selectors.END_LINKS``,
+    registered in ``apps.py``).  No query: the names are the table's own (the
+    players at the table see them anyway).
     """
-    if game.status != Game.Status.FINISHED:
-        return None
     return {
         "replay": reverse("review:replay", args=[code, game.number]),
-        "standings": reverse("tables:table", args=[code]) + "#" + STANDINGS_PANEL,
         "bgstats": link(game, code=code, names=game.players),
     }

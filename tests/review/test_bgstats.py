@@ -78,7 +78,7 @@ def test_the_adapter_gives_the_bgg_id_and_scores(runbuster_game, monkeypatch):
 
 def test_no_link_for_a_game_not_finished(sixdice_game):
     sixdice_game.status = Game.Status.ABANDONED
-    assert bgstats.link(sixdice_game) == "" and bgstats.end_links(sixdice_game, code="ABCDE") is None
+    assert bgstats.link(sixdice_game) == "" and selectors.end_links(sixdice_game, code="ABCDE") is None
 
 
 def test_the_replay_page_offers_it(client, sixdice_game):
