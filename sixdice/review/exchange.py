@@ -554,10 +554,23 @@ def _already_here(c: dict[str, Any]) -> bool:
     for game_id, players, options in candidates.values_list("pk", "players", "options"):
         if players != c["names"]:
             continue
-        logged = Event.objects.filter(game_id=game_id).order_by("seq").values_list("actor", "action")
-        if limits.content_hash(c["engine"], options, players, c["first"], logged) == c["hash"]:
-            return True
+        logged = list(Event.objects.filter(game_id=game_id).order_by("seq").values_list("actor", "action"))
+        # A game played here by an older version keeps its options in their old shape: compare both ways.
+        for shape in (options, _cleaned(c["engine"], options, len(players))):
+            if shape is not None and limits.content_hash(c["engine"], shape, players, c["first"], logged) == c["hash"]:
+                return True
     return False
+
+
+def _cleaned(slug: str, options: Any, players: int) -> dict[str, Any] | None:
+    """Stored options as the engine cleans them today (an older game's lack a newer option), or ``None``."""
+    engine = REGISTRY.get(slug)
+    if engine is None or not isinstance(options, Mapping):
+        return None
+    try:
+        return {**engine.clean_options(dict(options), players=players), **shared_options(options)}
+    except GameError:
+        return None
 
 
 def import_documents(docs: Sequence[Any], *, source: str = "", unsigned: bool = False) -> list[Game]:

@@ -139,3 +139,17 @@ def test_bad_old_files_get_one_clear_line_and_change_nothing(tmp_path, name):
     text = str(info.value)
     assert text.startswith("Refused: ") and "\n" not in text and message in text, text
     assert _counts() == before
+
+
+def test_a_game_played_here_by_an_older_version_is_still_already_here(sixdice_game):
+    """Played here before the hints option (its stored options lack it), then its old file imported."""
+    old_options = {k: v for k, v in sixdice_game.options.items() if k != "hints"}
+    Game.objects.filter(pk=sixdice_game.pk).update(options=old_options)
+    sixdice_game.refresh_from_db()
+    doc = exchange.export_game(sixdice_game)
+    doc["version"] = 1  # as that version wrote it
+    assert "hints" not in doc["game"]["options"]
+    before = _counts()
+    with pytest.raises(exchange.ImportRefused, match="already here"):
+        exchange.import_documents([doc], unsigned=True)
+    assert _counts() == before
