@@ -131,6 +131,20 @@ class RunBusterEngine(GameEngine):
         """The app rolls unless the table plays with real dice (``dice: physical``)."""
         return options.get("dice", "app") != "physical"
 
+    def upgrade_options(self, options: Mapping[str, Any], *, version: int) -> JSON:
+        """Format 1 to 2: the first tables kept an unused ``bots`` list (the seats say which the app plays)."""
+        upgraded = dict(options)
+        if version == 1:
+            upgraded.pop("bots", None)
+        return upgraded
+
+    def upgrade_state(self, state: Mapping[str, Any], *, version: int) -> JSON:
+        """The state holds the game's options: upgraded as :meth:`upgrade_options` does."""
+        upgraded = dict(state)
+        if isinstance(upgraded.get("options"), Mapping):
+            upgraded["options"] = self.upgrade_options(upgraded["options"], version=version)
+        return upgraded
+
     def plays_series(self, options: Mapping[str, Any]) -> bool:
         """A series of rounds (Player 1 moving on), or one round and the table closes."""
         return bool(options.get("series", True))

@@ -30,6 +30,7 @@ from sixdice.gamekit.engine import (
     OptionsError,
     Outcome,
     ParsedStates,
+    PlayRecord,
     Presentation,
     dense_ranks,
     register,
@@ -176,6 +177,13 @@ class SixDiceEngine(GameEngine):
             "auto_balance": on_off(raw, "auto_balance", part(gettext_noop("Automatic balancing"))),
             "hints": on_off(raw, "hints", part(gettext_noop("Hints"))),
         }
+
+    def upgrade_options(self, options: Mapping[str, Any], *, version: int) -> JSON:
+        """Format 1 to 2: ``hints`` came in later within format 1 (before it, no table had hints)."""
+        upgraded = dict(options)
+        if version == 1:
+            upgraded.setdefault("hints", False)
+        return upgraded
 
     def start(self, *, players: Sequence[str], options: Mapping[str, Any], first: int = 0) -> JSON:
         opts = self.clean_options(options, players=len(players))
@@ -411,6 +419,11 @@ class SixDiceEngine(GameEngine):
         won = set(st.winners)
         values = st.values()
         return dense_ranks([(seat not in won, -abs(values[seat])) for seat in range(st.n)])
+
+    def play_record(self, state: Mapping[str, Any], *, players: int) -> PlayRecord:
+        """Each seat's score is its final hand value (no BoardGameGeek id: not verified that it lists the game)."""
+        st = self._state(state)
+        return PlayRecord(scores=tuple(float(v) for v in st.values()[:players]))
 
     # ------------------------------------------------------------ review pages, statistics and rules
 

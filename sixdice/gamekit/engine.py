@@ -123,6 +123,15 @@ class HandPicture:
 
 
 @dataclass(frozen=True)
+class PlayRecord:
+    """What a play log (the BG Stats app's "Send to BG Stats") gets from a game beyond the shared facts."""
+
+    scores: tuple[float | None, ...] = ()  # one per seat; empty: the game has no points
+    bgg_id: int | None = None  # the game's BoardGameGeek id, only when BoardGameGeek has the game
+    highest_wins: bool | None = None  # None: say nothing (the ranks say who did best)
+
+
+@dataclass(frozen=True)
 class BoardPicture:
     """A state as plain data for the review pages' generic drawing.
 
@@ -448,6 +457,28 @@ class GameEngine:
             return dense_ranks([where.get(seat, len(outcome.places)) for seat in seats])
         won = set(outcome.winners)
         return dense_ranks([seat not in won for seat in seats])
+
+    def upgrade_options(self, options: Mapping[str, Any], *, version: int) -> JSON:
+        """Options as an export of format ``version`` holds them, in the shape of format ``version + 1``.
+
+        Import upgrades an older file one version at a time
+        (``sixdice.review.exchange.upgrade``, ``docs/export-format.md``).  When
+        a game adds an option, the export format's version goes up and this
+        hook gives the option, for files of the versions before, the value that
+        was in force before the option existed (not necessarily today's
+        default); an option the game dropped is removed.  Default: unchanged.
+        """
+        return dict(options)
+
+    def upgrade_state(self, state: Mapping[str, Any], *, version: int) -> JSON:
+        """A state (an export's ``initial_state`` or ``final_state``) of format ``version``, in the
+        shape of format ``version + 1``, for a game whose state holds its options.  Default: unchanged."""
+        return dict(state)
+
+    def play_record(self, state: Mapping[str, Any], *, players: int) -> PlayRecord:
+        """A finished game's scores per seat and its BoardGameGeek id, for a play log
+        (``sixdice.review.bgstats``).  Default: no points, no id."""
+        return PlayRecord()
 
     end_reasons: ClassVar[Mapping[str, str]] = {}
     """A label per :attr:`Outcome.end_reason` code (English, marked with ``gettext_noop``), for the

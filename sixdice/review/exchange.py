@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -36,7 +36,9 @@ from .steps import actor_name, count_turns
 
 FORMAT = "sixdice-game"
 CODE_MAX = Table._meta.get_field("code").max_length or 8
-VERSION = 1
+VERSION = 2
+"""The version this app writes.  It goes up whenever the document or a game's options change shape
+(or the wording of an event's ``text``); :data:`UPGRADES` then gets the step from the version before."""
 
 Document = dict[str, Any]
 
@@ -257,6 +259,66 @@ def _not_json(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+# ---------------------------------------------------------------- older versions
+
+
+def _v1_to_v2(doc: Document, label: str) -> Document:
+    """Version 1 (every export up to the first version history) to 2.
+
+    Games' options gained keys within version 1 (a file lacks those added after it
+    was exported) and Run Buster dropped one; each game's adapter upgrades its
+    options and states (``GameEngine.upgrade_options`` / ``upgrade_state``), with the
+    value in force before an option existed.  An event's ``text`` was the wording of
+    the engine of the day: it is dropped and import writes today's notation.
+    """
+    g = doc.get("game")
+    slug = g.get("engine") if isinstance(g, Mapping) else None
+    engine = REGISTRY.get(slug) if isinstance(slug, str) else None
+    if engine is None or not isinstance(g, Mapping):  # the checks name what is wrong
+        return doc
+    try:
+        if isinstance(g.get("options"), Mapping):
+            doc["game"] = {**g, "options": engine.upgrade_options(g["options"], version=1)}
+        t = doc.get("table")
+        if isinstance(t, Mapping) and isinstance(t.get("options"), Mapping):
+            doc["table"] = {**t, "options": engine.upgrade_options(t["options"], version=1)}
+        for key in ("initial_state", "final_state"):
+            if isinstance(doc.get(key), Mapping):
+                doc[key] = engine.upgrade_state(doc[key], version=1)
+    except Exception as exc:  # an odd value must never become a traceback: the checks then refuse the file
+        raise ImportRefused(f"{label}: the file cannot be read as version 1 ({exc.__class__.__name__}).") from None
+    events = doc.get("events")
+    if isinstance(events, list):
+        doc["events"] = [{k: v for k, v in e.items() if k != "text"} if isinstance(e, Mapping) else e for e in events]
+    return doc
+
+
+UPGRADES: dict[int, Callable[[Document, str], Document]] = {1: _v1_to_v2}
+"""Version N -> N + 1, for every N below :data:`VERSION`.  Each step takes the document as that
+version wrote it (untrusted: it may be malformed) and leaves the checking to :func:`_check`."""
+
+
+def upgrade(doc: Mapping[str, Any], label: str = "the game") -> Document:
+    """A copy of ``doc`` in the shape of :data:`VERSION`, upgraded one version at a time.
+
+    A version this app does not know (newer, or not a version at all) is refused with
+    :class:`ImportRefused`; the document given is never changed.
+    """
+    version = doc.get("version")
+    _need(isinstance(version, int) and not isinstance(version, bool),
+          f'{label}: "version" must be a whole number (this app reads versions 1 to {VERSION}), not {version!r}.')
+    assert isinstance(version, int)
+    _need(version <= VERSION, f'{label}: it is version {version} of the format, newer than this app reads '
+          f'(versions 1 to {VERSION}); import it with a newer version of the app.')
+    _need(version >= 1, f'{label}: unsupported "version" {version!r} (this app reads versions 1 to {VERSION}).')
+    out: Document = copy.deepcopy(dict(doc))
+    while version < VERSION:
+        out = UPGRADES[version](out, label)
+        version += 1
+        out["version"] = version
+    return out
+
+
 def _check(doc: Any, label: str) -> dict[str, Any]:
     """Validate one document and replay it; returns what :func:`_write` needs."""
     doc = _obj(doc, label)
@@ -265,9 +327,8 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
     except limits.TooLarge as exc:
         raise ImportRefused(str(exc)) from None
     _need(doc.get("format") == FORMAT, f'{label}: "format" must be "{FORMAT}".')
-    version = doc.get("version")
-    _need(version == VERSION and not isinstance(version, bool),
-          f'{label}: unsupported "version" {version!r} (this app reads version {VERSION}).')
+    original, doc = doc, upgrade(doc, label)  # the signature is the file's own: checked on it as it came
+    upgraded = original.get("version") != VERSION
     for key in ("game", "table", "players", "initial_state", "events", "final_state"):
         _need(key in doc, f'{label}: "{key}" is missing.')
     g = _obj(doc["game"], f'{label}: "game"')
@@ -349,7 +410,8 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
               f'{where}: "actor" must be a seat number of this game, "host" or "system", not {actor!r}.')
         action = _obj(e.get("action"), f'{where}: "action"')
         _need(isinstance(action.get("type"), str), f'{where}: the action has no "type".')
-        text = _str(e.get("text", ""), f'{where}: "text"')
+        # None: an older version's text, dropped by its upgrade; the engine writes it.
+        text = _str(e.get("text", ""), f'{where}: "text"') if "text" in e or not upgraded else None
         at = _time(e.get("at"), f'{where}: "at"')
         earlier = next((x["at"] for x in reversed(events) if x["at"] is not None), started_at)
         _need(at is None or earlier is None or at >= earlier, f'{where}: "at" is earlier than the event before it (or the game\'s start).')
@@ -368,6 +430,8 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
             _need(why is None, f'{label}: event {done + 1}: "actor" {e["actor"]!r} is not possible: {why}.')
             e["notation"] = describe_parts(engine, step.before, e["action"], names=names)  # undo events too
             expected_text = describe(engine, step.before, e["action"], names=names)[:500]
+            if e["text"] is None:  # an older version's wording, dropped by its upgrade
+                e["text"] = expected_text
             _need(e["text"] == expected_text,
                   f'{label}: event {done + 1}: "text" does not match the action (expected {expected_text!r}).')
             state = step.after
@@ -403,7 +467,7 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
     hints = _hints(doc.get("hints", []), events, label)
     fingerprint = limits.content_hash(engine.slug, cleaned, names, first, ((e["actor"], e["action"]) for e in events))
     return {
-        "signature": signature_of(doc),
+        "signature": signature_of(original),
         "hash": fingerprint, "engine": engine.slug, "number": number, "options": cleaned, "first": first, "names": names,
         "bots": bots, "initial": initial, "state": state, "outcome": outcome, "events": events,
         "started_at": started_at, "finished_at": finished_at, "table_options": dict(table_options), "code": code,
@@ -490,10 +554,23 @@ def _already_here(c: dict[str, Any]) -> bool:
     for game_id, players, options in candidates.values_list("pk", "players", "options"):
         if players != c["names"]:
             continue
-        logged = Event.objects.filter(game_id=game_id).order_by("seq").values_list("actor", "action")
-        if limits.content_hash(c["engine"], options, players, c["first"], logged) == c["hash"]:
-            return True
+        logged = list(Event.objects.filter(game_id=game_id).order_by("seq").values_list("actor", "action"))
+        # A game played here by an older version keeps its options in their old shape: compare both ways.
+        for shape in (options, _cleaned(c["engine"], options, len(players))):
+            if shape is not None and limits.content_hash(c["engine"], shape, players, c["first"], logged) == c["hash"]:
+                return True
     return False
+
+
+def _cleaned(slug: str, options: Any, players: int) -> dict[str, Any] | None:
+    """Stored options as the engine cleans them today (an older game's lack a newer option), or ``None``."""
+    engine = REGISTRY.get(slug)
+    if engine is None or not isinstance(options, Mapping):
+        return None
+    try:
+        return {**engine.clean_options(dict(options), players=players), **shared_options(options)}
+    except GameError:
+        return None
 
 
 def import_documents(docs: Sequence[Any], *, source: str = "", unsigned: bool = False) -> list[Game]:

@@ -80,6 +80,12 @@ class HintLine:
             return gettext("hint shown: %(move)s (followed)") % {"move": self.suggested}
         return gettext("hint shown: %(move)s (not followed)") % {"move": self.suggested}
 
+    def caption(self) -> str:
+        """The hint beside the move in a replay caption: the move is said once (a followed hint does not repeat it)."""
+        if self.suggested and self.followed:
+            return gettext("the hint shown was followed")
+        return self.text()
+
 
 def hint_lines(engine: GameEngine, game: Game, states: Sequence[Mapping[str, Any]], language: str | None = None
                ) -> dict[int, HintLine]:

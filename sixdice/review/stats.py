@@ -220,8 +220,8 @@ def compute(engine: str | None = None, *, imported: bool = True) -> Statistics:
 BAR_COLOURS = ("#2f6fdf", "#d9822b", "#2e9e5b", "#b04ac2", "#c23b3b", "#5a6b7a")
 
 
-def short(label: str, size: int = 17) -> str:
-    """A bar's label cut to fit beside the bar (the whole label is in the chart's spoken text)."""
+def short(label: str, size: int = 44) -> str:
+    """A bar's label cut to fit the chart's width (the whole label is in the chart's spoken text)."""
     return label if len(label) <= size else label[: size - 1].rstrip() + "…"
 
 
@@ -229,13 +229,16 @@ def bar_chart(rows: Sequence[tuple[str, float, str]], *, title: str, max_value: 
               marker: tuple[float, str] | None = None) -> SafeString:
     """Horizontal bars: (label, value, value as shown).  ``marker`` draws a reference line.
 
-    The SVG scales to its container (``viewBox``), so it fits a 360 px phone.
+    The SVG scales to its container (``viewBox``), so it fits a 360 px phone:
+    each label stands on its own line above its bar (the whole chart width,
+    so a long name is not cut at the left edge), the value after the bar.
     """
-    width, label_w, bar_h, gap = 320, 110, 22, 8
-    top = 4
-    height = top + len(rows) * (bar_h + gap) + (18 if marker else 0)
+    width, label_h, bar_h, gap = 320, 15, 18, 8
+    top = 2
+    row_h = label_h + bar_h + gap
+    height = top + len(rows) * row_h + (18 if marker else 0)
     top_value = max_value if max_value is not None else max([v for _l, v, _s in rows] + [1])
-    scale = (width - label_w - 48) / (top_value or 1)
+    scale = (width - 56) / (top_value or 1)
     # What a screen reader says: the title, then every bar's label and value (and the reference line).
     spoken = "; ".join(f"{label}: {shown}" for label, _v, shown in rows)
     if marker:
@@ -246,20 +249,20 @@ def bar_chart(rows: Sequence[tuple[str, float, str]], *, title: str, max_value: 
         f'xmlns="http://www.w3.org/2000/svg"><title>{escape(title)}</title><desc>{escape(spoken)}</desc>'
     ]
     for i, (label, value, shown) in enumerate(rows):
-        y = top + i * (bar_h + gap)
+        y = top + i * row_h
         w = max(0.0, value * scale)
         parts.append(
-            f'<text x="{label_w - 6}" y="{y + bar_h * 0.7:.1f}" text-anchor="end" font-size="12">{escape(short(label))}</text>'
-            f'<rect x="{label_w}" y="{y}" width="{w:.1f}" height="{bar_h}" rx="3" '
+            f'<text x="0" y="{y + 11}" font-size="12">{escape(short(label))}</text>'
+            f'<rect x="0" y="{y + label_h}" width="{w:.1f}" height="{bar_h}" rx="3" '
             f'fill="{BAR_COLOURS[i % len(BAR_COLOURS)]}"/>'
-            f'<text x="{label_w + w + 4:.1f}" y="{y + bar_h * 0.7:.1f}" font-size="12">{escape(shown)}</text>'
+            f'<text x="{w + 4:.1f}" y="{y + label_h + bar_h * 0.72:.1f}" font-size="12">{escape(shown)}</text>'
         )
     if marker:
         value, text = marker
-        x = label_w + value * scale
+        x = value * scale
         parts.append(
             f'<line x1="{x:.1f}" y1="0" x2="{x:.1f}" y2="{height - 16}" stroke="#1b1b1f" stroke-dasharray="4 3"/>'
-            f'<text x="{min(x, width - 4):.1f}" y="{height - 3}" text-anchor="end" font-size="11">{escape(text)}</text>'
+            f'<text x="{min(max(x, 90), width - 4):.1f}" y="{height - 3}" text-anchor="end" font-size="11">{escape(text)}</text>'
         )
     parts.append("</svg>")
     return mark_safe("".join(parts))  # noqa: S308 - every text above is escaped

@@ -104,6 +104,7 @@ def step_payloads(game: Game, steps: Sequence[Step],
             payload.update(made[step.index - 1].as_json(game.players))
             if step.index in hints:
                 payload["hint"] = hints[step.index].text()
+                payload["hint_caption"] = hints[step.index].caption()  # the caption's words: the move said once
             if is_undo(step.action):  # an undo is no choice: no engine default beside it
                 payload.update(default=None, differs=False)
         payloads.append(payload)

@@ -14,7 +14,7 @@ from sixdice.tables.models import Game, Table
 from sixdice.tables.selectors import table_info
 from sixdice.tables.services import normalise_code
 
-from . import exchange, stats
+from . import bgstats, exchange, stats
 from .decisions import bots_of, who_began
 from .models import note_of
 from .steps import replay_steps, step_payloads
@@ -75,6 +75,7 @@ def replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
         "table_log": mask_hidden(game, [{"step": c.step, "kind": c.kind, "text": c.text}
                                         for c in table_log(game, events)]),
         "note_url": reverse("admin:tables_game_change", args=[game.pk]) if staff else "",
+        "bgstats_url": bgstats.link(game),  # "" unless finished; names as public pages show them
     })
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -141,7 +141,32 @@ def build_frame(
                 "state": game.state,
             }
             frame["game"].update(affordances.game_part(get_engine(game.engine), frame["game"]["log"]))
+            links = end_links(game, code=table.code)
+            if links is not None:  # the end screen: the replay, the standings, "Send to BG Stats"
+                frame["game"]["links"] = links
     return FRAMES.put(table.pk, frame, logs)
+
+
+GameLinks = Callable[[Game, str], Mapping[str, str]]
+END_LINKS: list[GameLinks] = []
+"""What else a finished game's end screen links to, each given the game and its table's code: the
+review app adds the replay and "Send to BG Stats" (its ``apps.py``; the tables never import it)."""
+
+STANDINGS_PANEL = "standings-card"
+"""The id of the table page's standings panel: a link to ``#standings-card`` opens it (``static/js/table.js``)."""
+
+
+def end_links(game: Game, *, code: str) -> dict[str, str] | None:
+    """The links of a finished game's end screen (the table frame's ``game.links``); ``None`` before its end.
+
+    The table's standings, then whatever :data:`END_LINKS` add; no query of their own.
+    """
+    if game.status != Game.Status.FINISHED:
+        return None
+    links = {"standings": reverse("tables:table", args=[code]) + "#" + STANDINGS_PANEL}
+    for more in END_LINKS:
+        links.update(more(game, code))
+    return links
 
 
 def _no_standing(seat: Seat, n: int) -> dict[str, Any]:

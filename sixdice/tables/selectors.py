@@ -20,12 +20,15 @@ from sixdice.gamekit.engine import get_engine
 
 from . import i18n
 from .frames import (
+    END_LINKS,
     FRAMES,
+    STANDINGS_PANEL,
     CachedFrame,
     FrameCache,
     FrameKey,
     build_frame,
     current_game,
+    end_links,
     frame_key,
     recent_events,
     standings,
@@ -38,7 +41,7 @@ from .rows import columns, from_db, ordered
 from .wire import PreparedUpdate, event_payload, events_message, update_frame, update_text
 
 __all__ = [
-    "FRAMES", "Arrived", "CachedFrame", "FrameCache", "FrameKey", "PreparedUpdate", "arrival", "current_game",
+    "END_LINKS", "FRAMES", "STANDINGS_PANEL", "end_links", "Arrived", "CachedFrame", "FrameCache", "FrameKey", "PreparedUpdate", "arrival", "current_game",
     "event_payload", "events_message", "events_since", "for_connection", "frame_key", "recent_events", "resync",
     "role", "snapshot", "standings", "table_frame", "table_info", "update_frame", "update_text", "welcome",
     "welcome_for", "with_timer",

@@ -189,7 +189,8 @@
       if (s.game && this.game && s.game.id === this.game.id && s.game.seq < this.game.seq) return;
       this.game = s.game ? {id: s.game.id, number: s.game.number, seq: s.game.seq, status: s.game.status,
                             players: s.game.players, started_at: s.game.started_at, view: s.game.view,
-                            take_back: s.game.take_back || null} : null;
+                            take_back: s.game.take_back || null,
+                            links: s.game.links || null} : null;  // a finished game's end links
       this.undone = new Set(s.game ? s.game.undone || [] : []);  // struck through in the log, as the server says
       this.log = s.game ? s.game.log.slice() : [];
       this.lastEvents = [];
@@ -283,6 +284,11 @@
         if (sit) sit.hidden = !(status === "lobby" || status === "finished");
       }
       $("closed-note").hidden = this.table.status !== "closed";
+      const links = $("game-links"), to = this.game && this.game.status === "finished" ? this.game.links : null;
+      if (links) {  // the end screen: replay, standings, "Send to BG Stats" (the table frame's links)
+        links.hidden = !to;
+        for (const a of links.querySelectorAll("[data-link]")) { if (to && to[a.dataset.link]) a.href = to[a.dataset.link]; a.hidden = !(to && to[a.dataset.link]); }
+      }
       const lobby = $("lobby-note");  // a phone in the lobby: the host has not started yet
       if (lobby) lobby.hidden = !(this.table.status === "lobby" && this.role !== "host");
     },

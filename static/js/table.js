@@ -30,6 +30,13 @@
     });
   }
   for (const c of document.querySelectorAll(".sheet-close")) c.addEventListener("click", close);
+  // A link to a panel (the end screen's standings) opens it here, as its tool button does.
+  for (const a of document.querySelectorAll("a[data-opens]")) {
+    a.addEventListener("click", (e) => {
+      const b = document.querySelector(`button[data-sheet="${a.dataset.opens}"]`);
+      if (b) { e.preventDefault(); b.click(); }
+    });
+  }
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") close(); });
 
   // Settings.

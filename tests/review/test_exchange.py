@@ -31,7 +31,7 @@ def _without_code(doc: dict) -> dict:
 def test_document_holds_everything(request, fixture):
     game = request.getfixturevalue(fixture)
     doc = exchange.export_game(game)
-    assert doc["format"] == "sixdice-game" and doc["version"] == 1
+    assert doc["format"] == "sixdice-game" and doc["version"] == exchange.VERSION == 2
     assert doc["game"]["engine"] == game.engine and doc["game"]["options"] == game.options
     assert [p["name"] for p in doc["players"]] == game.players
     assert len(doc["events"]) == game.seq
@@ -88,7 +88,9 @@ def _tamper_roll(doc):
 
 TAMPERS = {
     "format": (lambda d: d.update(format="something-else"), '"format"'),
-    "version": (lambda d: d.update(version=2), "version"),
+    "version": (lambda d: d.update(version=exchange.VERSION + 1), "version"),
+    "version not a number": (lambda d: d.update(version="2"), '"version"'),
+    "version zero": (lambda d: d.update(version=0), '"version"'),
     "missing events": (lambda d: d.pop("events"), '"events" is missing'),
     "events not a list": (lambda d: d.update(events={}), '"events" must be a list'),
     "unknown engine": (lambda d: d["game"].update(engine="chess"), "unknown game engine"),

@@ -124,3 +124,20 @@ def _same(game: Game, seq: int, action) -> bool:
     before = services.replay(game, events[: seq - 1])
     after = services.replay(game, events[:seq])
     return engine.apply(before, dict(action), actor=int(events[seq - 1].actor)) == after
+
+
+def test_a_replay_caption_says_a_followed_move_once(client):
+    table, secrets = _table(hints=True)
+    made = _play(table, secrets, moves=6)
+    game = _finish(table, secrets)
+    followed = [seq for seq, _seat, hint, action in made if hint and action == hint["action"]]
+    assert followed
+    html = client.get(reverse("review:replay", args=[table.code, game.number])).content.decode()
+    start = html.index('id="replay-data" type="application/json">') + len('id="replay-data" type="application/json">')
+    steps = json.loads(html[start:html.index("</script>", start)])["steps"]
+    for seq in followed:
+        assert steps[seq]["hint_caption"] == "the hint shown was followed"
+        assert steps[seq]["text"] not in steps[seq]["hint_caption"]
+    for step in steps:
+        if step.get("hint") and step["hint"].endswith("(not followed)"):
+            assert step["hint_caption"] == step["hint"]  # the other move is named: it is not this one

@@ -69,7 +69,7 @@ def test_a_file_past_the_limit_is_refused_before_it_is_read(tmp_path, doc, monke
 
 def test_deep_nesting_nan_and_long_texts_are_refused(tmp_path, doc):
     _refused(tmp_path, "[" * 100_000 + "]" * 100_000, "not valid JSON")
-    _refused(tmp_path, json.dumps(doc).replace('"version": 1', '"version": NaN', 1), "not valid JSON")
+    _refused(tmp_path, json.dumps(doc).replace(f'"version": {exchange.VERSION}', '"version": NaN', 1), "not valid JSON")
     long_text = copy.deepcopy(doc)
     long_text["events"][0]["text"] = "x" * 1000
     _refused(tmp_path, json.dumps(long_text), '"text" is longer than')

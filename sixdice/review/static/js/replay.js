@@ -96,7 +96,8 @@
     // A move an undo took back stays, struck through, with who took it back and when (for every reader).
     parts.push(s.undone ? el("s", {class: "move undone"}, s.text) : el("span", {class: "move"}, s.text));
     if (s.undone) parts.push(" ", el("small", {class: "undone-note"}, `(${s.undone_by || T.undone})`));
-    if (s.hint) parts.push(" ", el("small", {class: "hint-shown"}, `(${s.hint})`));  // what the player's phone suggested
+    // What the player's phone suggested; a followed hint is not the move said twice.
+    if (s.hint) parts.push(" ", el("small", {class: "hint-shown"}, `(${s.hint_caption || s.hint})`));
     if (s.default) {
       parts.push(" ", el("small", {class: "default" + (s.differs ? " differs" : "")},
         "(" + (s.differs ? `${T.differs}; ${format(T.defaultWas, {text: s.default})}` : T.sameAsDefault) + ")"));
@@ -144,6 +145,10 @@
   }
 
   // ---- controls
+  // A touch screen has no arrow keys: no keyboard hints there.
+  if ((window.matchMedia && window.matchMedia("(pointer: coarse)").matches) || navigator.maxTouchPoints > 0) {
+    for (const hint of document.querySelectorAll(".keys-hint")) hint.hidden = true;
+  }
   $("step-slider").addEventListener("input", (e) => live.go(e.target.value));
   $("go-start").addEventListener("click", () => live.go(0));
   $("go-prev").addEventListener("click", () => live.go(live.step - 1));
