@@ -23,6 +23,7 @@ from django.utils.dateparse import parse_datetime
 from sixdice.gamekit.engine import HOST, REGISTRY, SYSTEM, GameError, get_engine
 from sixdice.gamekit.options import table_options as shared_options
 from sixdice.gamekit.options import takes_back
+from sixdice.gamekit.pins import pinned_values
 from sixdice.gamekit.replay import describe, describe_parts, is_undo, replay
 from sixdice.tables import names as lookalikes
 from sixdice.tables import services
@@ -514,6 +515,7 @@ def _write(c: dict[str, Any]) -> Game:
     game = Game.objects.create(
         table=table, number=c["number"], engine=c["engine"], options=c["options"], players=c["names"],
         first=c["first"], initial_state=c["initial"], state=c["state"], seq=len(c["events"]),
+        pinned=pinned_values([(e["actor"], e["action"]) for e in c["events"]], get_engine(c["engine"]), c["options"]),
         status=c["status"], finished_at=c["finished_at"], **result,
     )
     save_note(game, note=c["note"], disputed=c["disputed"])
