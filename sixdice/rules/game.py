@@ -840,6 +840,7 @@ def position(
     round: int = 1,
     moved: int = 0,
     dice: str = "app",
+    variants: Variants = AS_WRITTEN,
 ) -> State:
     """A game at the start of ``mover``'s turn with the given hands (for tests, puzzles, lessons).
 
@@ -859,5 +860,7 @@ def position(
         first=mover,
         current=mover,
         todo=_turn_steps(mover),
+        variants=variants,
+        scored=(None,) * len(hands) if variants.last_turn_score else (),
     )
     return _advance(st)
