@@ -36,7 +36,15 @@ from sixdice.gamekit.options import on_off, whole_number
 from sixdice.gamekit.schema import Field
 from sixdice.rules import bots
 from sixdice.rules.game import State, final_scores
-from sixdice.rules.variants import AS_WRITTEN, MAX_FIRST_BONUS, MAX_REFILL, PRESETS, Variants, preset_of
+from sixdice.rules.variants import (
+    AS_WRITTEN,
+    MAX_FIRST_BONUS,
+    MAX_REFILL,
+    PRESETS,
+    Variants,
+    preset,
+    preset_of,
+)
 
 MAX_ROUNDS = 99
 MAX_BANK_PER_PLAYER = 50
@@ -116,7 +124,7 @@ class SixDiceEngine(GameEngine):
                 params={"low": self.min_players, "high": self.max_players, "players": players},
             )
         raw = raw or {}
-        variants, per_player = self._clean_variants(raw)
+        variants, per_player = self._clean_variants(raw, players)
         bank = whole_number(raw, "bank", part(gettext_noop("The bank")))
         if bank is None:
             bank = per_player * players
@@ -157,7 +165,7 @@ class SixDiceEngine(GameEngine):
             **variants.to_dict(),  # house rules: only those that differ from the rules as written
         }
 
-    def _clean_variants(self, raw: Mapping[str, Any]) -> tuple[Variants, int]:
+    def _clean_variants(self, raw: Mapping[str, Any], players: int) -> tuple[Variants, int]:
         """The house rules asked for, and the bank per player they suggest.
 
         ``rules``: ``as_written`` (the default), ``recommended`` (the preset, see
@@ -173,7 +181,7 @@ class SixDiceEngine(GameEngine):
             )
         rules_set = rules_set.strip().lower().replace("-", "_")
         if rules_set in PRESETS:
-            return PRESETS[rules_set]
+            return preset(rules_set, players)
         refill = whole_number(raw, "refill", part(gettext_noop("The bank refill")))
         if refill is not None and not 0 <= refill <= MAX_REFILL:
             raise OptionsError(
@@ -468,7 +476,7 @@ class SixDiceEngine(GameEngine):
         """
         v = Variants.from_dict(options)
         bank = options.get("bank") or BANK_PER_PLAYER * players
-        return {"preset": preset_of(v, bank / players), "variants": v.to_dict(), "bank": bank}
+        return {"preset": preset_of(v, bank / players, players), "variants": v.to_dict(), "bank": bank}
 
     def rules_context(self) -> JSON:
         # Bank sizes of the usual game, per number of players (shown with plural forms).

@@ -34,7 +34,7 @@ from typing import Any
 
 from .arena import GameResult, run_games, wilson
 from .bots import STRONG_BUDGET
-from .variants import NAMES, PRESETS, Variants
+from .variants import AS_WRITTEN, NAMES, PRESETS, Variants, preset
 
 
 def parse_variants(text: str) -> Variants:
@@ -48,16 +48,18 @@ def parse_variants(text: str) -> Variants:
     return Variants(**kw)
 
 
-def rules_of(preset: str | None, variants: str | None, bank_per_player: int | None) -> tuple[str, Variants, int]:
+def rules_of(
+    name: str | None, variants: str | None, bank_per_player: int | None, players: int
+) -> tuple[str, Variants, int]:
     """The label, variants and bank per player of the rules asked for."""
-    if preset:
-        key = preset.replace("-", "_")
+    if name:
+        key = name.replace("-", "_")
         if key not in PRESETS:
-            raise ValueError(f"unknown preset {preset!r}; expected as-written or recommended")
-        v, b = PRESETS[key]
-        label = preset
+            raise ValueError(f"unknown preset {name!r}; expected as-written or recommended")
+        v, b = preset(key, players)
+        label = name
     else:
-        v, b = AS_WRITTEN_RULES
+        v, b = AS_WRITTEN, 12
         label = "as-written"
     if variants:
         v = parse_variants(variants)
@@ -66,9 +68,6 @@ def rules_of(preset: str | None, variants: str | None, bank_per_player: int | No
         b = bank_per_player
         label += f", bank {b}/player"
     return label, v, b
-
-
-AS_WRITTEN_RULES = PRESETS["as_written"]
 
 
 def games_of(

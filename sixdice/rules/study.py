@@ -30,7 +30,7 @@ from typing import Any
 from . import rulestudy
 from .arena import GameResult, match, rates, run_games, wilson
 from .bots import STRONG_BUDGET
-from .variants import PRESETS, Variants
+from .variants import PRESETS, Variants, preset
 
 PLAYERS = (2, 3, 4, 6, 8)
 POLICIES = ("random", "greedy", "strong")
@@ -408,6 +408,9 @@ SINGLE_VARIANTS: tuple[tuple[str, str, int | None], ...] = (  # label, variants,
 )
 
 
+CACHED_ONLY = [False]  # --cached-only: write the report from the cells measured so far, play none
+
+
 def _cell_key(label: str, players: int, play: str, games: int, seed: int) -> str:
     return f"{label}|{players}|{play}|{games}|{seed}"
 
@@ -417,6 +420,8 @@ def _cached_cell(
     games: int, seed: int,
 ) -> dict[str, Any]:
     key = _cell_key(label, players, play, games, seed)
+    if key not in cache and CACHED_ONLY[0]:
+        return {}
     if key not in cache:
         t0 = time.perf_counter()
         print(f"{label}: {play}, {players} players, {games} games", file=sys.stderr, flush=True)
@@ -431,6 +436,8 @@ def _cached_cell(
 
 def _arena_cell(cache: dict[str, Any], path: Path | None, players: int, games: int, seed: int) -> dict[str, Any]:
     key = f"arena|strong,greedy|{players}|{games}|{seed}"
+    if key not in cache and CACHED_ONLY[0]:
+        return {}
     if key not in cache:
         print(f"arena: strong vs greedy, {players} players, {games} games", file=sys.stderr, flush=True)
         pols = ["strong"] + ["greedy"] * (players - 1)
@@ -459,7 +466,6 @@ def house_report(
     lines: list[str] = []
     add = lines.append
     presets = (("as-written", "as_written"), ("recommended", "recommended"))
-    rec, rec_bank = PRESETS["recommended"]
     add("# Six-Dice balance study: the rules as written and the house rules")
     add("")
     add(
@@ -475,11 +481,13 @@ def house_report(
         "last round in at most 10% of games; all threes ends at least 20% of games; the player leading after a "
         "third of the rounds (round 4) wins at most 1.5 × the fair share.")
     add("")
-    add("**Recommended** = " + (", ".join(f"`{k}={v}`" for k, v in rec.to_dict().items()) or "as written")
-        + f", bank {rec_bank} dice per player.")
+    add("**Recommended**, by number of players:")
+    add("")
+    for low, (rec, rec_bank) in sorted(PRESETS["recommended"].items()):
+        add(f"- from {low} players: " + (", ".join(f"`{k}={v}`" for k, v in rec.to_dict().items()) or "as written")
+            + f", bank {rec_bank} dice per player")
     add("")
     for title, key in presets if greedy > 0 else ():
-        v, b = PRESETS[key]
         add(f"## {title.capitalize()}")
         add("")
         add("| players | play | games | seat shares (turn order) | fair | leader after round 4 wins | lead changes, 2nd half | "
@@ -489,7 +497,11 @@ def house_report(
             if k <= 0:
                 continue
             for n in HOUSE_PLAYERS:
+                v, b = preset(key, n)
                 c = _cached_cell(cache, path, title, v, b, n, play, k, seed)
+                if not c:
+                    add(f"| {n} | {play} | {k} | not measured yet | | | | | | |")
+                    continue
                 t = c["targets"]
                 add(
                     f"| {n} | {play} | {k} | " + " / ".join(f"{100 * x:.1f}" for x in c["seat_share"])
@@ -505,7 +517,10 @@ def house_report(
         add("| players | round 1 | round 4 | round 8 | round 12 | ends |")
         add("|---|---|---|---|---|---|")
         for n in HOUSE_PLAYERS:
+            v, b = preset(key, n)
             c = _cached_cell(cache, path, title, v, b, n, "greedy", greedy, seed)
+            if not c:
+                continue
             br = c["bank_by_round"]
             add(f"| {n} | " + " | ".join(_pct(br[r]) if r < len(br) and br[r] is not None else "" for r in (0, 3, 7, 11))
                 + " | " + ", ".join(f"{k2} {_pct(x)}" for k2, x in c["ends"].items()) + " |")
@@ -521,6 +536,8 @@ def house_report(
             v = rulestudy.parse_variants(text)
             for n in VARIANT_PLAYERS:
                 c = _cached_cell(cache, path, label, v, bank or 12, n, "greedy", variant_games, seed)
+                if not c:
+                    continue
                 add(
                     f"| {label} | {n} | " + " / ".join(f"{100 * x:.1f}" for x in c["seat_share"])
                     + f" | {_fmt_ci(c['leader_after_third_wins'], c['leader_after_third_wins_ci'])} "
@@ -539,6 +556,9 @@ def house_report(
         for n, target in ((2, "65%"), (4, "40%")):
             a = _arena_cell(cache, path, n, arena_games if n == 2 else max(4, arena_games // 2), seed)
             desc = "strong vs greedy, 2 players" if n == 2 else "1 strong, 3 greedy, 4 players"
+            if not a:
+                add(f"| {desc} | not measured yet | | {target} |")
+                continue
             add(f"| {desc} | {a['games']} | {_fmt_ci(a['strong'], a['ci'])} | {target} |")
         add("")
     old = out / "sixdice-balance.md"
@@ -572,10 +592,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--strong-games", type=int, default=300)
     parser.add_argument("--variant-games", type=int, default=300)
     parser.add_argument("--arena-games", type=int, default=2000)
+    parser.add_argument("--cached-only", action="store_true", help="write the report from the cells measured so far")
     parser.add_argument("--cache", default=None, help="cells measured so far (default: OUT/sixdice-balance.json)")
     args = parser.parse_args(argv)
     if args.preset or args.variants or args.json or args.bank_per_player is not None:
-        label, v, b = rulestudy.rules_of(args.preset, args.variants, args.bank_per_player)
+        label, v, b = rulestudy.rules_of(args.preset, args.variants, args.bank_per_player, args.players)
         c = rulestudy.cell(args.play, args.players, args.games, args.seed, v, b, args.jobs)
         c = {"preset": label, **c}
         if args.json:
@@ -588,6 +609,7 @@ def main(argv: list[str] | None = None) -> None:
         out.mkdir(parents=True, exist_ok=True)
         cpath = Path(args.cache) if args.cache else out / "sixdice-balance.json"
         cache = json.loads(cpath.read_text(encoding="utf-8")) if cpath.exists() else {}
+        CACHED_ONLY[0] = args.cached_only
         house_report(cache, cpath, out, greedy=args.greedy_games, strong=args.strong_games,
                      variant_games=args.variant_games, arena_games=args.arena_games, seed=args.seed)
         print(f"wrote {out / 'sixdice-balance.md'}", file=sys.stderr)

@@ -72,18 +72,32 @@ class Variants:
 AS_WRITTEN = Variants()
 NAMES: tuple[str, ...] = tuple(f.name for f in fields(Variants))
 
-PRESETS: dict[str, tuple[Variants, int]] = {
-    # name: (variants, bank dice per player)
-    "as_written": (AS_WRITTEN, 12),
-    "recommended": (Variants(last_turn_score=True, reverse_last_round=True, refill=3, threes_dice=5), 12),
+PRESETS: dict[str, dict[int, tuple[Variants, int]]] = {
+    # name: {from this many players on: (variants, bank dice per player)}
+    "as_written": {2: (AS_WRITTEN, 12)},
+    "recommended": {2: (Variants(reverse_last_round=True), 12), 3: (Variants(last_turn_score=True, refill=3, threes_dice=5), 12)},
 }
 """The two rule sets a table is offered; ``recommended`` is chosen from the balance study
-(``docs/sixdice-balance.md``)."""
+(``docs/sixdice-balance.md``) and may differ with the number of players."""
 
 
-def preset_of(variants: Variants, bank_per_player: float) -> str:
-    """The preset that these rules are (``"custom"`` when none)."""
-    for name, (v, b) in PRESETS.items():
-        if v == variants and b == bank_per_player:
+def preset(name: str, players: int) -> tuple[Variants, int]:
+    """The variants and the bank per player of preset ``name`` for ``players`` players."""
+    table = PRESETS[name]
+    return table[max(k for k in table if k <= players)]
+
+
+def preset_of(variants: Variants, bank_per_player: float, players: int) -> str:
+    """The preset that these rules are for ``players`` players (``"custom"`` when none)."""
+    for name in PRESETS:
+        if preset(name, players) == (variants, bank_per_player):
             return name
     return "custom"
+
+
+PRESET_FIGURES: dict[str, dict[str, str]] = {
+    # What the new-table form says of each preset: 4 greedy bots, from docs/sixdice-balance.md
+    # (``python -m sixdice.rules.study --report``); copied by hand when the study runs again.
+    "as_written": {"players": "4", "games": "?", "seats": "?", "bank": "?", "threes": "?"},
+    "recommended": {"players": "4", "games": "?", "seats": "?", "bank": "?", "threes": "?"},
+}

@@ -29,3 +29,11 @@ def house_rules(obj: Any) -> dict[str, Any] | None:
     if not n:
         return None
     return ENGINE.rules_in_force(options, players=n)
+
+
+@register.simple_tag
+def preset_figures(name: str) -> dict[str, str]:
+    """The measured figures of a preset, as the new-table form shows them (see ``PRESET_FIGURES``)."""
+    from sixdice.rules.variants import PRESET_FIGURES
+
+    return PRESET_FIGURES.get(name, {})

@@ -10,7 +10,7 @@ import pytest
 from sixdice.rules import Hand, IllegalAction, State, apply, default_action, new_game, position, roll_action
 from sixdice.rules.bots import Bot, play
 from sixdice.rules.game import barred_victim, final_scores, flip_actions, random_flip
-from sixdice.rules.variants import AS_WRITTEN, PRESETS, Variants, preset_of
+from sixdice.rules.variants import AS_WRITTEN, PRESETS, Variants, preset, preset_of
 
 
 def flip(victim, own, own_to, other, other_to):
@@ -56,9 +56,10 @@ def test_the_default_is_the_rules_as_written_and_leaves_no_trace():
     assert "variants" not in d and "scored" not in d and "last_flip" not in d
     assert Variants.from_dict(None) == Variants.from_dict({}) == AS_WRITTEN
     assert AS_WRITTEN.to_dict() == {}
-    assert preset_of(AS_WRITTEN, 12) == "as_written"
-    assert preset_of(*PRESETS["recommended"]) == "recommended"
-    assert preset_of(Variants(no_flip_back=True), 12) == "custom"
+    for n in range(2, 9):
+        assert preset_of(AS_WRITTEN, 12, n) == "as_written"
+        assert preset_of(*preset("recommended", n), n) == "recommended"
+        assert preset_of(Variants(no_flip_back=True), 12, n) == "custom"
 
 
 def test_a_game_as_written_plays_the_same_with_or_without_the_variants_argument():
@@ -74,7 +75,8 @@ def test_a_game_as_written_plays_the_same_with_or_without_the_variants_argument(
 
 @pytest.mark.parametrize("variants", [
     Variants(last_turn_score=True), Variants(reverse_last_round=True), Variants(no_flip_back=True),
-    Variants(refill=3), Variants(threes_dice=5), Variants(first_bonus=2), PRESETS["recommended"][0],
+    Variants(refill=3), Variants(threes_dice=5), Variants(first_bonus=2),
+    *(v for v, _b in PRESETS["recommended"].values()),
 ])
 def test_every_variant_round_trips_through_the_state_dict(variants):
     for st in random_game(3, variants, seed=11, rounds=3):
@@ -199,7 +201,8 @@ def test_compensation_for_the_first_seats_at_the_round_limit():
 
 
 def test_the_greedy_bot_plays_every_preset_to_the_end():
-    for name, (v, per_player) in PRESETS.items():
+    for name in PRESETS:
+        v, per_player = preset(name, 4)
         st = new_game(4, bank=per_player * 4, variants=v)
         bots = {s: Bot("greedy", seed=f"{name}-{s}").act for s in range(4)}
         end = play(st, bots, random.Random(f"dice-{name}"))
