@@ -75,7 +75,10 @@ NAMES: tuple[str, ...] = tuple(f.name for f in fields(Variants))
 PRESETS: dict[str, dict[int, tuple[Variants, int]]] = {
     # name: {from this many players on: (variants, bank dice per player)}
     "as_written": {2: (AS_WRITTEN, 12)},
-    "recommended": {2: (Variants(reverse_last_round=True), 12), 3: (Variants(last_turn_score=True, refill=3, threes_dice=5), 12)},
+    "recommended": {
+        2: (Variants(reverse_last_round=True, refill=3, threes_dice=5), 12),
+        4: (Variants(last_turn_score=True, refill=3, threes_dice=5), 12),
+    },
 }
 """The two rule sets a table is offered; ``recommended`` is chosen from the balance study
 (``docs/sixdice-balance.md``) and may differ with the number of players."""
