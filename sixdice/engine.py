@@ -39,7 +39,16 @@ from sixdice.gamekit.notation import Part, gettext_noop, part
 from sixdice.gamekit.options import on_off, whole_number
 from sixdice.gamekit.schema import Field
 from sixdice.rules import bots
-from sixdice.rules.game import State
+from sixdice.rules.game import State, final_scores
+from sixdice.rules.variants import (
+    AS_WRITTEN,
+    MAX_FIRST_BONUS,
+    MAX_REFILL,
+    PRESETS,
+    Variants,
+    preset,
+    preset_of,
+)
 
 MAX_ROUNDS = 99
 MAX_BANK_PER_PLAYER = 50
@@ -139,9 +148,10 @@ class SixDiceEngine(GameEngine):
                 params={"low": self.min_players, "high": self.max_players, "players": players},
             )
         raw = raw or {}
+        variants, per_player = self._clean_variants(raw, players)
         bank = whole_number(raw, "bank", part(gettext_noop("The bank")))
         if bank is None:
-            bank = BANK_PER_PLAYER * players
+            bank = per_player * players
         low, high = 6 * players, MAX_BANK_PER_PLAYER * players
         if not low <= bank <= high:
             raise OptionsError(
@@ -176,6 +186,7 @@ class SixDiceEngine(GameEngine):
             "dice": dice.strip().lower(),
             "auto_balance": on_off(raw, "auto_balance", part(gettext_noop("Automatic balancing"))),
             "hints": on_off(raw, "hints", part(gettext_noop("Hints"))),
+            **variants.to_dict(),  # house rules: only those that differ from the rules as written
         }
 
     def upgrade_options(self, options: Mapping[str, Any], *, version: int) -> JSON:
@@ -185,6 +196,46 @@ class SixDiceEngine(GameEngine):
             upgraded.setdefault("hints", False)
         return upgraded
 
+    def _clean_variants(self, raw: Mapping[str, Any], players: int) -> tuple[Variants, int]:
+        """The house rules asked for, and the bank per player they suggest.
+
+        ``rules``: ``as_written`` (the default), ``recommended`` (the preset, see
+        :data:`sixdice.rules.variants.PRESETS`) or ``custom``; with ``custom``, or
+        with no ``rules`` at all, each variant is read from its own key (a key
+        left out is the rule as written).
+        """
+        rules_set = raw.get("rules") or "custom"
+        if not isinstance(rules_set, str) or rules_set.strip().lower().replace("-", "_") not in (*PRESETS, "custom"):
+            raise OptionsError(
+                gettext_noop('The rules must be "as_written", "recommended" or "custom", not %(value)s.'),
+                params={"value": repr(rules_set)},
+            )
+        rules_set = rules_set.strip().lower().replace("-", "_")
+        if rules_set in PRESETS:
+            return preset(rules_set, players)
+        refill = whole_number(raw, "refill", part(gettext_noop("The bank refill")))
+        if refill is not None and not 0 <= refill <= MAX_REFILL:
+            raise OptionsError(
+                gettext_noop("The bank refill must be 0 to %(max)s dice per player."), params={"max": MAX_REFILL}
+            )
+        bonus = whole_number(raw, "first_bonus", part(gettext_noop("The compensation for the first seats")))
+        if bonus is not None and not 0 <= bonus <= MAX_FIRST_BONUS:
+            raise OptionsError(
+                gettext_noop("The compensation must be 0 to %(max)s points per seat."), params={"max": MAX_FIRST_BONUS}
+            )
+        threes = whole_number(raw, "threes_dice", part(gettext_noop("The dice all threes needs")))
+        if threes is not None and threes not in (5, 6):
+            raise OptionsError(gettext_noop("All threes needs 5 or 6 dice."))
+        v = Variants(
+            last_turn_score=on_off(raw, "last_turn_score", part(gettext_noop("Score at the end of the last turn"))),
+            reverse_last_round=on_off(raw, "reverse_last_round", part(gettext_noop("The last round in reverse order"))),
+            no_flip_back=on_off(raw, "no_flip_back", part(gettext_noop("No flip back"))),
+            refill=refill or 0,
+            threes_dice=threes or AS_WRITTEN.threes_dice,
+            first_bonus=bonus or 0,
+        )
+        return v, BANK_PER_PLAYER
+
     def start(self, *, players: Sequence[str], options: Mapping[str, Any], first: int = 0) -> JSON:
         opts = self.clean_options(options, players=len(players))
         st = rules.new_game(
@@ -193,6 +244,7 @@ class SixDiceEngine(GameEngine):
             rounds=opts["rounds"],
             dice=opts["dice"],
             auto_balance=opts["auto_balance"],
+            variants=Variants.from_dict(opts),
         )
         d = self._dump(st)
         if opts["hints"]:
@@ -417,8 +469,8 @@ class SixDiceEngine(GameEngine):
         if not st.over:
             return None
         won = set(st.winners)
-        values = st.values()
-        return dense_ranks([(seat not in won, -abs(values[seat])) for seat in range(st.n)])
+        values = final_scores(st)  # the absolute values, as the house rules count them
+        return dense_ranks([(seat not in won, -values[seat]) for seat in range(st.n)])
 
     def play_record(self, state: Mapping[str, Any], *, players: int) -> PlayRecord:
         """Each seat's score is its final hand value (no BoardGameGeek id: not verified that it lists the game)."""
@@ -442,6 +494,16 @@ class SixDiceEngine(GameEngine):
                   for name, value in zip(st.players, st.values(), strict=False)]
         return FirstPlayer(st.first, part(gettext_noop("R1: the hand nearest to 0 after the start rolls (%(values)s)"),
                                           values=", ".join(values)))
+
+    def rules_in_force(self, options: Mapping[str, Any], *, players: int) -> JSON:
+        """The rules a game with these (cleaned) options plays: ``{"preset": ..., "variants": {...}, "bank": ...}``.
+
+        ``preset`` is ``as_written``, ``recommended`` or ``custom``; ``variants``
+        lists only the house rules that differ from the rules as written.
+        """
+        v = Variants.from_dict(options)
+        bank = options.get("bank") or BANK_PER_PLAYER * players
+        return {"preset": preset_of(v, bank / players, players), "variants": v.to_dict(), "bank": bank}
 
     def rules_context(self) -> JSON:
         # Bank sizes of the usual game, per number of players (shown with plural forms).

@@ -24,7 +24,7 @@ from typing import Any
 from django.utils.formats import number_format
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext, gettext_noop, pgettext
 
 from sixdice.gamekit.engine import REGISTRY, GameEngine, GameError
 from sixdice.gamekit.replay import is_undo
@@ -71,6 +71,56 @@ class BotStats:
 
 
 @dataclass
+class RulesStats:
+    """The games of one engine played under one set of rules (Six-Dice: as written, recommended, custom)."""
+
+    rules: str
+    games: int = 0
+    turns: int = 0
+    first_games: int = 0
+    first_wins: int = 0
+    end_reasons: Counter = field(default_factory=Counter)
+
+    @property
+    def label(self) -> str:
+        return rules_label(self.rules)
+
+    @property
+    def avg_turns(self) -> float:
+        return self.turns / self.games if self.games else 0.0
+
+    @property
+    def first_win_pct(self) -> str:
+        return percent(self.first_wins / self.first_games if self.first_games else None)
+
+    @property
+    def all_threes_pct(self) -> str:
+        return percent(self.end_reasons["all_threes"] / self.games if self.games else None)
+
+
+RULES_LABELS = {
+    "as_written": gettext_noop("As written"),
+    "recommended": gettext_noop("Recommended"),
+    "custom": gettext_noop("Own house rules"),
+}
+
+
+def rules_label(code: str) -> str:
+    return gettext(RULES_LABELS[code]) if code in RULES_LABELS else code
+
+
+def rules_of(game: Game, engine: GameEngine | None) -> str | None:
+    """The rules a game was played under, for an engine that has house rules (``None`` otherwise)."""
+    read = getattr(engine, "rules_in_force", None)
+    if read is None or not game.players:
+        return None
+    try:
+        return str(read(game.options or {}, players=len(game.players))["preset"])
+    except (GameError, KeyError, TypeError, ValueError, ZeroDivisionError):
+        return None
+
+
+@dataclass
 class EngineStats:
     slug: str
     label: str
@@ -84,6 +134,12 @@ class EngineStats:
     two_player_first_wins: int = 0
     reference: float | None = None  # the exact first-player chance, two players (from the adapter)
     bots: dict[str, BotStats] = field(default_factory=dict)  # per bot strength, where bots played
+    rules: dict[str, RulesStats] = field(default_factory=dict)  # per set of rules, for a game with house rules
+
+    @property
+    def rules_rows(self) -> list[RulesStats]:
+        order = list(RULES_LABELS)
+        return sorted(self.rules.values(), key=lambda r: (order.index(r.rules) if r.rules in order else len(order), r.rules))
 
     @property
     def bot_rows(self) -> list[BotStats]:
@@ -188,9 +244,18 @@ def compute(engine: str | None = None, *, imported: bool = True) -> Statistics:
         es.end_reasons[game.end_reason or "unknown"] += 1
         winners = set(game.winners or [])
         first = first_player(game, adapter)
+        rules = rules_of(game, adapter)
+        rs = es.rules.setdefault(rules, RulesStats(rules)) if rules is not None else None
+        if rs is not None:
+            rs.games += 1
+            rs.turns += turns[game.pk]
+            rs.end_reasons[game.end_reason or "unknown"] += 1
         if first is not None and 0 <= first < len(game.players):
             es.first_games += 1
             es.first_wins += first in winners
+            if rs is not None:
+                rs.first_games += 1
+                rs.first_wins += first in winners
             if len(game.players) == 2:
                 es.two_player_games += 1
                 es.two_player_first_wins += first in winners

@@ -66,6 +66,7 @@ def replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
     return render(request, "review/replay.html", {
         "game": game, "table": table, "engine": engine, "payload": payload, "last": len(steps) - 1,
         "turns": steps[-1].turn, "game_template": [f"{engine.slug}/table.html", "tables/no_board.html"],
+        "rules_template": [f"{engine.slug}/_game_rules.html", "tables/no_board.html"],  # a game's own rules in force
         "export_url": reverse("review:export", args=[table.code, game.number])
         if game.status == Game.Status.FINISHED or can_view_games(request) else "",  # see export()
         "abandoned": game.status == Game.Status.ABANDONED,

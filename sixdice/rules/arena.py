@@ -28,7 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .bots import STRENGTHS, STRONG_BUDGET, Bot, play
-from .game import State, new_game
+from .game import State, final_scores, new_game
+from .variants import AS_WRITTEN, Variants
 
 Z95 = 1.959963984540054
 
@@ -66,6 +67,12 @@ class GameResult:
     r8_pair: int = 0  # no-groups pairs skipped (R8)
     threes5_turn: int | None = None  # first turn at which some hand held 5+ dice all +3 or all -3
     values: list[int] = field(default_factory=list)
+    total: int = 0  # the bank size at the start
+    rounds: int = 12
+    bank_by_round: list[int] = field(default_factory=list)  # the bank at the start of every round
+    bank_empty_round: int | None = None  # the first round (1..) during which the bank was empty
+    leaders_third: tuple[int, ...] = ()  # the leading seats (by what the round limit counts) after a third of the rounds
+    lead_changes_second_half: int = 0  # changes of the leading seat(s), turn by turn, in the second half
 
 
 def _threes_at_least(dice: Sequence[int], k: int) -> bool:
@@ -79,13 +86,17 @@ def play_game(
     rounds: int = 12,
     bank: int | None = None,
     budget: int = STRONG_BUDGET,
+    variants: Variants = AS_WRITTEN,
 ) -> GameResult:
     """One seeded game with the given policy per seat."""
     n = len(seats)
     dice = random.Random(f"dice-{seed}")
     bots = {s: Bot(seats[s], seed=f"bot-{seed}-{s}", budget=budget, time_cap=None) for s in range(n)}
-    res = GameResult(list(seats), (), "", 0, None)
+    res = GameResult(list(seats), (), "", 0, None, rounds=rounds)
     last_turn = [-1]
+    last_round = [0]
+    third = max(1, rounds // 3)
+    leaders: list[tuple[int, ...]] = [()]
 
     def watch(st: State) -> None:
         for step in st.skipped:
@@ -99,10 +110,23 @@ def play_game(
         if st.round > 0 and st.turns != last_turn[0] and not st.over:
             last_turn[0] = st.turns
             res.bank_by_turn.append(st.bank)
+            if st.round != last_round[0]:
+                last_round[0] = st.round
+                res.bank_by_round.append(st.bank)
+                if st.round == third + 1:
+                    res.leaders_third = _leaders(st)
+            if 2 * st.turns >= rounds * n:
+                lead = _leaders(st)
+                if leaders[0] and lead != leaders[0]:
+                    res.lead_changes_second_half += 1
+                leaders[0] = lead
+        if res.bank_empty_round is None and 1 <= st.round < st.rounds and st.bank == 0 and not st.over:
+            res.bank_empty_round = st.round
         if res.threes5_turn is None and any(_threes_at_least(h.dice(), 5) for h in st.hands):
             res.threes5_turn = st.turns
 
-    st = new_game(n, rounds=rounds, bank=bank)
+    st = new_game(n, rounds=rounds, bank=bank, variants=variants)
+    res.total = st.total
     st = play(st, {s: bots[s].act for s in range(n)}, dice, watch)
     assert st.end_reason is not None
     res.winners = st.winners
@@ -113,14 +137,23 @@ def play_game(
     return res
 
 
-def _play_one(args: tuple[tuple[str, ...], int, int, int | None, int]) -> GameResult:
-    seats, seed, rounds, bank, budget = args
-    return play_game(seats, seed, rounds=rounds, bank=bank, budget=budget)
+def _leaders(st: State) -> tuple[int, ...]:
+    vals = final_scores(st)
+    top = max(vals)
+    return tuple(s for s, v in enumerate(vals) if v == top)
 
 
-def run_games(
-    jobs_list: list[tuple[tuple[str, ...], int, int, int | None, int]], jobs: int = 1, progress: bool = False
-) -> list[GameResult]:
+Job = tuple[tuple[str, ...], int, int, int | None, int] | tuple[tuple[str, ...], int, int, int | None, int, Variants]
+"""One game to play: seats, seed, rounds, bank (None: 12 per player), budget[, variants]."""
+
+
+def _play_one(args: Job) -> GameResult:
+    seats, seed, rounds, bank, budget = args[:5]
+    variants = args[5] if len(args) > 5 else AS_WRITTEN
+    return play_game(seats, seed, rounds=rounds, bank=bank, budget=budget, variants=variants)
+
+
+def run_games(jobs_list: Sequence[Job], jobs: int = 1, progress: bool = False) -> list[GameResult]:
     """Play the games (in ``jobs`` processes), in the order given."""
     if jobs <= 1:
         it = map(_play_one, jobs_list)

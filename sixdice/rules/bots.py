@@ -83,13 +83,13 @@ import math
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 from .balance import _FLIP_TABLE, Grouping, default_keep, groupings, keep_options
 from .dice import FACE_INDEX, FACES, Counts, counts_of, dice_of
-from .game import State, apply, random_flip
+from .game import State, apply, barred_victim, random_flip
 
 STRENGTHS: tuple[str, ...] = ("random", "greedy", "strong")
 
@@ -236,11 +236,27 @@ class Pos:
     bank: int
     turns: int  # turns made
     total: int  # turns in the game (rounds x players)
+    fixed: dict[int, float] = field(default_factory=dict)  # house rules: seats whose score is already fixed
+    bonus: tuple[float, ...] = ()  # house rules: points each seat adds at the round limit
 
     @classmethod
     def of(cls, st: State) -> Pos:
         done = (st.round - 1) * st.n + st.moved if st.round >= 1 else 0  # turns made, from round and moved
-        return cls([counts_of(h.dice()) for h in st.hands], st.bank, done, st.rounds * st.n)
+        pos = cls([counts_of(h.dice()) for h in st.hands], st.bank, done, st.rounds * st.n)
+        v = st.variants
+        if v.first_bonus and st.first is not None:
+            pos.bonus = tuple(float(v.first_bonus * (st.n - 1 - (s - st.first) % st.n)) for s in range(st.n))
+        if v.last_turn_score and st.scored:
+            pos.fixed = {s: float(abs(x)) + (pos.bonus[s] if pos.bonus else 0.0)
+                         for s, x in enumerate(st.scored) if x is not None}
+        return pos
+
+    def score(self, s: int, c: Counts, t: float) -> float:
+        """Seat ``s``'s :func:`hand_score` with hand ``c``, under the house rules."""
+        f = self.fixed.get(s)
+        if f is not None:
+            return f
+        return hand_score(c, t) + (self.bonus[s] if self.bonus else 0.0)
 
     def t(self) -> float:
         return min(1.0, self.turns / self.total) if self.total else 1.0
@@ -339,7 +355,9 @@ def greedy_flip_scores(pos: Pos, m: int, kinds: Sequence[FlipKind]) -> list[floa
     """
     t = (pos.turns + 1) / pos.total if pos.total else 1.0
     hands = pos.hands
-    scores = [hand_score(h, t) for h in hands]
+    ruled = bool(pos.fixed or pos.bonus)
+    scores = [pos.score(s, h, t) for s, h in enumerate(hands)] if ruled else [hand_score(h, t) for h in hands]
+    lift = pos.bonus[m] if pos.bonus else 0.0
     mover: dict[tuple[int, int], tuple[float, float, float]] = {}
     victim: dict[tuple[int, int, int], tuple[bool, float]] = {}
     out: list[float] = []
@@ -352,14 +370,15 @@ def greedy_flip_scores(pos: Pos, m: int, kinds: Sequence[FlipKind]) -> list[floa
         vi = victim.get((s, w, nw))
         if vi is None:
             theirs = _add(_sub(hands[s], UNIT[w]), UNIT[nw])
-            vi = victim[s, w, nw] = (_threes(theirs), hand_score(default_outcome(theirs).kept, t))
+            kept = default_outcome(theirs).kept
+            vi = victim[s, w, nw] = (_threes(theirs), pos.score(s, kept, t) if ruled else hand_score(kept, t))
         mine_won = me[0] < 0
         if mine_won or vi[0]:
             out.append(WIN / 2 if (mine_won and vi[0]) else (WIN if mine_won else -WIN))
             continue
         p_win, acc, p_rest = me
         worst = max(_best_others(scores, (m, s)), vi[1])
-        out.append(p_win * WIN + acc - p_rest * worst)
+        out.append(p_win * WIN + acc + p_rest * (lift - worst))
     return out
 
 
@@ -409,6 +428,9 @@ def scored_options(st: State) -> list[Option]:
     seat = p.seat
     if p.kind == "flip":
         kinds = flip_kinds(pos.hands, seat)
+        barred = barred_victim(st, seat)
+        if barred is not None:  # no flip back
+            kinds = [k for k in kinds if k[0] != barred]
         scores = greedy_flip_scores(pos, seat, kinds)
         opts = [Option(_flip_action(st, seat, k), sc, kind=k) for k, sc in zip(kinds, scores, strict=True)]
     else:

@@ -38,6 +38,7 @@ from .balance import (
     legal_flips,
 )
 from .dice import FACE_SET, FACES, fmt_dice, fmt_die
+from .variants import AS_WRITTEN, Variants
 
 START_DICE = 6
 
@@ -160,6 +161,9 @@ class State:
     winners: tuple[int, ...] = ()
     end_reason: str | None = None
     skipped: tuple[str, ...] = ()  # steps skipped by R2/R8 since the last action, for the log
+    variants: Variants = AS_WRITTEN  # house rules (see :mod:`sixdice.rules.variants`)
+    scored: tuple[int | None, ...] = ()  # last_turn_score: each hand's value at the end of its owner's last turn
+    last_flip: tuple[int, int] | None = None  # no_flip_back: (mover, victim) of the turn just before
 
     @property
     def over(self) -> bool:
@@ -193,7 +197,19 @@ class State:
             "dice": self.dice,
             "auto_balance": self.auto_balance,
             "skipped": list(self.skipped),
-        }
+        } | self._variant_dict()
+
+    def _variant_dict(self) -> dict[str, Any]:
+        """The house rules and what they keep, only when some variant is on (the game as written has no such keys)."""
+        v = self.variants
+        if v.as_written:
+            return {}
+        d: dict[str, Any] = {"variants": v.to_dict()}
+        if v.last_turn_score:
+            d["scored"] = list(self.scored)
+        if v.no_flip_back:
+            d["last_flip"] = list(self.last_flip) if self.last_flip else None
+        return d
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> State:
@@ -216,6 +232,9 @@ class State:
             winners=tuple(d.get("winners", ())),
             end_reason=d.get("end_reason"),
             skipped=tuple(d.get("skipped", ())),
+            variants=Variants.from_dict(d.get("variants")),
+            scored=tuple(d.get("scored") or ()),
+            last_flip=(lambda f: (f[0], f[1]) if f else None)(d.get("last_flip")),
         )
 
 
@@ -238,6 +257,7 @@ def new_game(
     rounds: int = 12,
     dice: str = "app",
     auto_balance: bool = False,
+    variants: Variants = AS_WRITTEN,
 ) -> State:
     """A new game waiting for the first start roll.
 
@@ -245,6 +265,7 @@ def new_game(
     ``bank``: the number of dice in play (default 12 per player, at least 6 per player).
     ``dice``: ``"app"`` or ``"physical"`` (who rolls is the adapter's business; the rules only record it).
     ``auto_balance``: recorded for the adapter, which then sends the default choices itself.
+    ``variants``: house rules (:class:`~sixdice.rules.variants.Variants`; default: the rules as written).
     """
     names = tuple(f"Player {i + 1}" for i in range(players)) if isinstance(players, int) else tuple(players)
     n = len(names)
@@ -259,6 +280,8 @@ def new_game(
         raise ValueError("Play at least 1 round.")
     if dice not in ("app", "physical"):
         raise ValueError('dice is "app" or "physical".')
+    if variants.threes_dice not in (5, 6) or not 0 <= variants.refill <= 50 or not 0 <= variants.first_bonus <= 50:
+        raise ValueError("variants: threes_dice is 5 or 6, refill and first_bonus 0 to 50.")
     todo = tuple(("start", s) for s in range(n)) + tuple(("balance", s) for s in range(n)) + (("first", -1),)
     st = State(
         players=names,
@@ -269,6 +292,8 @@ def new_game(
         dice=dice,
         auto_balance=auto_balance,
         todo=todo,
+        variants=variants,
+        scored=(None,) * n if variants.last_turn_score else (),
     )
     return _advance(st)
 
@@ -286,14 +311,48 @@ def _end(st: State, winners: Sequence[int], reason: str) -> State:
     return replace(st, winners=tuple(sorted(winners)), end_reason=reason, pending=None, todo=())
 
 
+def final_scores(st: State) -> list[int]:
+    """What each hand counts at the round limit: its absolute value as written.
+
+    With ``last_turn_score`` a hand counts the value it had at the end of its
+    owner's last turn (its current value if that turn has not come); with
+    ``first_bonus`` every player adds the bonus once per player after them in
+    turn order.
+    """
+    v = st.variants
+    vals = st.values()
+    if v.last_turn_score and st.scored:
+        vals = [x if x is not None else vals[s] for s, x in enumerate(st.scored)]
+    out = [abs(x) for x in vals]
+    if v.first_bonus and st.first is not None:
+        out = [a + v.first_bonus * (st.n - 1 - (s - st.first) % st.n) for s, a in enumerate(out)]
+    return out
+
+
 def _best_abs(st: State) -> list[int]:
-    vals = [abs(v) for v in st.values()]
+    vals = final_scores(st)
     top = max(vals)
     return [s for s, v in enumerate(vals) if v == top]
 
 
+def all_threes(dice: Sequence[int], threes: int = 6) -> bool:
+    """All threes: ``threes`` or more dice (6 as written), every one +3 or every one −3."""
+    if threes == 6:
+        return is_all_threes(dice)
+    return len(dice) >= threes and (all(x == 3 for x in dice) or all(x == -3 for x in dice))
+
+
+def barred_victim(st: State, m: int) -> int | None:
+    """``no_flip_back``: the seat that ``m`` may not flip now (the one who flipped ``m`` just before), else ``None``."""
+    f = st.last_flip
+    if st.variants.no_flip_back and f is not None and f[1] == m and st.n >= 3:
+        return f[0]
+    return None
+
+
 def _check_threes(st: State, seats: Sequence[int]) -> State:
-    won = sorted({s for s in seats if is_all_threes(st.hands[s].dice())})
+    k = st.variants.threes_dice
+    won = sorted({s for s in seats if all_threes(st.hands[s].dice(), k)})
     if won:
         return _end(st, won, "all_threes")
     return st
@@ -305,7 +364,8 @@ def _turn_steps(m: int) -> tuple[tuple[str, int], ...]:
 
 def _any_flip(st: State, m: int) -> bool:
     own = st.hands[m].dice()
-    return any(s != m and has_legal_flip(own, h.dice()) for s, h in enumerate(st.hands))
+    barred = barred_victim(st, m)
+    return any(s != m and s != barred and has_legal_flip(own, h.dice()) for s, h in enumerate(st.hands))
 
 
 def _advance(st: State) -> State:
@@ -370,12 +430,26 @@ def _advance(st: State) -> State:
         elif step == "end_turn":
             moved = st.moved + 1
             rnd = st.round
+            var = st.variants
+            if not var.as_written:
+                if var.last_turn_score and rnd >= st.rounds:
+                    scored = list(st.scored)
+                    scored[seat] = st.hands[seat].value
+                    st = replace(st, scored=tuple(scored))
+                if var.no_flip_back:
+                    st = replace(st, last_flip=(seat, st.victim) if st.victim is not None else None)
             if moved == st.n:
                 if rnd >= st.rounds:
                     st = replace(st, moved=moved, turns=st.turns + 1, victim=None, skipped=tuple(skipped))
                     return _end(st, _best_abs(st), "rounds")
                 rnd, moved = rnd + 1, 0
-            nxt = (seat + 1) % st.n
+                if var.refill and st.bank < var.refill * st.n:  # the bank refills: new dice join the game
+                    more = var.refill * st.n - st.bank
+                    st = replace(st, bank=st.bank + more, total=st.total + more)
+            if var.reverse_last_round and rnd >= st.rounds:  # the last round in reverse order
+                nxt = seat if moved == 0 and st.rounds > 1 else (seat - 1) % st.n
+            else:
+                nxt = (seat + 1) % st.n
             st = replace(st, moved=moved, round=rnd, turns=st.turns + 1, victim=None, current=nxt)
             todo[0:0] = _turn_steps(nxt)
         else:  # pragma: no cover - a corrupt state
@@ -519,6 +593,11 @@ def _apply_flip(st: State, p: Pending, action: Mapping[str, Any]) -> State:
         raise IllegalAction(gettext_noop("There is no seat %(seat)s."), params={"seat": victim})
     if victim == m:
         raise IllegalAction(gettext_noop("The victim must be another player."))
+    if victim == barred_victim(st, m):
+        raise IllegalAction(
+            gettext_noop("No flip back: %(name)s flipped you just before; choose another victim."),
+            params={"name": _name(st, victim)},
+        )
     own_i, own_to = _int(action, "own"), _int(action, "own_to")
     other_i, other_to = _int(action, "other"), _int(action, "other_to")
     own = st.hands[m].dice()
@@ -620,9 +699,10 @@ def flip_actions(state: State) -> list[dict[str, Any]]:
     if p is None or p.kind != "flip":
         return []
     own = state.hands[p.seat].dice()
+    barred = barred_victim(state, p.seat)
     out = []
     for s, h in enumerate(state.hands):
-        if s == p.seat:
+        if s == p.seat or s == barred:
             continue
         for f in legal_flips(own, h.dice()):
             out.append(
@@ -709,7 +789,8 @@ def random_flip(state: State, rng: random.Random) -> dict[str, Any] | None:
     if state.over or p is None or p.kind != "flip":
         return None
     own = state.hands[p.seat].dice()
-    others = [(s, h.dice()) for s, h in enumerate(state.hands) if s != p.seat]
+    barred = barred_victim(state, p.seat)
+    others = [(s, h.dice()) for s, h in enumerate(state.hands) if s != p.seat and s != barred]
     total = sum(len(d) for _, d in others)
     if own and total:
         # rejection sampling: uniform over (own die, new face, other die), keep the legal ones
@@ -732,7 +813,7 @@ def random_flip(state: State, rng: random.Random) -> dict[str, Any] | None:
     kinds: list[tuple[int, int, int]] = []  # victim, own value, victim value
     weights: list[int] = []
     for s, h in enumerate(state.hands):
-        if s == p.seat:
+        if s == p.seat or s == barred:
             continue
         for w, b in Counter(h.dice()).items():
             for v, a in own_count.items():
@@ -759,6 +840,7 @@ def position(
     round: int = 1,
     moved: int = 0,
     dice: str = "app",
+    variants: Variants = AS_WRITTEN,
 ) -> State:
     """A game at the start of ``mover``'s turn with the given hands (for tests, puzzles, lessons).
 
@@ -778,5 +860,7 @@ def position(
         first=mover,
         current=mover,
         todo=_turn_steps(mover),
+        variants=variants,
+        scored=(None,) * len(hands) if variants.last_turn_score else (),
     )
     return _advance(st)

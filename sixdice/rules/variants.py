@@ -1,0 +1,106 @@
+"""House rules: variants of Six-Dice that a table may agree on.
+
+Every variant has a default that is the rule as written (the spec); a game
+with every variant at its default is the game as written.  The variants are
+named in the game's own words:
+
+``last_turn_score``
+    A hand is scored at the end of its owner's last turn: at the round limit
+    each hand counts with the value it had when its owner's last turn ended
+    (the victim's balancing included); a flip against it afterwards changes
+    the dice but not the score.
+``reverse_last_round``
+    The last round is played in reverse order: the player who moved last in
+    the round before moves again first, and the first player moves last.
+``no_flip_back``
+    No flip back: the mover may not choose as victim the player who flipped
+    the mover in the turn just before (with 3 or more players; with 2 there
+    is nobody else to flip, so the variant does nothing).
+``refill``
+    The bank refills: at the start of every round after the first, new dice
+    join the bank until it holds ``refill`` dice per player (0: never).
+``threes_dice``
+    All threes needs this many dice (the rule as written: 6; the variant: 5).
+``first_bonus``
+    A compensation for the first seats: at the round limit every player adds
+    ``first_bonus`` points to their absolute value for each player who moves
+    after them in the round (the first player adds the most).
+
+A bigger bank is the table's ``bank`` option (12 dice per player as written).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+THREES_AS_WRITTEN = 6
+MAX_REFILL = 10
+MAX_FIRST_BONUS = 10
+
+
+@dataclass(frozen=True)
+class Variants:
+    """The house rules of a game; ``Variants()`` is the game as written."""
+
+    last_turn_score: bool = False
+    reverse_last_round: bool = False
+    no_flip_back: bool = False
+    refill: int = 0
+    threes_dice: int = THREES_AS_WRITTEN
+    first_bonus: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """Only the variants that differ from the rules as written (``{}`` for the game as written)."""
+        default = AS_WRITTEN
+        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) != getattr(default, f.name)}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any] | None) -> Variants:
+        """A missing key is the rule as written."""
+        if not d:
+            return AS_WRITTEN
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in d.items() if k in names})
+
+    @property
+    def as_written(self) -> bool:
+        return self == AS_WRITTEN
+
+
+AS_WRITTEN = Variants()
+NAMES: tuple[str, ...] = tuple(f.name for f in fields(Variants))
+
+PRESETS: dict[str, dict[int, tuple[Variants, int]]] = {
+    # name: {from this many players on: (variants, bank dice per player)}
+    "as_written": {2: (AS_WRITTEN, 12)},
+    "recommended": {
+        2: (Variants(reverse_last_round=True, refill=3, threes_dice=5), 12),
+        4: (Variants(last_turn_score=True, refill=3, threes_dice=5), 12),
+    },
+}
+"""The two rule sets a table is offered; ``recommended`` is chosen from the balance study
+(``docs/sixdice-balance.md``) and may differ with the number of players."""
+
+
+def preset(name: str, players: int) -> tuple[Variants, int]:
+    """The variants and the bank per player of preset ``name`` for ``players`` players."""
+    table = PRESETS[name]
+    return table[max(k for k in table if k <= players)]
+
+
+def preset_of(variants: Variants, bank_per_player: float, players: int) -> str:
+    """The preset that these rules are for ``players`` players (``"custom"`` when none)."""
+    for name in PRESETS:
+        if preset(name, players) == (variants, bank_per_player):
+            return name
+    return "custom"
+
+
+PRESET_FIGURES: dict[str, dict[str, str]] = {
+    # What the new-table form says of each preset: 4 greedy bots, from docs/sixdice-balance.md
+    # (``python -m sixdice.rules.study --report``); copied by hand when the study runs again.
+    "as_written": {"players": "4", "games": "400", "seats": "15–39%", "bank": "53%", "threes": "18%"},
+    "recommended": {"players": "4", "games": "400", "seats": "24–27%", "bank": "1%", "threes": "14%"},
+}

@@ -1,0 +1,39 @@
+"""``{{ table|house_rules }}``, ``{{ game|house_rules }}``: the Six-Dice rules a table or game plays.
+
+The result is :meth:`sixdice.engine.SixDiceEngine.rules_in_force` (``preset``,
+``variants``, ``bank``), or ``None`` for another game.  Templates word it
+(``templates/sixdice/_rules_in_force.html``), so it is translated.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def house_rules(obj: Any) -> dict[str, Any] | None:
+    """The rules in force of a Table (its options, its capacity) or a Game (its options, its players)."""
+    from sixdice.engine import ENGINE, SixDiceEngine
+
+    assert isinstance(ENGINE, SixDiceEngine)
+    slug = getattr(obj, "engine", None) or getattr(obj, "game", None)
+    if slug != ENGINE.slug:
+        return None
+    options = getattr(obj, "options", None) or {}
+    players = getattr(obj, "players", None)
+    n = len(players) if isinstance(players, list | tuple) and players else getattr(obj, "capacity", 0) or 0
+    if not n:
+        return None
+    return ENGINE.rules_in_force(options, players=n)
+
+
+@register.simple_tag
+def preset_figures(name: str) -> dict[str, str]:
+    """The measured figures of a preset, as the new-table form shows them (see ``PRESET_FIGURES``)."""
+    from sixdice.rules.variants import PRESET_FIGURES
+
+    return PRESET_FIGURES.get(name, {})
