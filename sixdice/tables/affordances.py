@@ -18,7 +18,7 @@ from sixdice.gamekit.engine import GameEngine
 from sixdice.gamekit.options import takes_back
 from sixdice.gamekit.replay import is_undo, take_back_point, undone
 
-__all__ = ["game_part", "table_part", "take_back_offer", "undone_seqs", "update_part"]
+__all__ = ["game_part", "table_part", "take_back_offer", "undo_offer", "undone_seqs", "update_part"]
 
 Payload = Mapping[str, Any]
 """An event as the frames carry it (``selectors.event_payload``): ``seq``, ``actor``, ``action``, ``stand_in``."""
@@ -75,25 +75,55 @@ def take_back_offer(engine: GameEngine, log: Sequence[Payload]) -> dict[str, Any
     seat = int(last["actor"])
     if take_back_point([(e["actor"], e["action"]) for e in log], seat, engine=engine) is None:
         return None
-    return {"seat": seat, "seq": last["seq"]}
+    return {"seat": seat, "seq": last["seq"], "kind": engine.move_kind(last["action"])}
 
 
-def game_part(engine: GameEngine, log: Sequence[Payload]) -> dict[str, Any]:
-    """For a frame's ``game``: ``undone`` (seqs struck out among the ``log`` shown) and ``take_back``."""
-    return {"undone": undone_seqs(log), "take_back": take_back_offer(engine, log)}
+def _offer(engine: GameEngine, event: Payload) -> dict[str, Any]:
+    return {"seq": event["seq"], "actor": event["actor"], "kind": engine.move_kind(event["action"])}
 
 
-def update_part(engine: GameEngine, events: Sequence[Payload]) -> dict[str, Any]:
-    """For an ``update``: ``take_back`` when its new ``events`` decide it; ``undone_from`` when one is an undo.
+def undo_offer(engine: GameEngine, log: Sequence[Payload], *, status: str, gone: Sequence[int] = ()) -> dict[str, Any] | None:
+    """The move the host's undo would take back now, ``{"seq", "actor", "kind"}``, or ``None`` when there is none.
+
+    The service's default (:func:`sixdice.tables.undo.undo_targets`) goes back
+    to before the last move still in play that someone made (a seat or the
+    host), with the server steps after it (the app's dice among them are
+    pinned and dealt again): that move is the last event of ``log`` not made
+    by the server, not an undo, and not struck out (``gone``).  A finished
+    game is not undone.  Read from the events the frame already carries (no
+    replay): a game whose last move lies before its last ``log`` events is
+    offered nothing.
+    """
+    if status != "playing":
+        return None
+    struck = set(gone)
+    last = next((e for e in reversed(log) if e["actor"] != "system" and not is_undo(e["action"])
+                 and e["seq"] not in struck), None)
+    return None if last is None else _offer(engine, last)
+
+
+def game_part(engine: GameEngine, log: Sequence[Payload], *, status: str = "playing") -> dict[str, Any]:
+    """For a frame's ``game``: ``undone`` (seqs struck out among the ``log`` shown), ``take_back`` and ``undo``."""
+    gone = undone_seqs(log)
+    return {"undone": gone, "take_back": take_back_offer(engine, log),
+            "undo": undo_offer(engine, log, status=status, gone=gone)}
+
+
+def update_part(engine: GameEngine, events: Sequence[Payload], *, status: str = "playing") -> dict[str, Any]:
+    """For an ``update``: ``take_back`` and ``undo`` when its new ``events`` decide them; ``undone_from`` when one is an undo.
 
     New events that are only server steps drawing nothing leave the
-    take-back as it was (no key).  ``undone_from``: the seq of the first
-    undo among them: the page asks for the table again (``resync_table``),
-    whose frame lists what is struck out.
+    take-back as it was (no key); only server steps leave the host's undo
+    as it was, unless the game ended (then ``undo`` is ``None``).
+    ``undone_from``: the seq of the first undo among them: the page asks for
+    the table again (``resync_table``), whose frame lists what is struck out
+    and what the host may undo.
     """
     out: dict[str, Any] = {}
     if any(_decides(engine, e) for e in events):
         out["take_back"] = take_back_offer(engine, events)
+    if status != "playing" or any(e["actor"] != "system" and not is_undo(e["action"]) for e in events):
+        out["undo"] = undo_offer(engine, events, status=status)
     undo = next((e["seq"] for e in events if is_undo(e["action"])), None)
     if undo is not None:
         out["undone_from"] = undo

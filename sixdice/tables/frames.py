@@ -140,7 +140,7 @@ def build_frame(
                 "engine": game.engine,
                 "state": game.state,
             }
-            frame["game"].update(affordances.game_part(get_engine(game.engine), frame["game"]["log"]))
+            frame["game"].update(affordances.game_part(get_engine(game.engine), frame["game"]["log"], status=game.status))
     return FRAMES.put(table.pk, frame, logs)
 
 

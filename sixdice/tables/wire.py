@@ -61,7 +61,7 @@ def update_frame(
     return {
         "type": "update", "game": game, "number": number, "seq": seq, "status": status,
         "events": events, "view": get_engine(engine).view(state, seat), "version": version,
-        **affordances.update_part(get_engine(engine), events),
+        **affordances.update_part(get_engine(engine), events, status=status),
     }
 
 
@@ -79,7 +79,7 @@ def events_message(
         "type": "table.events", "key": f"{game}:{seq}:{secrets.token_hex(6)}", "engine": engine, "game": game, "number": number,
         "seq": seq, "status": status, "version": version,
         "events": json.dumps(events, separators=(",", ":")), "state": json.dumps(state, separators=(",", ":")),
-        "extra": json.dumps(affordances.update_part(get_engine(engine), events), separators=(",", ":"))[1:-1],
+        "extra": json.dumps(affordances.update_part(get_engine(engine), events, status=status), separators=(",", ":"))[1:-1],
     }
 
 
