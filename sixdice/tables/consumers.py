@@ -211,7 +211,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def table_events(self, event: dict[str, Any]) -> None:
         assert self.who is not None
         # Ready text, prepared once per move, view and language in this process (docs/performance.md).
-        await self.send(text_data=selectors.update_text(event, self.who.seat, self.lang))
+        await self.send(text_data=selectors.update_text(event, self.who.seat, self.lang, self.who.host))
         outbox.woken(self.who.code, event)
 
     async def table_frame(self, event: dict[str, Any]) -> None:

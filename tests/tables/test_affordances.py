@@ -110,3 +110,21 @@ def test_the_undo_offer_is_the_move_the_services_default_undo_takes_back(tiny_ta
     line = [e.seq for e in events]
     assert default is not None
     assert frame["game"]["undo"]["seq"] == line[line.index(default) + 1 if default else 0]
+
+
+def test_a_seated_host_is_sent_its_seats_view_and_what_the_host_answers_for_others():
+    from sixdice.tables.wire import PreparedUpdate, seat_view
+
+    class Offers(type(TINY)):  # the seat in turn (1) and the host are offered "choices"; others are not
+        def view_parts(self, state):
+            return {"n": 1}, lambda seat: {"you": seat, **({"choices": [1, 2]} if seat in (None, 1) else {})}
+
+    engine = Offers()
+    assert seat_view(engine, {}, 0) == {"n": 1, "you": 0}
+    assert seat_view(engine, {}, 0, host=True) == {"n": 1, "you": 0, "choices": [1, 2]}
+    assert seat_view(engine, {}, None, host=True) == {"n": 1, "you": None, "choices": [1, 2]}
+    prepared = PreparedUpdate({"engine": "tiny", "state": "{}", "events": "[]", "game": 1, "number": 1, "seq": 1,
+                               "status": "playing", "version": 1})
+    prepared.engine = engine
+    assert json.loads(prepared.text(0, "en", True))["view"] == {"n": 1, "you": 0, "choices": [1, 2]}
+    assert json.loads(prepared.text(0, "en"))["view"] == {"n": 1, "you": 0}
