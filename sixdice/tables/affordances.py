@@ -18,7 +18,7 @@ from sixdice.gamekit.engine import GameEngine
 from sixdice.gamekit.options import takes_back
 from sixdice.gamekit.replay import is_undo, take_back_point, undone
 
-__all__ = ["game_part", "table_part", "take_back_offer", "undo_offer", "undone_seqs", "update_part"]
+__all__ = ["game_part", "table_part", "in_turn", "take_back_offer", "undo_offer", "undone_seqs", "update_part"]
 
 Payload = Mapping[str, Any]
 """An event as the frames carry it (``selectors.event_payload``): ``seq``, ``actor``, ``action``, ``stand_in``."""
@@ -102,15 +102,25 @@ def undo_offer(engine: GameEngine, log: Sequence[Payload], *, status: str, gone:
     return None if last is None else _offer(engine, last)
 
 
-def game_part(engine: GameEngine, log: Sequence[Payload], *, status: str = "playing") -> dict[str, Any]:
-    """For a frame's ``game``: ``undone`` (seqs struck out among the ``log`` shown), ``take_back`` and ``undo``."""
+def in_turn(engine: GameEngine, state: Mapping[str, Any], status: str) -> list[int]:
+    """The seats whose move the game waits for (the engine's ``actors``): the host's page tells when one is away."""
+    return sorted(engine.actors(state)) if status == "playing" else []
+
+
+def game_part(engine: GameEngine, log: Sequence[Payload], *, status: str = "playing",
+              state: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """For a frame's ``game``: ``undone`` (seqs struck out among the ``log`` shown), ``take_back``, ``undo``, ``actors``."""
     gone = undone_seqs(log)
     return {"undone": gone, "take_back": take_back_offer(engine, log),
-            "undo": undo_offer(engine, log, status=status, gone=gone)}
+            "undo": undo_offer(engine, log, status=status, gone=gone),
+            "actors": in_turn(engine, state, status) if state is not None else []}
 
 
-def update_part(engine: GameEngine, events: Sequence[Payload], *, status: str = "playing") -> dict[str, Any]:
+def update_part(engine: GameEngine, events: Sequence[Payload], *, status: str = "playing",
+                state: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """For an ``update``: ``take_back`` and ``undo`` when its new ``events`` decide them; ``undone_from`` when one is an undo.
+
+    ``actors`` (with ``state``): the seats the game waits for after them.
 
     New events that are only server steps drawing nothing leave the
     take-back as it was (no key); only server steps leave the host's undo
@@ -119,7 +129,7 @@ def update_part(engine: GameEngine, events: Sequence[Payload], *, status: str = 
     the table again (``resync_table``), whose frame lists what is struck out
     and what the host may undo.
     """
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = {} if state is None else {"actors": in_turn(engine, state, status)}
     if any(_decides(engine, e) for e in events):
         out["take_back"] = take_back_offer(engine, events)
     if status != "playing" or any(e["actor"] != "system" and not is_undo(e["action"]) for e in events):

@@ -140,7 +140,8 @@ def build_frame(
                 "engine": game.engine,
                 "state": game.state,
             }
-            frame["game"].update(affordances.game_part(get_engine(game.engine), frame["game"]["log"], status=game.status))
+            frame["game"].update(affordances.game_part(get_engine(game.engine), frame["game"]["log"], status=game.status,
+                                                          state=game.state))
     return FRAMES.put(table.pk, frame, logs)
 
 

@@ -74,7 +74,7 @@ def update_frame(
     return {
         "type": "update", "game": game, "number": number, "seq": seq, "status": status,
         "events": events, "view": seat_view(get_engine(engine), state, seat, host=host), "version": version,
-        **affordances.update_part(get_engine(engine), events, status=status),
+        **affordances.update_part(get_engine(engine), events, status=status, state=state),
     }
 
 
@@ -92,7 +92,7 @@ def events_message(
         "type": "table.events", "key": f"{game}:{seq}:{secrets.token_hex(6)}", "engine": engine, "game": game, "number": number,
         "seq": seq, "status": status, "version": version,
         "events": json.dumps(events, separators=(",", ":")), "state": json.dumps(state, separators=(",", ":")),
-        "extra": json.dumps(affordances.update_part(get_engine(engine), events, status=status), separators=(",", ":"))[1:-1],
+        "extra": json.dumps(affordances.update_part(get_engine(engine), events, status=status, state=state), separators=(",", ":"))[1:-1],
     }
 
 

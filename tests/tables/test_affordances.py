@@ -88,6 +88,8 @@ def test_frames_and_updates_carry_them(tiny_table):
                                        events=events, state=game.state, version=1)
     update = json.loads(selectors.PreparedUpdate(message).text(first, "en"))
     assert update["take_back"] is None  # the app dealt after the add
+    assert update["actors"] == sorted(TINY.actors(game.state))  # whose move the game waits for
+    assert update["undo"] == {"seq": 1, "actor": str(first), "kind": "move"}
     resync = selectors.resync(table.pk, seat=first, host=False, game_id=game.pk, since=0)
     assert resync["take_back"] is None and resync["type"] == "update"
 
