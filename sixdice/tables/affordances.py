@@ -57,16 +57,20 @@ def undone_seqs(log: Sequence[Payload]) -> list[int]:
 
 
 def _decides(engine: GameEngine, event: Payload) -> bool:
-    """Whether ``event`` bears on a take-back: anything but a server step that drew nothing."""
-    return event["actor"] != "system" or engine.is_random(event["action"])
+    """Whether ``event`` bears on a take-back: anything but a server step.
+
+    A server step, the app's draw too, is taken back with the move before it
+    (its values are pinned and dealt again: :mod:`sixdice.gamekit.pins`).
+    """
+    return event["actor"] != "system"
 
 
 def take_back_offer(engine: GameEngine, log: Sequence[Payload]) -> dict[str, Any] | None:
-    """The take-back the last events allow, ``{"seat": s, "seq": n}`` (``n`` the move it takes back), or ``None``.
+    """The take-back the last events allow, ``{"seat": s, "seq": n, "kind": k}`` (``n`` the move it takes back), or ``None``.
 
     The rule is the service's (:func:`~sixdice.gamekit.replay.take_back_point`);
-    it looks back only to the last event that is not a server step drawing
-    nothing, so the last events of a log are enough.  A move the app played
+    it looks back only to the last event that is not a server step, so the
+    last events of a log are enough.  ``kind``: the engine's ``move_kind``.  A move the app played
     for the seat when its time ran out is not the seat's own.
     """
     last = next((e for e in reversed(log) if _decides(engine, e)), None)
@@ -122,7 +126,7 @@ def update_part(engine: GameEngine, events: Sequence[Payload], *, status: str = 
 
     ``actors`` (with ``state``): the seats the game waits for after them.
 
-    New events that are only server steps drawing nothing leave the
+    New events that are only server steps (the app's draws too) leave the
     take-back as it was (no key); only server steps leave the host's undo
     as it was, unless the game ended (then ``undo`` is ``None``).
     ``undone_from``: the seq of the first undo among them: the page asks for

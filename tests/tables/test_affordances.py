@@ -34,12 +34,15 @@ def test_the_table_part_is_the_engines_declarations():
 def test_the_take_back_offer_follows_the_services_rule():
     log = [ev(1, "system", "roll", values=[1]), ev(2, "0", "flip"), ev(3, "system", "group")]
     assert affordances.take_back_offer(SIXDICE, log) == {"seat": 0, "seq": 2, "kind": "flip"}  # balancing goes with it
-    assert affordances.take_back_offer(SIXDICE, [*log, ev(4, "system", "roll", values=[2])]) is None
+    drawn = [*log, ev(4, "system", "roll", values=[2])]  # across the app's draw: its values are dealt again
+    assert affordances.take_back_offer(SIXDICE, drawn) == {"seat": 0, "seq": 2, "kind": "flip"}
+    assert affordances.take_back_offer(SIXDICE, [*drawn, ev(5, "1", "group")])["seat"] == 1  # not 0 now
     assert affordances.take_back_offer(SIXDICE, [ev(1, "0", "roll", values=[1])]) is None  # a typed roll
     assert affordances.take_back_offer(SIXDICE, [ev(1, "0", "flip"), ev(2, "host", "undo", to=0)]) is None
     timed = {**ev(1, "0", "flip"), "stand_in": "timeout"}
     assert affordances.take_back_offer(SIXDICE, [timed]) is None  # the app played it for the seat
-    assert affordances.take_back_offer(TINY, [ev(1, "0", "add", n=1), ev(2, "system", "deal", value=3)]) is None
+    dealt = affordances.take_back_offer(TINY, [ev(1, "0", "add", n=1), ev(2, "system", "deal", value=3)])
+    assert dealt == {"seat": 0, "seq": 1, "kind": "move"}
     assert affordances.take_back_offer(TINY, [ev(1, "0", "add", n=1), ev(2, "system", "roll")]) == {"seat": 0, "seq": 1, "kind": "move"}
 
 
@@ -87,11 +90,11 @@ def test_frames_and_updates_carry_them(tiny_table):
     message = selectors.events_message(engine="tiny", game=game.pk, number=1, seq=game.seq, status="playing",
                                        events=events, state=game.state, version=1)
     update = json.loads(selectors.PreparedUpdate(message).text(first, "en"))
-    assert update["take_back"] is None  # the app dealt after the add
+    assert update["take_back"] == {"seat": first, "seq": 1, "kind": "move"}  # across the app's deal after the add
     assert update["actors"] == sorted(TINY.actors(game.state))  # whose move the game waits for
     assert update["undo"] == {"seq": 1, "actor": str(first), "kind": "move"}
     resync = selectors.resync(table.pk, seat=first, host=False, game_id=game.pk, since=0)
-    assert resync["take_back"] is None and resync["type"] == "update"
+    assert resync["take_back"] == update["take_back"] and resync["type"] == "update"
 
 
 @pytest.mark.django_db
