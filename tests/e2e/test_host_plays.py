@@ -212,7 +212,7 @@ def test_the_host_plays_a_whole_game_from_one_phone(server, phone):
         if kind not in shots:
             shots.add(kind)
             shoot(host, f"host-seated-{kind}-360")
-            above_the_fold(host, '[data-region="act"] button')
+            above_the_fold(host, '.sd-hand.me button.die' if kind == "flip" else '[data-region="act"] button')
         at = seq(host)
         if kind == "flip":
             tap_flip(host, v["legal_flips"][0])
