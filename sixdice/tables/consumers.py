@@ -229,6 +229,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await database_sync_to_async(presence.register)(
                     self.channel_name, table_id=self.who.table_id, seat=self.who.seat, host=self.who.host
                 )
+                await self._presence_changed()  # every phone sees the seat here again (not away)
         if self.who.seat is not None and self.who.seat in event["revoked"]:
             self.who = await database_sync_to_async(reidentify)(self.who)
             await database_sync_to_async(presence.register)(

@@ -369,6 +369,8 @@
       const online = new Set(this.presence.connected || []);
       const lost = $("lost-seat");  // the page said this phone's seat was held elsewhere: it has it back now
       if (lost && this.seat !== null) lost.hidden = true;
+      const watching = $("watching-note");
+      if (watching) watching.hidden = this.seat !== null;
       if (!this.host && app.dataset.role !== this.role) app.dataset.role = this.role;
       const rows = this.table.seats.map((s) => el("li", {class: "seat" + (s.position === this.seat ? " me" : ""), "data-seat": s.position},
         el("span", {class: "dot " + (s.bot || online.has(s.position) ? "on" : "off"),

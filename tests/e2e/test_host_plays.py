@@ -228,7 +228,7 @@ def test_the_host_plays_a_whole_game_from_one_phone(server, phone):
 
 
 def test_away_marks_the_hosts_prompt_im_back_give_back_handover_and_closing(server, phone):
-    host, join_url = create_table(phone, server, players=3)
+    host, join_url = create_table(phone, server, players=3, auto_balance=True)
     host.context.add_init_script(f"window.SIXDICE_AWAY_MS = {AWAY_MS};")
     host.reload()
     ann, dee = join(phone, join_url, "Ann"), join(phone, join_url, "Dee")
@@ -271,6 +271,7 @@ def test_away_marks_the_hosts_prompt_im_back_give_back_handover_and_closing(serv
     back.wait_for_function("(s) => window.live.seat === s", arg=seat)
     expect(back.locator("#away-note")).to_be_hidden()
     expect(back.locator("#lost-seat")).to_have_count(0)
+    expect(back.locator("#watching-note")).to_be_hidden()
     host.wait_for_function("(s) => !window.live.table.seats[s].bot", arg=seat)
 
     # The host lets the app play another seat, then gives it back: the player's page follows, no reload.
@@ -287,6 +288,10 @@ def test_away_marks_the_hosts_prompt_im_back_give_back_handover_and_closing(serv
     expect(other.locator("#away-note")).to_be_hidden()
     expect(other.locator("#app")).to_have_attribute("data-role", "seat")
     expect(other.locator(f'#seats li[data-seat="{oseat}"]')).to_contain_text("(you)")
+    expect(other.locator("#watching-note")).to_be_hidden()
+    for page in [host, *rest]:  # here again on every phone: not marked away
+        expect(page.locator(f'#seats li[data-seat="{oseat}"] .dot.on')).to_be_visible()
+        expect(page.locator(f'[data-hand="{oseat}"] .away-mark')).to_have_count(0)
 
     # The hand-over link and its QR code appear beside the seat they are for.
     host.once("dialog", lambda d: d.accept())
