@@ -140,9 +140,11 @@
       const bar = $("take-back-bar"), button = $("take-back");
       if (!bar || !button) return;
       const g = this.game;
-      bar.hidden = !(this.role === "seat" && this.seat !== null && g && g.status === "playing" && this.table &&
-                     this.table.take_back && this.table.status !== "closed");
       const mine = this.takeBackable();
+      // Disabled, with its reason, while the player waits; while they act and nothing is theirs to take back, hidden.
+      const acting = !!(g && (g.actors || []).includes(this.seat));
+      bar.hidden = !(this.role === "seat" && this.seat !== null && g && g.status === "playing" && this.table &&
+                     this.table.take_back && this.table.status !== "closed" && (mine || !acting));
       button.disabled = !mine;
       const label = mine ? this.moveLabel("takeBack", g.take_back) : T.takeBack;
       if (button.dataset.label !== label) { button.dataset.label = label; button.replaceChildren("\u21b6 " + label); }
@@ -276,9 +278,14 @@
       this.placeHostConsole();
       const closed = !!(this.table && this.table.status === "closed");
       const renderer = (window.GameRenderers || {})[this.slug];
-      if (closed) this.drawClosed($("board"));  // every phone at once: no prompt, no "Your turn" left
-      else if (renderer) renderer.render(this, $("board"));
-      this.markAway($("board"));
+      const board = $("board"), bar = $("take-back-bar");
+      if (bar && board && board.contains(bar)) { board.before(bar); bar.style.order = ""; }  // out, before the board is drawn again
+      if (closed) this.drawClosed(board);  // every phone at once: no prompt, no "Your turn" left
+      else if (renderer) renderer.render(this, board);
+      // While the player acts, the take-back goes right under the prompt: the prompt keeps the first screen.
+      const act = board && board.querySelector('[data-region="act"]');
+      if (bar && act && !bar.hidden) { act.after(bar); bar.style.order = getComputedStyle(act).order; }  // the game may order its regions
+      this.markAway(board);
       for (const fn of this.listeners) fn(this);
       this.drawAwayPrompt();
       document.body.classList.toggle("paused", !!(this.table && this.table.paused));
@@ -399,17 +406,14 @@
         hc.querySelector('[data-host="rematch"]').hidden = !(this.game && this.game.status === "finished");
         let undo = hc.querySelector('[data-host="undo"]');  // the host takes the last move back (docs/undo.md)
         if (!undo) {
-          undo = el("button", {type: "button", "data-host": "undo", class: "secondary", "aria-describedby": "undo-why"}, T.undo);
-          hc.querySelector('[data-host="rematch"]').after(undo, el("span", {id: "undo-why", class: "undo-why muted"}));
+          undo = el("button", {type: "button", "data-host": "undo", class: "secondary"}, T.undo);
+          hc.querySelector('[data-host="rematch"]').after(undo);
         }
         const offer = playing ? this.game.undo : null;  // the server says which move it would take back
         undo.hidden = !playing;
-        undo.disabled = !offer;
-        const label = offer ? this.moveLabel("undo", offer) : T.undo;
+        undo.disabled = !offer;  // then its words say why: nothing to undo yet
+        const label = offer ? this.moveLabel("undo", offer) : T.undoNone;
         if (undo.textContent !== label) undo.textContent = label;
-        const why = $("undo-why");
-        why.hidden = !playing || !!offer;
-        why.textContent = offer ? "" : T.undoNone;
         hc.hidden = status === "closed";
         const sit = $("host-sit");  // the host's own seat: taken in the lobby or between games
         if (sit) sit.hidden = !(status === "lobby" || status === "finished");
