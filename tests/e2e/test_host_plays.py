@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import PHONE, ROOT
+from tests.e2e.conftest import DESKTOP, PHONE, ROOT
 from tests.e2e.sixdice_helpers import create_table, join, tap_flip, view, wait_seq
 from tests.e2e.test_access import axe_check
 
@@ -196,6 +196,13 @@ def test_the_host_plays_a_whole_game_from_one_phone(server, phone):
     board = host.locator("#board").bounding_box()
     console = host.locator("#host-console").bounding_box()
     assert board and console and console["y"] >= board["y"] + board["height"] - 1  # the hand first, the console below
+    host.set_viewport_size(DESKTOP)  # on a laptop: side by side
+    host.locator("#host-console > summary").click()
+    board, console = host.locator("#board").bounding_box(), host.locator("#host-console").bounding_box()
+    assert board and console and console["x"] >= board["x"] + board["width"] - 1, (board, console)
+    shoot(host, "host-seated-laptop")
+    host.locator("#host-console > summary").click()
+    host.set_viewport_size(PHONE)
     shots = set()
     for _ in range(200):
         host.wait_for_function(
