@@ -244,7 +244,7 @@ def test_away_marks_the_hosts_prompt_im_back_give_back_handover_and_closing(serv
         expect(host.locator(f'#seats li[data-seat="{i}"] .dot.on')).to_be_visible()
     start(host, [ann, dee, bo])
     code = re.search(r"/t/([A-Z0-9]{5})/", join_url).group(1)
-    screen = phone(f"{server.url}/t/{code}/screen/")
+    screen = phone(f"{server.url}/t/{code}/screen/", viewport=DESKTOP)  # a tablet or TV in the middle
     screen.wait_for_function("() => window.live && window.live.game && window.live.game.view")
     players = {"Ann": ann, "Dee": dee, "Bo": bo}
 
@@ -258,7 +258,7 @@ def test_away_marks_the_hosts_prompt_im_back_give_back_handover_and_closing(serv
     for page in [*rest, screen]:
         expect(page.locator(f'[data-hand="{seat}"] .away-mark')).to_have_text("away")
     shoot(rest[0], "host-away-mark-360")
-    shoot(screen, "host-away-screen-360")
+    shoot(screen, "host-away-screen")
     prompt = host.locator("#away-prompt")
     expect(prompt).to_contain_text(f"{name} is away: let the app play, or wait?")
     above_the_fold(host, '#away-prompt [data-away-act="bot"]')
