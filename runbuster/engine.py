@@ -145,6 +145,11 @@ class RunBusterEngine(GameEngine):
             upgraded["options"] = self.upgrade_options(upgraded["options"], version=version)
         return upgraded
 
+    def move_kind(self, action: Mapping[str, Any]) -> str:
+        """A straight taken, a turn ended or a typed-in roll: the words of the undo and take-back buttons."""
+        kind = action.get("type")
+        return {"choose": "straight", "end_turn": "end_turn", "roll": "roll"}.get(str(kind), "move")
+
     def plays_series(self, options: Mapping[str, Any]) -> bool:
         """A series of rounds (Player 1 moving on), or one round and the table closes."""
         return bool(options.get("series", True))

@@ -255,6 +255,11 @@ class SixDiceEngine(GameEngine):
         """The app rolls unless the table plays with real dice (``dice: physical``)."""
         return options.get("dice", "app") != "physical"
 
+    def move_kind(self, action: Mapping[str, Any]) -> str:
+        """A flip, a grouping, a keep or a typed-in roll: the words of the undo and take-back buttons."""
+        kind = action.get("type")
+        return {"flip": "flip", "group": "grouping", "keep": "keep", "roll": "roll"}.get(str(kind), "move")
+
     def system_reason(self, action: Mapping[str, Any]) -> str:
         """The app ends a game on time (``end_on_time``, R10); it rolls app dice and balances by default."""
         return TIMEOUT if action.get("type") == "end_on_time" else super().system_reason(action)

@@ -286,6 +286,15 @@ class GameEngine:
         values = action.get("values")
         return list(values) if isinstance(values, list) else []
 
+    def move_kind(self, action: Mapping[str, Any]) -> str:
+        """The kind of move ``action`` is, in the game's own words: a key the game's page translates (hook).
+
+        The undo and take-back buttons say what they would take back ("Undo
+        Ann's flip"); the page looks the key up among the game's strings
+        (``move-words``) and falls back to the plain "move".  Default: ``"move"``.
+        """
+        return "move"
+
     def system_reason(self, action: Mapping[str, Any]) -> str:
         """Why the app (:data:`SYSTEM`) took ``action``: :data:`DRAW`, :data:`DEFAULT` or :data:`TIMEOUT`.
 

@@ -211,7 +211,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def table_events(self, event: dict[str, Any]) -> None:
         assert self.who is not None
         # Ready text, prepared once per move, view and language in this process (docs/performance.md).
-        await self.send(text_data=selectors.update_text(event, self.who.seat, self.lang))
+        await self.send(text_data=selectors.update_text(event, self.who.seat, self.lang, self.who.host))
         outbox.woken(self.who.code, event)
 
     async def table_frame(self, event: dict[str, Any]) -> None:
@@ -229,6 +229,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await database_sync_to_async(presence.register)(
                     self.channel_name, table_id=self.who.table_id, seat=self.who.seat, host=self.who.host
                 )
+                await self._presence_changed()  # every phone sees the seat here again (not away)
         if self.who.seat is not None and self.who.seat in event["revoked"]:
             self.who = await database_sync_to_async(reidentify)(self.who)
             await database_sync_to_async(presence.register)(

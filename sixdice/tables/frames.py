@@ -140,7 +140,8 @@ def build_frame(
                 "engine": game.engine,
                 "state": game.state,
             }
-            frame["game"].update(affordances.game_part(get_engine(game.engine), frame["game"]["log"]))
+            frame["game"].update(affordances.game_part(get_engine(game.engine), frame["game"]["log"], status=game.status,
+                                                          state=game.state))
             links = end_links(game, code=table.code)
             if links is not None:  # the end screen: the replay, the standings, "Send to BG Stats"
                 frame["game"]["links"] = links

@@ -38,7 +38,7 @@ from .frames import (
 )
 from .models import Event, Game, Seat, Table, TurnTimer
 from .rows import columns, from_db, ordered
-from .wire import PreparedUpdate, event_payload, events_message, update_frame, update_text
+from .wire import PreparedUpdate, event_payload, events_message, seat_view, update_frame, update_text
 
 __all__ = [
     "END_LINKS", "FRAMES", "STANDINGS_PANEL", "end_links", "Arrived", "CachedFrame", "FrameCache", "FrameKey", "PreparedUpdate", "arrival", "current_game",
@@ -66,7 +66,7 @@ def for_connection(frame: dict[str, Any], *, seat: int | None, host: bool) -> di
     game = frame["game"]
     if game is not None:
         shown = {key: value for key, value in game.items() if key not in {"engine", "state"}}
-        shown["view"] = get_engine(game["engine"]).view(game["state"], seat)
+        shown["view"] = seat_view(get_engine(game["engine"]), game["state"], seat, host=host)
         game = shown
     return {"role": role(seat, host), "seat": seat, "host": host, **frame, "game": game}
 
@@ -221,5 +221,6 @@ def resync(table_id: int, *, seat: int | None, host: bool, game_id: int | None, 
         return {"type": "snapshot", **snapshot(table_id, seat=seat, host=host)}
     events = [event_payload(e) for e in selected]
     return update_frame(
-        game.engine, game.pk, game.number, game.seq, game.status, events, game.state, seat, game.table.version
+        game.engine, game.pk, game.number, game.seq, game.status, events, game.state, seat, game.table.version,
+        host=host,
     )

@@ -11,10 +11,10 @@ import json
 import logging
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from sixdice.gamekit.engine import get_engine
+from sixdice.gamekit.engine import GameEngine, get_engine
 
 from . import affordances, i18n
 from .models import Event
@@ -53,15 +53,28 @@ def event_payload(event: Event) -> dict[str, Any]:
     return payload
 
 
+def seat_view(engine: GameEngine, state: Mapping[str, Any], seat: int | None, *, host: bool = False) -> dict[str, Any]:
+    """The view a connection is sent: its seat's; a host who holds a seat too also gets what the host is offered.
+
+    The host answers for another seat (a grouping, a typed roll): the phone of
+    a seated host shows the same choices as the host console of a host
+    without a seat (``own(None)``), and its own seat's as any player's.
+    """
+    shared, own = engine.view_parts(state)
+    if host and seat is not None:
+        return {**shared, **own(None), **own(seat)}
+    return {**shared, **own(seat)}
+
+
 def update_frame(
     engine: str, game: int, number: int, seq: int, status: str, events: list[dict[str, Any]],
-    state: dict[str, Any], seat: int | None, version: int,
+    state: dict[str, Any], seat: int | None, version: int, *, host: bool = False,
 ) -> dict[str, Any]:
     """An ``update`` frame: new events, this seat's view of the state after them, the table's version."""
     return {
         "type": "update", "game": game, "number": number, "seq": seq, "status": status,
-        "events": events, "view": get_engine(engine).view(state, seat), "version": version,
-        **affordances.update_part(get_engine(engine), events),
+        "events": events, "view": seat_view(get_engine(engine), state, seat, host=host), "version": version,
+        **affordances.update_part(get_engine(engine), events, status=status, state=state),
     }
 
 
@@ -79,7 +92,7 @@ def events_message(
         "type": "table.events", "key": f"{game}:{seq}:{secrets.token_hex(6)}", "engine": engine, "game": game, "number": number,
         "seq": seq, "status": status, "version": version,
         "events": json.dumps(events, separators=(",", ":")), "state": json.dumps(state, separators=(",", ":")),
-        "extra": json.dumps(affordances.update_part(get_engine(engine), events), separators=(",", ":"))[1:-1],
+        "extra": json.dumps(affordances.update_part(get_engine(engine), events, status=status, state=state), separators=(",", ":"))[1:-1],
     }
 
 
@@ -101,29 +114,34 @@ class PreparedUpdate:
             f'{{"type":"update","game":{int(message["game"])},"number":{int(message["number"])},'
             f'"seq":{int(message["seq"])},"status":{json.dumps(message["status"])},"version":{int(message["version"])}'
         ) + ("," + message["extra"] if message.get("extra") else "")  # take_back, undone_from (affordances)
-        self.views: dict[int | None, str] = {}
+        self.views: dict[tuple[int | None, bool], str] = {}
         self.events: dict[str, str] = {}
         self._shared: str | None = None  # the part of the view every seat shares, as JSON
         self._own: Callable[[int | None], dict[str, Any]] | None = None
 
-    def _view(self, seat: int | None) -> str:
-        """``seat``'s view as JSON: the shared part serialized once per move, the seat's own part joined to it."""
+    def _view(self, seat: int | None, host: bool = False) -> str:
+        """``seat``'s view as JSON: the shared part serialized once per move, the seat's own part joined to it.
+
+        ``host``: a host who holds ``seat`` (:func:`seat_view`).
+        """
         if self._own is None:
             self._state = json.loads(self._state_json)
             shared, self._own = self.engine.view_parts(self._state)
             self._shared = json.dumps(shared, separators=(",", ":"))
         assert self._shared is not None
-        own = json.dumps(self._own(seat), separators=(",", ":"))
+        part = {**self._own(None), **self._own(seat)} if host and seat is not None else self._own(seat)
+        own = json.dumps(part, separators=(",", ":"))
         if own == "{}":
             return self._shared
         if self._shared == "{}":
             return own
         return f"{self._shared[:-1]},{own[1:]}"
 
-    def text(self, seat: int | None, language: str) -> str:
-        view = self.views.get(seat)
+    def text(self, seat: int | None, language: str, host: bool = False) -> str:
+        key = (seat, host and seat is not None)
+        view = self.views.get(key)
         if view is None:
-            view = self.views[seat] = self._view(seat)
+            view = self.views[key] = self._view(*key)
         events = self.events.get(language)
         if events is None:
             if self._events is None:
@@ -137,7 +155,7 @@ _PREPARED: OrderedDict[str, PreparedUpdate] = OrderedDict()
 _PREPARED_KEEP = 256  # moves whose frames are kept: far more than are in flight at once in one process
 
 
-def update_text(message: dict[str, Any], seat: int | None, language: str) -> str:
+def update_text(message: dict[str, Any], seat: int | None, language: str, host: bool = False) -> str:
     """The ``update`` frame of a ``table.events`` message for one connection, as JSON text.
 
     The first connection of this process that receives the move prepares it; the others reuse it.
@@ -148,4 +166,4 @@ def update_text(message: dict[str, Any], seat: int | None, language: str) -> str
         prepared = _PREPARED[key] = PreparedUpdate(message)
         while len(_PREPARED) > _PREPARED_KEEP:
             _PREPARED.popitem(last=False)
-    return prepared.text(seat, language)
+    return prepared.text(seat, language, host)

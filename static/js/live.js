@@ -17,7 +17,12 @@
 
   const $ = (id) => document.getElementById(id);
   const el = window.el;
-  const PING_MS = window.SIXDICE_PING_MS || 25000;  // heartbeat interval (a test may shorten it)
+  const PING_MS = window.SIXDICE_PING_MS || 25000;
+  const AWAY_MS = window.SIXDICE_AWAY_MS || 30000;  // the seat in turn away this long: the host is asked (a test may shorten it)
+  const fill = window.kit.fill;
+  // The game's own words for its moves ("Undo {name}'s flip"), keyed by the engine's move_kind; else "move".
+  const wordsNode = document.getElementById("move-words");
+  const W = wordsNode ? JSON.parse(wordsNode.textContent) : {};  // heartbeat interval (a test may shorten it)
   const RETRY_MS = window.SIXDICE_RETRY_MS || 500;  // first reconnection delay, before jitter (a test may lengthen it)
 
   function newActionId() {  // random, unique per tap; kept when the same action is sent again
@@ -124,13 +129,29 @@
       if (!this.game || this.pending) return null;
       return this.send({type: "take_back", seq: this.game.seq});
     },
-    drawTakeBack() {  // a button in the header: it takes no room from the board
-      const button = $("take-back");
-      if (!button) return;
+    // "Take back your flip", "Undo Ann's flip": the kind of move is the engine's (move_kind), its words the game's.
+    moveLabel(prefix, offer) {
+      const actor = String(offer.actor != null ? offer.actor : "");
+      const seat = /^\d+$/.test(actor) && this.table ? this.table.seats.find((s) => s.position === Number(actor)) : null;
+      const name = actor === "host" ? T.theHost : seat ? seat.name : "?";
+      return fill(W[`${prefix}_${offer.kind}`] || T[`${prefix}_move`], {name});
+    },
+    drawTakeBack() {  // a labelled bar above the board, while this phone's seat plays a game at a table that allows it
+      const bar = $("take-back-bar"), button = $("take-back");
+      if (!bar || !button) return;
+      const g = this.game;
       const mine = this.takeBackable();
-      button.hidden = !mine;
-      $("take-back-move").textContent = mine ? mine.text : "";
-      button.title = mine ? `${button.getAttribute("aria-label")}: ${mine.text}` : "";
+      // Disabled, with its reason, while the player waits; while they act and nothing is theirs to take back, hidden.
+      const acting = !!(g && (g.actors || []).includes(this.seat));
+      bar.hidden = !(this.role === "seat" && this.seat !== null && g && g.status === "playing" && this.table &&
+                     this.table.take_back && this.table.status !== "closed" && (mine || !acting));
+      button.disabled = !mine;
+      const label = mine ? this.moveLabel("takeBack", g.take_back) : T.takeBack;
+      if (button.dataset.label !== label) { button.dataset.label = label; button.replaceChildren("\u21b6 " + label); }
+      button.title = mine ? mine.text : "";
+      const why = $("take-back-why");
+      why.hidden = !!mine;
+      why.textContent = mine ? "" : this.table && this.table.paused ? T.paused : T.takeBackNone;
     },
     onReply(ref, fn) { if (ref) (this.waiting || (this.waiting = {}))[ref] = fn; },
     replied(msg) {  // a direct answer someone waits for (onReply): handled there, not toasted
@@ -189,7 +210,8 @@
       if (s.game && this.game && s.game.id === this.game.id && s.game.seq < this.game.seq) return;
       this.game = s.game ? {id: s.game.id, number: s.game.number, seq: s.game.seq, status: s.game.status,
                             players: s.game.players, started_at: s.game.started_at, view: s.game.view,
-                            take_back: s.game.take_back || null,
+                            take_back: s.game.take_back || null, undo: s.game.undo || null,
+                            actors: s.game.actors || [],
                             links: s.game.links || null} : null;  // a finished game's end links
       this.undone = new Set(s.game ? s.game.undone || [] : []);  // struck through in the log, as the server says
       this.log = s.game ? s.game.log.slice() : [];
@@ -215,6 +237,8 @@
       }
       this.game.seq = u.seq; this.game.status = u.status; this.game.view = u.view;
       if ("take_back" in u) this.game.take_back = u.take_back;  // absent: unchanged by these events
+      if ("undo" in u) this.game.undo = u.undo;  // the host's undo offer, likewise
+      if ("actors" in u) this.game.actors = u.actors;
       if (u.undone_from != null) this.send({type: "resync_table"});  // an undo: the table frame lists what it struck out
       this.log.push(...fresh);
       this.lastEvents = fresh;
@@ -228,34 +252,141 @@
       this.toastTimer = setTimeout(() => { t.hidden = true; }, 5000);
     },
     confirmed(question, name) { return window.confirm(`${name}: ${question}`); },
-    showHandover(msg) {
-      const p = $("handover");
+    showHandover(msg) {  // the link (and its QR code) goes beside the seat it is for, where the host tapped
+      (this.handovers || (this.handovers = {}))[msg.position] = msg;
+      const seats = $("seats-card");
+      if (seats && !seats.classList.contains("open")) {
+        const opener = document.querySelector('[data-sheet="seats-card"]');
+        if (opener && opener.getAttribute("aria-expanded") !== "true") opener.click();
+      }
+    },
+    handoverBox(position) {
+      const msg = (this.handovers || {})[position];
+      if (!msg) return null;
       const url = location.origin + msg.url;
       const qr = el("div", {class: "qr handover-qr", role: "img", "aria-label": T.handoverQr});
       if (msg.qr) qr.innerHTML = msg.qr;  // an SVG the server drew (segno), as the join QR
-      p.replaceChildren(T.handoverLink + " ", el("a", {href: url, class: "handover-link"}, url), msg.qr ? qr : "");
-      p.hidden = false;
+      return el("div", {class: "handover", "data-handover": position},
+        el("p", {}, T.handoverLink + " ", el("a", {href: url, class: "handover-link"}, url)), msg.qr ? qr : null,
+        el("button", {type: "button", class: "small secondary", "data-handover-close": position,
+                      onclick: () => { delete this.handovers[position]; this.draw(); }}, T.close));
     },
 
     draw() {
       this.drawSeats();
       this.drawLog();
       this.drawTakeBack();
+      this.placeHostConsole();
+      const closed = !!(this.table && this.table.status === "closed");
       const renderer = (window.GameRenderers || {})[this.slug];
-      if (renderer) renderer.render(this, $("board"));
+      const board = $("board"), bar = $("take-back-bar");
+      if (bar && board && board.contains(bar)) { board.before(bar); bar.style.order = ""; }  // out, before the board is drawn again
+      if (closed) this.drawClosed(board);  // every phone at once: no prompt, no "Your turn" left
+      else if (renderer) renderer.render(this, board);
+      // While the player acts, the take-back goes right under the prompt: the prompt keeps the first screen.
+      const act = board && board.querySelector('[data-region="act"]');
+      if (bar && act && !bar.hidden) { act.after(bar); bar.style.order = getComputedStyle(act).order; }  // the game may order its regions
+      this.markAway(board);
       for (const fn of this.listeners) fn(this);
+      this.drawAwayPrompt();
       document.body.classList.toggle("paused", !!(this.table && this.table.paused));
+      document.body.classList.toggle("table-closed", closed);
+    },
+    // Seats the game is played for by a phone that is not here now (bots are never away).
+    awaySeats() {
+      if (!this.table || this.table.status === "lobby") return new Set();
+      const online = new Set(this.presence.connected || []);
+      return new Set(this.table.seats.filter((s) => !s.bot && !s.vacant && !online.has(s.position)).map((s) => s.position));
+    },
+    markAway(board) {  // each game marks its hands with data-hand="<seat>" (and the name with data-hand-name)
+      if (!board) return;
+      const away = this.awaySeats();
+      for (const node of board.querySelectorAll("[data-hand]")) {
+        const gone = away.has(Number(node.dataset.hand));
+        node.classList.toggle("away", gone);
+        const old = node.querySelector(".away-mark");
+        if (!gone) { if (old) old.remove(); continue; }
+        if (old) continue;
+        const mark = el("span", {class: "away-mark"}, T.away);
+        const name = node.querySelector("[data-hand-name]");
+        if (name) name.after(" ", mark); else node.prepend(mark);
+      }
+    },
+    // The host is asked when the seat in turn has been away a while at a table with no turn timer.
+    drawAwayPrompt() {
+      const box = $("away-prompt");
+      if (!box) return;
+      const now = Date.now(), away = this.awaySeats();
+      const since = this.awaySince || (this.awaySince = {});
+      for (const k of Object.keys(since)) if (!away.has(Number(k))) delete since[k];
+      for (const s of away) if (!(s in since)) since[s] = now;
+      const waited = this.waited || (this.waited = {});
+      const g = this.game;
+      const turn = g && g.status === "playing" && this.table.status === "playing" && !this.timer ? g.actors || [] : [];
+      const seat = turn.find((s) => s in since && now - since[s] >= AWAY_MS && waited[s] !== since[s] && s !== this.seat);
+      box.hidden = !this.host || seat === undefined;
+      if (box.hidden) { box.dataset.seat = ""; return; }
+      if (box.dataset.seat === String(seat)) return;
+      box.dataset.seat = String(seat);
+      const name = (this.table.seats.find((s) => s.position === seat) || {}).name || "?";
+      box.replaceChildren(
+        el("p", {}, fill(T.awayAsk, {name})),
+        el("div", {class: "row"},
+          el("button", {type: "button", "data-away-act": "bot", onclick: () => this.hostCommand("bot", {position: seat, on: true})}, T.makeBot),
+          el("button", {type: "button", class: "secondary", "data-away-act": "wait",
+                        onclick: () => { waited[seat] = since[seat]; this.drawAwayPrompt(); }}, T.wait)));
+    },
+    // A host who holds a seat: the hand and the prompts first, the host console folded below (side by side on a laptop).
+    placeHostConsole() {
+      const top = document.querySelector(".host-top"), board = $("board");
+      const seated = !!(this.host && this.seat !== null);
+      document.body.classList.toggle("host-seated", seated);
+      if (!top || !board || !seated) return;
+      let fold = $("host-console");
+      if (!fold) {
+        fold = el("details", {id: "host-console", class: "card host-console"}, el("summary", {}, T.hostConsole));
+        const split = el("div", {class: "host-split"});
+        board.before(split);
+        split.append(board, fold);
+        fold.append(top);
+        fold.addEventListener("toggle", () => { this.consoleChosen = fold.open; });
+      }
+      const playing = !!(this.game && this.game.status === "playing" && this.table.status === "playing");
+      const open = this.consoleChosen != null && this.consolePlaying === playing ? this.consoleChosen : !playing;
+      if (this.consolePlaying !== playing) { this.consolePlaying = playing; this.consoleChosen = null; }
+      if (fold.open !== open) fold.open = open;
+    },
+    drawClosed(board) {  // the table is closed: the note and the final standings on top, the same on every phone
+      if (!board) return;
+      window.cues.myTurn(false);
+      const rows = (this.standings || []).slice().sort((a, b) => b.wins - a.wins || a.lost - b.lost || a.position - b.position);
+      const played = rows.some((r) => r.wins || r.lost);
+      const note = $("closed-note");
+      board.replaceChildren(el("section", {class: "card closed-card", "data-region": "closed"},
+        note,
+        played
+          ? el("table", {class: "final-standings"},
+              el("caption", {}, T.finalStandings),
+              el("thead", {}, el("tr", {}, el("th", {scope: "col"}, T.player), el("th", {scope: "col"}, T.wins))),
+              el("tbody", {}, rows.map((r) => el("tr", {"data-seat": r.position},
+                el("th", {scope: "row"}, r.name), el("td", {}, String(r.wins))))))
+          : el("p", {class: "muted"}, T.noFinished)));
     },
     drawSeats() {
       if (!this.table) return;
       const online = new Set(this.presence.connected || []);
+      const lost = $("lost-seat");  // the page said this phone's seat was held elsewhere: it has it back now
+      if (lost && this.seat !== null) lost.hidden = true;
+      const watching = $("watching-note");
+      if (watching) watching.hidden = this.seat !== null;
+      if (!this.host && app.dataset.role !== this.role) app.dataset.role = this.role;
       const rows = this.table.seats.map((s) => el("li", {class: "seat" + (s.position === this.seat ? " me" : ""), "data-seat": s.position},
         el("span", {class: "dot " + (s.bot || online.has(s.position) ? "on" : "off"),
                     title: s.bot || online.has(s.position) ? T.online : T.offline}),
         el("span", {class: "name"}, s.name),
         s.position === this.seat ? el("small", {}, ` (${T.you})`) : null,
         s.bot ? el("small", {}, ` (${T.bot})`) : null,
-        this.role === "host" ? el("span", {class: "seat-actions"},
+        this.host ? el("span", {class: "seat-actions"},
           el("button", {type: "button", class: "small", "data-seat-act": "handover",
                         onclick: () => this.confirmed(T.handOverConfirm, s.name) && this.hostCommand("handover", {position: s.position})}, T.handOver),
           s.bot
@@ -263,7 +394,8 @@
                             onclick: () => this.hostCommand("bot", {position: s.position, on: false})}, T.giveBack)
             : el("button", {type: "button", class: "small", "data-seat-act": "bot",
                             onclick: () => this.confirmed(T.makeBotConfirm, s.name) && this.hostCommand("bot", {position: s.position, on: true})}, T.makeBot))
-          : null));
+          : null,
+        this.host ? this.handoverBox(s.position) : null));
       if (!rows.length) rows.push(el("li", {class: "muted"}, T.waiting));
       $("seats").replaceChildren(...rows);
       const hc = $("host-controls");
@@ -278,7 +410,11 @@
           undo = el("button", {type: "button", "data-host": "undo", class: "secondary"}, T.undo);
           hc.querySelector('[data-host="rematch"]').after(undo);
         }
-        undo.hidden = !playing || !this.game.seq;
+        const offer = playing ? this.game.undo : null;  // the server says which move it would take back
+        undo.hidden = !playing;
+        undo.disabled = !offer;  // then its words say why: nothing to undo yet
+        const label = offer ? this.moveLabel("undo", offer) : T.undoNone;
+        if (undo.textContent !== label) undo.textContent = label;
         hc.hidden = status === "closed";
         const sit = $("host-sit");  // the host's own seat: taken in the lobby or between games
         if (sit) sit.hidden = !(status === "lobby" || status === "finished");
@@ -290,7 +426,7 @@
         for (const a of links.querySelectorAll("[data-link]")) { if (to && to[a.dataset.link]) a.href = to[a.dataset.link]; a.hidden = !(to && to[a.dataset.link]); }
       }
       const lobby = $("lobby-note");  // a phone in the lobby: the host has not started yet
-      if (lobby) lobby.hidden = !(this.table.status === "lobby" && this.role !== "host");
+      if (lobby) lobby.hidden = !(this.table.status === "lobby" && !this.host);
     },
     drawLog() {
       const gone = this.undone || new Set();  // moves an undo took back (the server's list): struck through, still in the log
@@ -305,14 +441,18 @@
   const hc = $("host-controls");
   if (hc) hc.addEventListener("click", (e) => {
     const b = e.target.closest("[data-host]");
-    const ask = b && {close: T.closeConfirm, undo: T.undoConfirm}[b.dataset.host];
+    const ask = b && (b.dataset.host === "undo" ? fill(T.undoConfirmWhat, {what: b.textContent}) : {close: T.closeConfirm}[b.dataset.host]);
     // The seq on screen when the host tapped: a move that lands during the confirm is never undone unseen.
     const seen = {expected_seq: live.game ? live.game.seq : 0};
     if (b && (!ask || window.confirm(ask))) live.hostCommand(b.dataset.host, seen);
   });
 
   const tb = $("take-back");
-  if (tb) tb.addEventListener("click", () => live.takeBack());  // one tap: undoing it is playing the move again
+  if (tb) tb.addEventListener("click", () => {  // it says what it takes back, and asks first
+    if (live.takeBackable() && window.confirm(fill(T.takeBackConfirm, {what: tb.dataset.label || T.takeBack}))) live.takeBack();
+  });
+  // Every second: the host's away prompt appears when the seat in turn has been away long enough.
+  setInterval(() => live.drawAwayPrompt(), 1000);
 
   // Keep the screen awake while the table is open (where the browser allows it).
   async function wake() {

@@ -99,9 +99,9 @@
     if (!(mine && v.phase === "choose")) parts.push(rollArea(el, live, v, nm, false, rolled));
 
     // The host types in a player's real dice: the host's prompt comes first.
-    if (live.role === "host" && controls) {
+    if ((live.role === "host" || (live.host && v.current !== me)) && controls) {  // a seated host too, for another seat
       const kp = keypad(el, live, v, nm);
-      if (kp) { kp.setAttribute("data-region", "act"); kp.prepend(el("p", {class: "rb-host-badge"}, el("span", {class: "badge"}, "!"), " " + T.hostResolves)); parts.push(kp); }
+      if (kp) { kp.setAttribute("data-region", "act"); kp.prepend(el("p", {class: "rb-host-badge"}, el("span", {class: "badge"}, "!"), " " + f(live.T.answerFor, {name: nm[v.current]}))); parts.push(kp); }
     }
 
     // My hand and my cup, with the controls of my turn.
@@ -182,10 +182,10 @@
     const cls = ["rb-player", "state-" + cupState(v, s)];
     if (v.busted && v.busted.includes(s)) cls.push("was-busted");
     if (animate && ui.bust.seats.includes(s)) cls.push("bust-anim");
-    return el("li", {class: cls.join(" "), "data-seat": s},
+    return el("li", {class: cls.join(" "), "data-seat": s, "data-hand": s},
       cup(el, cupState(v, s), v.cups[s], false),
       el("div", {class: "rb-who"},
-        el("span", {class: "rb-name"}, nm[s], isBot(live, s) ? el("small", {class: "muted"}, ` (${(live.T && live.T.bot) || "bot"})`) : null),
+        el("span", {class: "rb-name", "data-hand-name": ""}, nm[s], isBot(live, s) ? el("small", {class: "muted"}, ` (${(live.T && live.T.bot) || "bot"})`) : null),
         ...badges(el, v, nm, s)),
       strip(el, v, s, false));
   }
@@ -240,7 +240,7 @@
   function keypad(el, live, v, nm) {
     const opts = (live.table && live.table.options) || v.options || {};
     if (opts.dice !== "physical" || v.over || v.phase !== "roll" || live.game.status !== "playing") return null;
-    const byHost = live.role === "host";
+    const byHost = live.role === "host" || (!!live.host && v.current !== live.seat);
     if (byHost && isBot(live, v.current)) return null;
     const count = v.cups[v.current];
     return window.kit.keypad(el, {

@@ -57,7 +57,7 @@
     }
     if (act) {
       act.setAttribute("data-region", "act");
-      if (me !== p.seat) act.prepend(el("p", {class: "sd-host-badge"}, el("span", {class: "badge"}, "!"), " " + tr("hostResolves")));
+      if (me !== p.seat) act.prepend(el("p", {class: "sd-host-badge"}, el("span", {class: "badge"}, "!"), " " + window.kit.fill(live.T.answerFor, {name: who(v, p.seat)})));
     }
 
     // --- the picture: status and last move; my hand and the controls; the others, compact ---
@@ -177,11 +177,11 @@
     const winner = v.over && (v.winners || []).includes(s);
     const mine = s === me;
     const attrs = {class: "card sd-hand" + (mine ? " me" : " mini") + (current ? " current" : "") + (winner ? " winner" : ""),
-      "data-seat": s, "aria-label": who(v, s)};
+      "data-seat": s, "data-hand": s, "aria-label": who(v, s)};
     if (mine) attrs["data-region"] = "me";
     const card = el("section", attrs);
     card.append(el("header", {},
-      el("span", {class: "sd-name"}, who(v, s)),
+      el("span", {class: "sd-name", "data-hand-name": ""}, who(v, s)),
       mine ? el("span", {class: "sd-you"}, tr("you")) : null,
       current ? el("span", {class: "sd-badge"}, tr("turn")) : null,
       winner ? el("span", {class: "sd-badge win"}, "\u2605") : null,

@@ -118,7 +118,7 @@ def test_axe_finds_no_serious_violation_on_any_page(table, server: Server):
     host.locator('[data-sheet="seats-card"]').click()
     host.once("dialog", lambda dialog: dialog.accept())  # "Hand over" asks first
     host.locator('#seats li[data-seat="1"] button', has_text="Hand over").click()
-    claim_url = host.locator("#handover a").get_attribute("href")
+    claim_url = host.locator('#seats li[data-seat="1"] .handover a').get_attribute("href")  # beside the seat
     host.locator("#seats-card .sheet-close").click()
     pages = {
         "home": "/",

@@ -128,8 +128,8 @@ def test_seat_buttons_ask_first_and_the_seat_goes_back_to_its_phone(server, phon
 
     host.once("dialog", lambda dialog: dialog.accept())
     host.locator('#seats li[data-seat="0"] [data-seat-act="handover"]').click()
-    expect(host.locator("#handover .handover-qr svg")).to_be_visible()
-    expect(host.locator("#handover .handover-link")).to_contain_text("/claim/")
+    expect(host.locator('#seats li[data-seat="0"] .handover .handover-qr svg')).to_be_visible()  # beside the seat
+    expect(host.locator('#seats li[data-seat="0"] .handover-link')).to_contain_text("/claim/")
     screenshot(host, "heal-handover-qr-desktop")
 
 

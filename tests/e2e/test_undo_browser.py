@@ -47,26 +47,30 @@ def test_take_back_then_the_host_corrects_the_roll_and_the_replay_strikes_both_t
     before = seq(mover)
     mover.evaluate("window.live.act({type: 'roll', values: [1, 2, 3, 3, 5, 6]})")
     wait_past(mover, before)
-    expect(mover.locator("#take-back")).to_be_hidden()  # a roll is information: not taken back
+    expect(mover.locator("#take-back")).to_be_disabled()  # a roll is information: not taken back
+    expect(mover.locator("#take-back-why")).to_have_text("Only your last move, until someone else plays.")
     straight = longest(view(mover)["hand_options"])
     before = seq(mover)
     mover.evaluate("(s) => window.live.act({type: 'choose', straight: s})", straight)
     wait_past(mover, before)
 
-    # Only the mover is offered the take-back: a button in the header, with the move it takes back.
-    bar = mover.get_by_role("button", name="Take back")
-    expect(bar).to_be_visible()
-    expect(bar).to_have_attribute("title", re.compile(rf"^Take back: {name} takes "))
-    expect(other.locator("#take-back")).to_be_hidden()
+    # Only the mover is offered the take-back: a labelled button above the board that says what it takes back.
+    bar = mover.get_by_role("button", name="Take back your straight")
+    expect(bar).to_be_enabled()
+    expect(bar).to_have_attribute("title", re.compile(rf"^{name} takes "))
+    expect(other.locator("#take-back")).to_be_disabled()
     _above_the_fold(mover, "#take-back")
     mover.screenshot(path=str(SHOTS / "undo-take-back-360.png"))
     assert axe_check(mover, "take-back") == []
     before = seq(mover)
-    mover.get_by_role("button", name="Take back").click()
+    asked: list[str] = []
+    mover.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))  # it asks first
+    bar.click()
     wait_past(other, before)
     for page in (mover, other, host):  # every phone says what was undone
         expect(page.locator("#toast")).to_contain_text(f"{name} took back their last move")
-    expect(bar).to_be_hidden()
+    assert asked == ["Take back your straight? You can make the move again."]
+    expect(mover.locator("#take-back")).to_be_disabled()
     assert view(mover)["your_turn"] and view(mover)["phase"] == "choose"  # back to choosing
 
     # The host corrects the typed roll: bad values first, each refused with its reason.

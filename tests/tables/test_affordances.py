@@ -33,22 +33,40 @@ def test_the_table_part_is_the_engines_declarations():
 
 def test_the_take_back_offer_follows_the_services_rule():
     log = [ev(1, "system", "roll", values=[1]), ev(2, "0", "flip"), ev(3, "system", "group")]
-    assert affordances.take_back_offer(SIXDICE, log) == {"seat": 0, "seq": 2}  # balancing goes with it
-    assert affordances.take_back_offer(SIXDICE, [*log, ev(4, "system", "roll", values=[2])]) is None
+    assert affordances.take_back_offer(SIXDICE, log) == {"seat": 0, "seq": 2, "kind": "flip"}  # balancing goes with it
+    drawn = [*log, ev(4, "system", "roll", values=[2])]  # across the app's draw: its values are dealt again
+    assert affordances.take_back_offer(SIXDICE, drawn) == {"seat": 0, "seq": 2, "kind": "flip"}
+    assert affordances.take_back_offer(SIXDICE, [*drawn, ev(5, "1", "group")])["seat"] == 1  # not 0 now
     assert affordances.take_back_offer(SIXDICE, [ev(1, "0", "roll", values=[1])]) is None  # a typed roll
     assert affordances.take_back_offer(SIXDICE, [ev(1, "0", "flip"), ev(2, "host", "undo", to=0)]) is None
     timed = {**ev(1, "0", "flip"), "stand_in": "timeout"}
     assert affordances.take_back_offer(SIXDICE, [timed]) is None  # the app played it for the seat
-    assert affordances.take_back_offer(TINY, [ev(1, "0", "add", n=1), ev(2, "system", "deal", value=3)]) is None
-    assert affordances.take_back_offer(TINY, [ev(1, "0", "add", n=1), ev(2, "system", "roll")]) == {"seat": 0, "seq": 1}
+    dealt = affordances.take_back_offer(TINY, [ev(1, "0", "add", n=1), ev(2, "system", "deal", value=3)])
+    assert dealt == {"seat": 0, "seq": 1, "kind": "move"}
+    assert affordances.take_back_offer(TINY, [ev(1, "0", "add", n=1), ev(2, "system", "roll")]) == {"seat": 0, "seq": 1, "kind": "move"}
 
 
 def test_an_update_says_the_take_back_only_when_its_events_decide_it():
     assert affordances.update_part(SIXDICE, [ev(5, "system", "group")]) == {}  # unchanged
     assert affordances.update_part(SIXDICE, [ev(5, "1", "flip"), ev(6, "system", "group")]) == {
-        "take_back": {"seat": 1, "seq": 5}}
+        "take_back": {"seat": 1, "seq": 5, "kind": "flip"}, "undo": {"seq": 5, "actor": "1", "kind": "flip"}}
     undo = affordances.update_part(SIXDICE, [ev(7, "host", "undo", to=4)])
-    assert undo == {"take_back": None, "undone_from": 7}
+    assert undo == {"take_back": None, "undone_from": 7}  # the table frame it asks for says the undo
+
+
+def test_the_hosts_undo_offer_names_the_last_move_still_in_play():
+    log = [ev(1, "system", "roll", values=[1]), ev(2, "0", "flip"), ev(3, "system", "roll", values=[2])]
+    offer = {"seq": 2, "actor": "0", "kind": "flip"}
+    assert affordances.undo_offer(SIXDICE, log, status="playing") == offer  # across the app's roll after it
+    assert affordances.undo_offer(SIXDICE, log, status="finished") is None
+    assert affordances.undo_offer(SIXDICE, log[:1], status="playing") is None  # only the app has played
+    undone = [*log, ev(4, "1", "group"), ev(5, "host", "undo", to=3)]
+    assert affordances.undo_offer(SIXDICE, undone, status="playing", gone=[4]) == offer
+    assert affordances.game_part(SIXDICE, undone)["undo"] == offer
+    assert affordances.update_part(SIXDICE, [ev(6, "system", "group")]) == {}  # server steps: unchanged
+    assert affordances.update_part(SIXDICE, [ev(6, "system", "group")], status="finished") == {"undo": None}
+    assert get_engine("runbuster").move_kind({"type": "choose"}) == "straight"
+    assert TINY.move_kind({"type": "add"}) == "move"  # the default
 
 
 def test_undone_seqs_strike_what_an_undo_took_back_even_in_the_last_events_only():
@@ -72,6 +90,46 @@ def test_frames_and_updates_carry_them(tiny_table):
     message = selectors.events_message(engine="tiny", game=game.pk, number=1, seq=game.seq, status="playing",
                                        events=events, state=game.state, version=1)
     update = json.loads(selectors.PreparedUpdate(message).text(first, "en"))
-    assert update["take_back"] is None  # the app dealt after the add
+    assert update["take_back"] == {"seat": first, "seq": 1, "kind": "move"}  # across the app's deal after the add
+    assert update["actors"] == sorted(TINY.actors(game.state))  # whose move the game waits for
+    assert update["undo"] == {"seq": 1, "actor": str(first), "kind": "move"}
     resync = selectors.resync(table.pk, seat=first, host=False, game_id=game.pk, since=0)
-    assert resync["take_back"] is None and resync["type"] == "update"
+    assert resync["take_back"] == update["take_back"] and resync["type"] == "update"
+
+
+@pytest.mark.django_db
+def test_the_undo_offer_is_the_move_the_services_default_undo_takes_back(tiny_table):
+    from sixdice.tables.undo import undo_targets
+
+    table, _host, secrets = tiny_table
+    game = services.start_game(table=table, rng=random.Random(2)).game
+    for _ in range(3):
+        game.refresh_from_db()
+        seat = min(get_engine(game.engine).actors(game.state))
+        services.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]),
+                              action={"type": "add", "n": 1}, expected_seq=game.seq, rng=random.Random(1))
+    game.refresh_from_db()
+    frame = selectors.snapshot(table.pk, seat=None, host=True)
+    events = list(game.events.order_by("seq"))
+    _targets, _states, default = undo_targets(game, events)
+    line = [e.seq for e in events]
+    assert default is not None
+    assert frame["game"]["undo"]["seq"] == line[line.index(default) + 1 if default else 0]
+
+
+def test_a_seated_host_is_sent_its_seats_view_and_what_the_host_answers_for_others():
+    from sixdice.tables.wire import PreparedUpdate, seat_view
+
+    class Offers(type(TINY)):  # the seat in turn (1) and the host are offered "choices"; others are not
+        def view_parts(self, state):
+            return {"n": 1}, lambda seat: {"you": seat, **({"choices": [1, 2]} if seat in (None, 1) else {})}
+
+    engine = Offers()
+    assert seat_view(engine, {}, 0) == {"n": 1, "you": 0}
+    assert seat_view(engine, {}, 0, host=True) == {"n": 1, "you": 0, "choices": [1, 2]}
+    assert seat_view(engine, {}, None, host=True) == {"n": 1, "you": None, "choices": [1, 2]}
+    prepared = PreparedUpdate({"engine": "tiny", "state": "{}", "events": "[]", "game": 1, "number": 1, "seq": 1,
+                               "status": "playing", "version": 1})
+    prepared.engine = engine
+    assert json.loads(prepared.text(0, "en", True))["view"] == {"n": 1, "you": 0, "choices": [1, 2]}
+    assert json.loads(prepared.text(0, "en"))["view"] == {"n": 1, "you": 0}
