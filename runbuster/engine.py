@@ -39,7 +39,7 @@ from sixdice.gamekit.engine import (
     dense_ranks,
     register,
 )
-from sixdice.gamekit.notation import Part, gettext_noop, part
+from sixdice.gamekit.notation import Part, gettext_noop, part, ruled
 from sixdice.gamekit.schema import Field
 
 DICE_MODES = ("app", "physical")
@@ -281,6 +281,16 @@ class RunBusterEngine(GameEngine):
             hints["suggestion"] = list(rules.suggestion(s) or ())
         return hints
 
+    def move_name(self, action: Mapping[str, Any]) -> Part:
+        kind = action.get("type")
+        if kind == "roll":
+            return part(gettext_noop("roll"))
+        if kind == "choose":
+            return part(gettext_noop("choice of straight"))
+        if kind == "end_turn":
+            return part(gettext_noop("end of turn"))
+        return part(gettext_noop("move"))
+
     def describe_parts(
         self, state_before: Mapping[str, Any], action: Mapping[str, Any], *, names: Sequence[str]
     ) -> list[Part]:
@@ -317,22 +327,24 @@ class RunBusterEngine(GameEngine):
                 args["victims"] = victims
             if stuck:
                 args["hand"] = hand
-            return [part(msg, **args)]
+            line = part(msg, **args)
+            return [ruled(line, "bust") if victims else ruled(line, "build") if stuck else line]
         if kind == "choose":
             straight = tuple(action.get("straight") or ())
             if len(straight) == 6:
                 place = ordinal_part(len(s.finished) + 1)
                 left = [p for p in s.active if p != s.current]
                 if len(left) == 1:
-                    return [
+                    return [ruled(
                         part(
                             gettext_noop("%(name)s completes the straight: %(place)s place; %(loser)s loses the round"),
                             name=who,
                             place=place,
                             loser=_roller_name(names, left[0]),
-                        )
+                        ), "win")
                     ]
-                return [part(gettext_noop("%(name)s completes the straight: %(place)s place"), name=who, place=place)]
+                return [ruled(part(gettext_noop("%(name)s completes the straight: %(place)s place"), name=who,
+                                   place=place), "win")]
             return [part(gettext_noop("%(name)s takes %(straight)s"), name=who, straight=fmt_straight(straight))]
         if kind == "end_turn":
             return [part(gettext_noop("%(name)s ends the turn"), name=who)]

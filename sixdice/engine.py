@@ -344,6 +344,18 @@ class SixDiceEngine(GameEngine):
 
         return shared, own
 
+    def move_name(self, action: Mapping[str, Any]) -> Part:
+        kind = action.get("type")
+        if kind == "flip":
+            return part(gettext_noop("flip"))
+        if kind == "group":
+            return part(gettext_noop("grouping"))
+        if kind == "keep":
+            return part(gettext_noop("choice of groups to keep"))
+        if kind == "roll":
+            return part(gettext_noop("roll"))
+        return part(gettext_noop("move"))
+
     def describe_parts(
         self, state_before: Mapping[str, Any], action: Mapping[str, Any], *, names: Sequence[str]
     ) -> list[Part]:
@@ -407,7 +419,7 @@ class SixDiceEngine(GameEngine):
         return rules.default_action(st)
 
     def first_player(self, state: Mapping[str, Any]) -> FirstPlayer | None:
-        """R1: once every start hand is balanced, the hand nearest to 0 begins (the lowest seat on a tie)."""
+        """Once every start hand is balanced, the hand nearest to 0 begins (the lowest seat on a tie; R1)."""
         st = self._state(state)
         if st.first is None:
             return None

@@ -337,6 +337,11 @@ class GameEngine:
         """
         return [part("%(type)s", type=str(action.get("type", "?")))]
 
+    def move_name(self, action: Mapping[str, Any]) -> Part:
+        """What a player calls ``action``, as a part ("flip", "roll"...): an undo line names the move it took
+        back ("The host undid Ana's flip").  Default: "move"."""
+        return part(notation.gettext_noop("move"))
+
     def describe(self, state_before: Mapping[str, Any], action: Mapping[str, Any], *, names: Sequence[str]) -> str:
         """The English log line: :meth:`describe_parts` rendered untranslated (not a hook)."""
         return notation.render_parts(self.describe_parts(state_before, action, names=names))

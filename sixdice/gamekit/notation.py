@@ -29,6 +29,19 @@ def part(msg: str, **args: Any) -> Part:
     return {"msg": msg, "args": args}
 
 
+def ruled(p: Part, rule: str) -> Part:
+    """``p`` carrying the anchor of the rule it applies (a section of the game's rules page, e.g. ``"draw"``)."""
+    return {**p, "rule": rule}
+
+
+def first_rule(parts: Iterable[Mapping[str, Any]] | None) -> str:
+    """The anchor of the first rule a line's parts apply, or ``""`` (the line links to it)."""
+    for p in parts or ():
+        if isinstance(p, Mapping) and isinstance(p.get("rule"), str) and p["rule"]:
+            return str(p["rule"])
+    return ""
+
+
 def render_parts(parts: Iterable[Mapping[str, Any]], translate: Callable[[str], str] | None = None) -> str:
     """The parts as one line; ``translate`` (e.g. ``gettext``) is applied to every message.
 

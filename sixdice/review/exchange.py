@@ -23,7 +23,7 @@ from django.utils.dateparse import parse_datetime
 from sixdice.gamekit.engine import HOST, REGISTRY, SYSTEM, GameError, get_engine
 from sixdice.gamekit.options import table_options as shared_options
 from sixdice.gamekit.options import takes_back
-from sixdice.gamekit.replay import describe, describe_parts, is_undo, replay
+from sixdice.gamekit.replay import describe, describe_parts, is_undo, replay, undone_first
 from sixdice.tables import names as lookalikes
 from sixdice.tables import services
 from sixdice.tables.models import Event, Game, Seat, Table
@@ -366,8 +366,10 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
             taken_back = is_undo(e["action"]) and e["actor"] not in (HOST, SYSTEM)
             why = None if taken_back else limits.check_actor(engine, step.before, cleaned, e["actor"])
             _need(why is None, f'{label}: event {done + 1}: "actor" {e["actor"]!r} is not possible: {why}.')
-            e["notation"] = describe_parts(engine, step.before, e["action"], names=names)  # undo events too
-            expected_text = describe(engine, step.before, e["action"], names=names)[:500]
+            undone = undone_first([(x["actor"], x["action"]) for x in events[:done]], e["action"].get("to")) \
+                if is_undo(e["action"]) else None
+            e["notation"] = describe_parts(engine, step.before, e["action"], names=names, undone=undone)  # undos too
+            expected_text = describe(engine, step.before, e["action"], names=names, undone=undone)[:500]
             _need(e["text"] == expected_text,
                   f'{label}: event {done + 1}: "text" does not match the action (expected {expected_text!r}).')
             state = step.after

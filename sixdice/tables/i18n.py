@@ -54,15 +54,19 @@ def event_text(event: Mapping[str, Any], language: str | None = None) -> str:
 
 
 def localize_events(events: Any, language: str) -> Any:
-    """Event payloads with ``text`` in ``language`` (and without the raw notation)."""
+    """Event payloads with ``text`` in ``language`` (and without the raw notation); ``rule``: the anchor of the
+    rule the line applies, when it applies one (the log links to it)."""
     if not isinstance(events, list):
         return events
     out = []
     for event in events:
         if isinstance(event, Mapping):
             text = event_text(event, language)
+            rule = notation.first_rule(event.get("notation")) if isinstance(event.get("notation"), list) else ""
             event = {k: v for k, v in event.items() if k != "notation"}
             event["text"] = text
+            if rule:
+                event["rule"] = rule  # the anchor of the rule the line applies, on the game's rules page
         out.append(event)
     return out
 

@@ -289,10 +289,11 @@
         if (e.action && e.action.type === "undo") { while (line.length && line[line.length - 1] > e.action.to) gone.add(line.pop()); }
         else line.push(e.seq);
       }
+      const rule = (e) => window.ruleLink ? window.ruleLink(e) : null;  // rulelinks.js: the rule a line applies
       const items = this.log.slice(-60).reverse().map((e) => gone.has(e.seq)
         ? el("li", {value: e.seq, class: "undone"}, el("s", {}, e.text))
         : e.stand_in ? el("li", {value: e.seq, class: "stand-in"}, `${e.text} ${T.standIn}`)  // the timer ran out
-        : el("li", {value: e.seq}, e.text));
+        : el("li", {value: e.seq}, e.text, rule(e)));
       $("log").replaceChildren(...items);
     },
   };
