@@ -80,6 +80,7 @@ PARSED_KEPT = 4  # states remembered by identity (see RunBusterEngine._state)
 class RunBusterEngine(GameEngine):
     slug = "runbuster"
     label = "Run Buster"
+    lesson = "runbuster.lesson"
     min_players = rules.MIN_PLAYERS
     max_players = rules.MAX_PLAYERS
     bot_strengths = tuple(reversed(rules.POLICIES))  # random, greedy, heuristic, optimal

@@ -85,6 +85,7 @@ class SixDiceEngine(GameEngine):
 
     slug = "sixdice"
     label = "Six-Dice"
+    lesson = "sixdice.lesson"
     min_players = 2
     max_players = 8
     rules_template = "rules/sixdice"

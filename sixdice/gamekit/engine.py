@@ -190,6 +190,9 @@ class GameEngine:
     rules_template: ClassVar[str | None] = None
     """Base name of the rules page templates (``"rules/sixdice"`` gives
     ``rules/sixdice.<language>.html``); ``None``: the game has no rules page."""
+    lesson: ClassVar[str] = ""
+    """Dotted path of the module whose ``LESSON`` (a :class:`sixdice.gamekit.lesson.Lesson`) teaches the game by
+    doing; empty: the game has no lesson."""
 
     # ------------------------------------------------------------ required hooks
 
