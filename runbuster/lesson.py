@@ -67,7 +67,7 @@ def steps() -> tuple[Step, ...]:
             title=gettext_noop("Extending"),
             ask=gettext_noop("You hold 4-5. Roll the dice in your cup; with a straight in hand you must add to it "
                              "when you can. Make it as long as you can."),
-            done=gettext_noop("Longer: 3-4-5-6. A value appears only once in a straight."),
+            done=gettext_noop("Longer: 3-4-5-6. Each number appears only once in a straight."),
             wrong=gettext_noop("Your roll can make 3-4-5-6: try again and add both ends."),
             state=_at([(4, 5), ()]),
             rolls=((3, 4, 4, 6),),

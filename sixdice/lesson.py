@@ -113,7 +113,7 @@ def steps() -> tuple[Step, ...]:
         Step(
             key="refused", kind=REFUSAL,
             title=gettext_noop("A flip that cannot be made"),
-            ask=gettext_noop("Try this one: turn your +1 into +3 (two up) and Bea's −2 two down. Tap your +1, "
+            ask=gettext_noop("Try this one: make your +1 a +3 (two up) and Bea's −2 two down. Tap your +1, "
                              "choose +3, then tap Bea's −2."),
             done=gettext_noop("Refused: −2 two down would be −4, and no die has that face. Both dice must land on "
                               "a real face."),
@@ -193,7 +193,7 @@ def steps() -> tuple[Step, ...]:
             ask=gettext_noop("Six or more dice that are all +3 (or all −3) win at once. Make every one of your "
                              "dice +3."),
             done=gettext_noop("You win: your −3 became +3, Bea's +3 went down to −3, and all your dice are +3."),
-            wrong=gettext_noop("Not yet all threes: turn your −3 into +3, and one of Bea's +3 into −3."),
+            wrong=gettext_noop("Not yet all threes: make your −3 a +3, and one of Bea's +3 a −3."),
             state=_at([Hand(((3, -3),), (3, 3, 3, 3, 3)), Hand(((1, -1),), (3, 2))]),
             goal=_threes,
         ),
