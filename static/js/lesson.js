@@ -38,6 +38,7 @@
   function draw(before) {
     const d = data;
     $("lesson-progress").textContent = tr("step", {n: d.step + 1, total: d.total});
+    root.dataset.step = String(d.step + 1);
     $("lesson-title").textContent = d.title;
     $("lesson-ask").textContent = d.ask;
     const box = $("lesson-feedback");
@@ -145,7 +146,7 @@
     return el("div", {class: "card sd-hand" + (you ? " me" : "") + (winner ? " winner" : ""), "data-seat": s},
       el("h2", {class: "sd-name"}, name, winner ? " \u2605 " + tr("winner") : ""),
       showValue ? el("p", {class: "sd-value"}, tr("value") + ": " + (v.values[s] ? fmt(v.values[s]) : "0")) : null,
-      el("div", {class: "sd-dice"}, groups, loose));
+      el("div", {class: "sd-dice"}, groups.flat(), loose));
   }
 
   function sendFlip(d, victim, other, value) {

@@ -30,7 +30,7 @@ def _open(phone, server: Server, path: str, lang: str) -> Page:
 
 
 def _step(page: Page, n: int) -> None:
-    expect(page.locator("#lesson-progress")).to_contain_text(str(n))
+    expect(page.locator(f'#lesson[data-step="{n}"]')).to_be_attached()
 
 
 def _fold(page: Page, selector: str) -> None:
