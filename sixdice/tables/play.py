@@ -17,16 +17,13 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from sixdice.gamekit.engine import REGISTRY, GameEngine, GameError, get_engine
+from sixdice.gamekit.engine import REGISTRY, GameError, get_engine
 from sixdice.tables.models import Table
 
 from . import i18n, services
+from .levels import LEVELS, strength_for
 from .services import ServiceError
 from .views import _hold
-
-LEVELS = (("easy", gettext_lazy("Easy: the app plays any move the rules allow")),
-          ("medium", gettext_lazy("Medium: the app looks one move ahead")),
-          ("hard", gettext_lazy("Hard: the app plays its best")))
 
 
 @dataclass(frozen=True)
@@ -34,19 +31,6 @@ class Started:
     table: Table
     host_secret: str
     seat_secret: str
-
-
-def strength_for(engine: GameEngine, level: str) -> str:
-    """The engine's bot strength for a level (weakest, middle, strongest of :attr:`bot_strengths`)."""
-    strengths = engine.bot_strengths
-    if not strengths:
-        return ""
-    if level == "hard":
-        return strengths[-1]
-    if level == "medium":
-        return strengths[min(1, len(strengths) - 1)]
-    return strengths[0]
-
 
 def start_against_bots(*, game: str, name: str, bots: int, level: str, options: dict[str, Any] | None = None,
                        rng: random.Random | None = None) -> Started:
