@@ -255,6 +255,10 @@ class RunBusterEngine(GameEngine):
         shared["complements"] = [list(rules.complement(h)) for h in s.hands]
         shared["cups"] = [6 - len(h) for h in s.hands]
         shared["active"] = list(s.active)
+        # Who is ahead: finished seats by place, then the longest straight in hand (rank 1 leads); the loser last.
+        shared["ranks"] = dense_ranks([
+            (0, s.finished.index(p)) if p in s.finished else (2, 0) if p == s.loser else (1, -len(h))
+            for p, h in enumerate(s.hands)])
         hints_on = bool((state.get("options") or {}).get("hints"))
 
         def own(seat: int | None) -> JSON:
@@ -281,6 +285,10 @@ class RunBusterEngine(GameEngine):
         if s.phase == CHOOSE:
             hints["suggestion"] = list(rules.suggestion(s) or ())
         return hints
+
+    def coach_options(self, options: Mapping[str, Any]) -> JSON:
+        """A coached first game: hints on (a round of Run Buster is short already)."""
+        return {**options, "hints": True}
 
     def move_name(self, action: Mapping[str, Any]) -> Part:
         kind = action.get("type")

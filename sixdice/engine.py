@@ -43,6 +43,7 @@ MAX_MINUTES = 24 * 60
 VIEW_GROUPINGS = 60  # at most this many alternatives are sent to a phone
 BANK_PER_PLAYER = 12  # the usual bank: 12 dice per player (the rules' default)
 PARSED_KEPT = 4  # states remembered by identity (see SixDiceEngine._state)
+COACH_ROUNDS = 4  # a coached first game is short
 HINTS_KEY = "hints"  # in the state dict: the table's hints option (see start)
 HINTS_KEPT = 64  # hints remembered (the same position is viewed by every connection)
 
@@ -316,6 +317,8 @@ class SixDiceEngine(GameEngine):
         shared = st.to_dict()
         shared.pop("todo", None)
         shared["values"] = st.values()
+        # Who is ahead: the hand furthest from zero (what wins at the end), rank 1; a win at once ranks first.
+        shared["ranks"] = dense_ranks([(0 if s in st.winners else 1, -abs(v)) for s, v in enumerate(shared["values"])])
         shared["actors"] = sorted(self.actors(state))
         p = st.pending
         if not (st.over or p is None):
@@ -344,6 +347,10 @@ class SixDiceEngine(GameEngine):
             return d
 
         return shared, own
+
+    def coach_options(self, options: Mapping[str, Any]) -> JSON:
+        """A coached first game: hints on and at most :data:`COACH_ROUNDS` rounds."""
+        return {**options, "hints": True, "rounds": min(int(options.get("rounds") or COACH_ROUNDS), COACH_ROUNDS)}
 
     def move_name(self, action: Mapping[str, Any]) -> Part:
         kind = action.get("type")

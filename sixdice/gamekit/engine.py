@@ -304,6 +304,13 @@ class GameEngine:
         action = hint.get("action")
         return dict(action) if isinstance(action, Mapping) else None
 
+    def coach_options(self, options: Mapping[str, Any]) -> JSON:
+        """The (cleaned) options of a first game that coaches new players: hints on, a short game.
+
+        Default: the options unchanged.  The result must be options :meth:`clean_options` accepts.
+        """
+        return dict(options)
+
     def plays_series(self, options: Mapping[str, Any]) -> bool:
         """Whether the table offers rematches after a game (default) or closes when it ends."""
         return True

@@ -18,6 +18,7 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from sixdice.gamekit.engine import REGISTRY, GameError, get_engine
+from sixdice.gamekit.options import COACH
 from sixdice.tables.models import Table
 
 from . import i18n, services
@@ -34,10 +35,14 @@ class Started:
 
 def start_against_bots(*, game: str, name: str, bots: int, level: str, options: dict[str, Any] | None = None,
                        rng: random.Random | None = None) -> Started:
-    """Create a table, seat this phone, add ``bots`` seats the app plays, and start the game."""
+    """Create a table, seat this phone, add ``bots`` seats the app plays, and start the game.
+
+    ``options``: the table's; by default the first game coaches (a new player's first game against the app).
+    """
     engine = get_engine(game)
-    table, host_secret = services.create_table(game=engine.slug, options=dict(options or {}), capacity=bots + 1)
-    _seat, seat_secret = services.join_table(table=table, name=name or gettext("You"))
+    chosen = {COACH: True} if options is None else dict(options)
+    table, host_secret = services.create_table(game=engine.slug, options=chosen, capacity=bots + 1)
+    _seat, seat_secret = services.join_table(table=table, name=name or gettext("Player"))
     for number in range(1, bots + 1):
         services.join_table(table=table, name=f"Bot {number}", is_bot=True, strength=strength_for(engine, level))
     services.start_game(table=table, rng=rng)

@@ -197,3 +197,54 @@ def test_play_against_the_app_from_the_home_page_to_the_end(phone, server: Serve
         page.wait_for_timeout(150)
     assert page.evaluate("window.live.game.status") == "finished"
     page.screenshot(path=str(SHOTS / "play-against-app-finished-360.png"))
+
+
+def test_a_coached_first_game_against_the_app_with_ranks_and_why_the_winner_won(phone, server: Server):
+    """Six-Dice against the app, coached: a one-line note at each new kind of prompt (once per phone), hints in
+    words, a rank on every hand and the leader marked, and an end screen that says why the winner won."""
+    page = _open(phone, server, "/play/sixdice/", "en")
+    page.locator("#play-now").click()
+    page.wait_for_url(re.compile(r"/t/\w+/$"))
+    page.wait_for_function("window.live && window.live.game && window.live.game.view && window.live.table")
+    assert page.evaluate("window.live.table.options.coach") is True
+    note = page.locator("#coach-note")
+    expect(note).to_be_visible()
+    kinds_seen = {note.get_attribute("data-kind")}
+    expect(page.locator(".rank-badge").first).to_be_visible()
+    expect(page.locator(".rank-badge.leader").first).to_be_visible()
+    page.screenshot(path=str(SHOTS / "coached-first-game-360.png"))
+    assert axe_check(page, "coached game") == []
+    _fold(page, "#coach-note button")
+    note.locator("button").click()
+    expect(note).to_be_hidden()
+    shot_hint = False
+    for _ in range(400):
+        g = page.evaluate("({status: window.live.game.status, view: window.live.game.view})")
+        if g["status"] == "finished":
+            break
+        v = g["view"]
+        p = v.get("pending") or {}
+        if note.is_visible():
+            kinds_seen.add(note.get_attribute("data-kind"))
+            note.locator("button").click()
+        if p.get("seat") == v.get("you"):
+            if v.get("hint") and not shot_hint and p.get("kind") == "flip":
+                expect(page.locator(".sd-hint-move")).to_contain_text(re.compile(r"you (gain|drop) \d"))
+                page.screenshot(path=str(SHOTS / "coached-first-game-hint-360.png"))
+                shot_hint = True
+            if p.get("kind") == "flip" and v.get("legal_flips"):
+                f = v["legal_flips"][0]
+                page.evaluate("(f) => window.live.act({type: 'flip', victim: f[0], own: f[1], own_to: f[2], other: f[3],"
+                              " other_to: f[4]})", f)
+            elif p.get("kind") == "group" and v.get("groupings"):
+                page.evaluate("(g) => window.live.act(Object.assign({type: 'group'}, g))", v["groupings"][0])
+            elif p.get("kind") == "keep" and v.get("keep_options"):
+                page.evaluate("(k) => window.live.act({type: 'keep', keep: k})", v["keep_options"][0])
+        page.wait_for_timeout(200)
+    assert page.evaluate("window.live.game.status") == "finished"
+    assert len(kinds_seen - {None}) >= 2  # each new kind of prompt had its note
+    expect(page.locator(".why-won")).to_contain_text("won")
+    page.screenshot(path=str(SHOTS / "coached-first-game-end-360.png"))
+    # A note is shown once per phone: a new game on the same phone shows none for the kinds already met.
+    seen = page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('coach:sixdice:'))")
+    assert seen
