@@ -39,7 +39,7 @@ from sixdice.gamekit.engine import (
     dense_ranks,
     register,
 )
-from sixdice.gamekit.notation import Part, gettext_noop, part, ruled
+from sixdice.gamekit.notation import Part, gettext_noop, part, personal, ruled
 from sixdice.gamekit.schema import Field
 
 DICE_MODES = ("app", "physical")
@@ -337,7 +337,11 @@ class RunBusterEngine(GameEngine):
             if stuck:
                 args["hand"] = hand
             line = part(msg, **args)
-            return [ruled(line, "bust") if victims else ruled(line, "build") if stuck else line]
+            line = ruled(line, "bust") if victims else ruled(line, "build") if stuck else line
+            for b in after.busted:  # the busted player's own phone says it to them
+                line = personal(line, b, gettext_noop("%(name)s's roll busted your %(straight)s: it went back into "
+                                                      "your cup"), name=who, straight=fmt_straight(s.hands[b]))
+            return [line]
         if kind == "choose":
             straight = tuple(action.get("straight") or ())
             if len(straight) == 6:

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sixdice.gamekit.notation import Part, gettext_noop, part, render_parts, ruled
+from sixdice.gamekit.notation import Part, gettext_noop, part, personal, render_parts, ruled
 
 from .balance import check_grouping
 from .dice import fmt_dice, fmt_die, fmt_group
@@ -99,6 +99,31 @@ def _returned(before: State, after: State, action: Mapping[str, Any]) -> list[tu
     return out
 
 
+def _regrouped(before: State, after: State, action: Mapping[str, Any]) -> list[int]:
+    """Seats whose hand the app regrouped by itself (only one grouping was possible), to say so."""
+    p = before.pending
+    chooser = p.seat if p is not None and action.get("type") in ("group", "keep") else None
+    out = []
+    for seat in range(min(len(before.hands), len(after.hands))):
+        if seat == chooser or not after.hands[seat].groups:
+            continue
+        if p is not None and action.get("type") == "roll" and p.purpose == "pair" and seat == p.seat:
+            continue  # the pair from the bank is its own line
+        was, now = before.hands[seat], after.hands[seat]
+        if action.get("type") == "flip" and p is not None:  # the flipped dice change inside their groups
+            try:
+                if seat == p.seat:
+                    was = was.with_die(int(action["own"]), int(action["own_to"]))
+                if seat == action.get("victim"):
+                    was = was.with_die(int(action["other"]), int(action["other_to"]))
+            except (KeyError, IndexError, TypeError, ValueError):
+                pass
+        if sorted(map(sorted, was.groups)) != sorted(map(sorted, now.groups)) and \
+                not (after.pending is not None and after.pending.seat == seat and after.pending.kind in ("group", "keep")):
+            out.append(seat)
+    return out
+
+
 def _aftermath(before: State, after: State, action: Mapping[str, Any], nm: list[str]) -> list[Part]:
     """What the app did by itself after the action, in plain words and naming whose dice moved: steps
     skipped (no legal flip, the bank too short), dice that went back to the bank without a choice, and
@@ -109,21 +134,41 @@ def _aftermath(before: State, after: State, action: Mapping[str, Any], nm: list[
         if not seat_text.isdigit() or int(seat_text) >= len(nm):
             continue
         who = nm[int(seat_text)]
+        seat = int(seat_text)
         if step == "flip":
-            out.append(ruled(part(gettext_noop("%(name)s has no possible flip: no flip this turn"), name=who), "flip"))
+            out.append(personal(ruled(part(gettext_noop("%(name)s has no possible flip: no flip this turn"), name=who),
+                                      "flip"), seat, gettext_noop("You have no possible flip: no flip this turn")))
         elif step == "draw":
-            out.append(ruled(part(gettext_noop("The bank is empty: no draw for %(name)s this turn"), name=who),
-                             "bank-short"))
+            out.append(personal(ruled(part(gettext_noop("The bank is empty: no draw for %(name)s this turn"),
+                                           name=who), "bank-short"),
+                                seat, gettext_noop("The bank is empty: no draw for you this turn")))
         elif step == "pair":
-            out.append(ruled(part(gettext_noop("%(name)s has no group, but the bank holds fewer than 2 dice: "
-                                               "no pair from the bank"), name=who), "bank-short"))
+            out.append(personal(ruled(part(gettext_noop("%(name)s has no group, but the bank holds fewer than 2 dice: "
+                                                        "no pair from the bank"), name=who), "bank-short"),
+                                seat, gettext_noop("You have no group, but the bank holds fewer than 2 dice: "
+                                                   "no pair from the bank")))
         elif step == "start":
             out.append(ruled(part(gettext_noop("The bank is too short: no starting dice for %(name)s"), name=who),
                              "bank-short"))
-    for seat, dice in _returned(before, after, action):
-        out.append(ruled(part(gettext_noop("%(name)s had more than two groups: the two kept leave the hand furthest "
-                                           "from zero, and %(dice)s went back to the bank"),
-                              name=nm[seat], dice=fmt_group(dice)), "keep-two"))
+    returned = dict(_returned(before, after, action))
+    for seat, dice in returned.items():
+        out.append(personal(ruled(part(gettext_noop("%(name)s had more than two groups: the two kept leave the hand "
+                                                    "furthest from zero, and %(dice)s went back to the bank"),
+                                       name=nm[seat], dice=fmt_group(dice)), "keep-two"),
+                            seat, gettext_noop("You had more than two groups: the app kept the two that leave you "
+                                               "furthest from zero, and %(dice)s went back to the bank"),
+                            dice=fmt_group(dice)))
+    for seat in _regrouped(before, after, action):
+        hand = after.hands[seat]
+        shown = "".join(fmt_group(g) for g in hand.groups)
+        if hand.loose:
+            loose = part(gettext_noop("%(groups)s, loose %(loose)s"), groups=shown, loose=fmt_dice(hand.loose))
+        else:
+            loose = part(gettext_noop("%(groups)s"), groups=shown)
+        out.append(personal(ruled(part(gettext_noop("%(name)s's hand was regrouped: %(hand)s"), name=nm[seat],
+                                       hand=loose), "balance"),
+                            seat, gettext_noop("Your hand was regrouped (the only way the rules allow): %(hand)s"),
+                            hand=loose))
     if before.round == 0 and after.round >= 1 and after.first is not None:
         values = after.values()
         best = abs(values[after.first])
@@ -165,7 +210,7 @@ def describe_parts(
             text = part(gettext_noop("%(name)s draws %(die)s"), name=who, die=fmt_die(vals[0]))
         else:
             m = abs(vals[0])
-            text = ruled(part(gettext_noop("%(name)s has no group left, so takes a pair from the bank: %(group)s"),
+            text = ruled(part(gettext_noop("%(name)s takes a pair from the bank: %(group)s"),
                               name=who, group=fmt_group((m, -m))), "no-group")
     elif kind == "flip":
         m = p.seat
@@ -200,7 +245,7 @@ def describe_parts(
         i, j = sorted(action["keep"])
         kept = fmt_group(held[i]) + fmt_group(held[j])
         back = "".join(fmt_group(g) for k, g in enumerate(held) if k not in (i, j))
-        text = ruled(part(gettext_noop("%(name)s keeps %(kept)s; %(back)s went back to the bank"), name=who, kept=kept,
+        text = ruled(part(gettext_noop("%(name)s keeps %(kept)s, returns %(back)s to the bank"), name=who, kept=kept,
                           back=back), "keep-two")
     else:
         text = part(gettext_noop("(%(kind)s)"), kind=kind)

@@ -62,13 +62,25 @@ def localize_events(events: Any, language: str) -> Any:
     for event in events:
         if isinstance(event, Mapping):
             text = event_text(event, language)
-            rule = notation.first_rule(event.get("notation")) if isinstance(event.get("notation"), list) else ""
+            parts = event.get("notation") if isinstance(event.get("notation"), list) else None
+            rule = notation.first_rule(parts)
+            yours = _yours(parts, language)
             event = {k: v for k, v in event.items() if k != "notation"}
             event["text"] = text
             if rule:
                 event["rule"] = rule  # the anchor of the rule the line applies, on the game's rules page
+            if yours:
+                event["yours"] = yours  # the news worded for each seat it concerns (that seat's phone shows it)
         out.append(event)
     return out
+
+
+def _yours(parts: list[Any] | None, language: str) -> dict[str, str]:
+    try:
+        return {seat: render_notation(own, language) for seat, own in notation.personal_parts(parts).items()}
+    except (KeyError, TypeError, ValueError, AttributeError):
+        log.exception("could not render the personal lines of an event")
+        return {}
 
 
 def localize_frame(payload: dict[str, Any], language: str) -> dict[str, Any]:

@@ -36,7 +36,7 @@ def test_r8_a_skipped_pair_is_said():
     st = apply(st, {"type": "flip", "victim": 1, "own": 0, "own_to": 3, "other": 0, "other_to": -3})
     st = apply(st, roll(3))
     line = describe(st, roll(-1), ["Ana", "Bo"])
-    assert line == ("Ana has no group left, so takes a pair from the bank: (+1 −1) · "
+    assert line == ("Ana takes a pair from the bank: (+1 −1) · "
                     "Bo has no group, but the bank holds fewer than 2 dice: no pair from the bank")
 
 
