@@ -158,17 +158,16 @@ def _aftermath(before: State, after: State, action: Mapping[str, Any], nm: list[
                             seat, gettext_noop("You had more than two groups: the app kept the two that leave you "
                                                "furthest from zero, and %(dice)s went back to the bank"),
                             dice=fmt_group(dice)))
-    for seat in _regrouped(before, after, action):
+    for seat in _regrouped(before, after, action):  # short in the log (the board shows the groups)
         hand = after.hands[seat]
         shown = "".join(fmt_group(g) for g in hand.groups)
         if hand.loose:
-            loose = part(gettext_noop("%(groups)s, loose %(loose)s"), groups=shown, loose=fmt_dice(hand.loose))
+            detail = part(gettext_noop("%(groups)s, loose %(loose)s"), groups=shown, loose=fmt_dice(hand.loose))
         else:
-            loose = part(gettext_noop("%(groups)s"), groups=shown)
-        out.append(personal(ruled(part(gettext_noop("%(name)s's hand was regrouped: %(hand)s"), name=nm[seat],
-                                       hand=loose), "balance"),
+            detail = part(gettext_noop("%(groups)s"), groups=shown)
+        out.append(personal(ruled(part(gettext_noop("%(name)s's hand was regrouped"), name=nm[seat]), "balance"),
                             seat, gettext_noop("Your hand was regrouped (the only way the rules allow): %(hand)s"),
-                            hand=loose))
+                            hand=detail))
     if before.round == 0 and after.round >= 1 and after.first is not None:
         values = after.values()
         best = abs(values[after.first])

@@ -39,15 +39,24 @@
       if (!(s >= 0 && s < v.ranks.length) || card.closest(".rank-skip")) return;
       if (!card.matches(".sd-hand, .rb-player, .rb-me, section, li")) return;
       const rank = v.ranks[s];
-      const text = rank === 1 && leaders < v.ranks.length ? "\u2605 " + tr("leader") : tr("place", {n: rank});
-      let badge = card.querySelector(":scope > .rank-badge, :scope > header > .rank-badge");
+      const lead = rank === 1 && leaders < v.ranks.length;
+      // Small on screen (the board must fit one screen): a star for the leader, else the place; words for readers.
+      const spoken = lead ? tr("leader") : tr("place", {n: rank});
+      const shown = lead ? "\u2605" : String(rank);
+      const name = card.querySelector(".sd-name, .rb-name");  // beside the name: no new line on the board
+      let badge = card.querySelector(".rank-badge");
       if (!badge) {
         badge = document.createElement("span");
         badge.className = "rank-badge";
-        (card.querySelector(":scope > header") || card).append(badge);
+        badge.append(Object.assign(document.createElement("span"), {className: "sr"}), document.createElement("span"));
+        if (name && name.classList.contains("rb-name")) name.after(badge);
+        else (name || card).append(badge);
       }
-      if (badge.textContent !== text) badge.textContent = text;
-      badge.classList.toggle("leader", rank === 1);
+      badge.title = spoken;
+      if (badge.firstChild.textContent !== spoken) badge.firstChild.textContent = spoken;
+      if (badge.lastChild.textContent !== shown) badge.lastChild.textContent = shown;
+      badge.lastChild.setAttribute("aria-hidden", "true");
+      badge.classList.toggle("leader", lead);
     });
     let why = board.querySelector(".why-won");
     const line = whyWon(v, players);

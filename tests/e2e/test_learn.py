@@ -175,6 +175,9 @@ def test_runbuster_lesson_played_through_by_tapping(phone, server: Server, lang:
 
 def test_play_against_the_app_from_the_home_page_to_the_end(phone, server: Server):
     page = _open(phone, server, "/", "en")
+    _fold(page, 'a[href="/learn/sixdice/"]')  # a new player finds both doors without scrolling
+    _fold(page, 'a[href="/play/sixdice/"]')
+    page.screenshot(path=str(SHOTS / "home-learn-and-play-360.png"))
     page.locator('a[href="/play/runbuster/"]').click()
     _fold(page, "#play-now")
     page.screenshot(path=str(SHOTS / "play-against-app-360.png"))
