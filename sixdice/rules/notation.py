@@ -158,7 +158,7 @@ def _aftermath(before: State, after: State, action: Mapping[str, Any], nm: list[
                             seat, gettext_noop("You had more than two groups: the app kept the two that leave you "
                                                "furthest from zero, and %(dice)s went back to the bank"),
                             dice=fmt_group(dice)))
-    for seat in _regrouped(before, after, action):  # short in the log (the board shows the groups)
+    for seat in ([] if after.over else _regrouped(before, after, action)):  # short (the board shows the groups)
         hand = after.hands[seat]
         shown = "".join(fmt_group(g) for g in hand.groups)
         if hand.loose:

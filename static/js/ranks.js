@@ -43,14 +43,13 @@
       // Small on screen (the board must fit one screen): a star for the leader, else the place; words for readers.
       const spoken = lead ? tr("leader") : tr("place", {n: rank});
       const shown = lead ? "\u2605" : String(rank);
-      const name = card.querySelector(".sd-name, .rb-name");  // beside the name: no new line on the board
-      let badge = card.querySelector(".rank-badge");
+      let badge = card.querySelector(":scope > .rank-badge");
       if (!badge) {
         badge = document.createElement("span");
         badge.className = "rank-badge";
         badge.append(Object.assign(document.createElement("span"), {className: "sr"}), document.createElement("span"));
-        if (name && name.classList.contains("rb-name")) name.after(badge);
-        else (name || card).append(badge);
+        card.classList.add("has-rank");  // the badge sits on the card's top edge: it takes no room on the board
+        card.append(badge);
       }
       badge.title = spoken;
       if (badge.firstChild.textContent !== spoken) badge.firstChild.textContent = spoken;
@@ -62,7 +61,7 @@
     const line = whyWon(v, players);
     if (line && !why) {
       why = document.createElement("p");
-      why.className = "card why-won";
+      why.className = "card why-won" + (app.dataset.view === "screen" ? " floating" : "");  // the screen: over the hands
       why.setAttribute("role", "status");
       board.prepend(why);
     }
