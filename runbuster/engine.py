@@ -41,7 +41,7 @@ from sixdice.gamekit.engine import (
     dense_ranks,
     register,
 )
-from sixdice.gamekit.notation import Part, gettext_noop, part
+from sixdice.gamekit.notation import Part, gettext_noop, part, personal, ruled
 from sixdice.gamekit.schema import Field
 
 DICE_MODES = ("app", "physical")
@@ -101,6 +101,7 @@ class RunBusterPresentation(Presentation):
 class RunBusterEngine(GameEngine):
     slug = "runbuster"
     label = "Run Buster"
+    lesson = "runbuster.lesson"
     min_players = rules.MIN_PLAYERS
     max_players = rules.MAX_PLAYERS
     bot_strengths = tuple(reversed(rules.POLICIES))  # random, greedy, heuristic, optimal
@@ -294,6 +295,10 @@ class RunBusterEngine(GameEngine):
         shared["complements"] = [list(rules.complement(h)) for h in s.hands]
         shared["cups"] = [6 - len(h) for h in s.hands]
         shared["active"] = list(s.active)
+        # Who is ahead: finished seats by place, then the longest straight in hand (rank 1 leads); the loser last.
+        shared["ranks"] = dense_ranks([
+            (0, s.finished.index(p)) if p in s.finished else (2, 0) if p == s.loser else (1, -len(h))
+            for p, h in enumerate(s.hands)])
         hints_on = bool((state.get("options") or {}).get("hints"))
 
         def own(seat: int | None) -> JSON:
@@ -322,6 +327,20 @@ class RunBusterEngine(GameEngine):
             if hints["suggestion"]:  # the move suggested (a roll's hint only gives chances)
                 hints["action"] = {"type": "choose", "straight": list(hints["suggestion"])}
         return hints
+
+    def coach_options(self, options: Mapping[str, Any]) -> JSON:
+        """A coached first game: hints on (a round of Run Buster is short already)."""
+        return {**options, "hints": True}
+
+    def move_name(self, action: Mapping[str, Any]) -> Part:
+        kind = action.get("type")
+        if kind == "roll":
+            return part(gettext_noop("roll"))
+        if kind == "choose":
+            return part(gettext_noop("choice of straight"))
+        if kind == "end_turn":
+            return part(gettext_noop("end of turn"))
+        return part(gettext_noop("move"))
 
     def describe_parts(
         self, state_before: Mapping[str, Any], action: Mapping[str, Any], *, names: Sequence[str]
@@ -359,22 +378,28 @@ class RunBusterEngine(GameEngine):
                 args["victims"] = victims
             if stuck:
                 args["hand"] = hand
-            return [part(msg, **args)]
+            line = part(msg, **args)
+            line = ruled(line, "bust") if victims else ruled(line, "build") if stuck else line
+            for b in after.busted:  # the busted player's own phone says it to them
+                line = personal(line, b, gettext_noop("%(name)s's roll busted your %(straight)s: it went back into "
+                                                      "your cup"), name=who, straight=fmt_straight(s.hands[b]))
+            return [line]
         if kind == "choose":
             straight = tuple(action.get("straight") or ())
             if len(straight) == 6:
                 place = ordinal_part(len(s.finished) + 1)
                 left = [p for p in s.active if p != s.current]
                 if len(left) == 1:
-                    return [
+                    return [ruled(
                         part(
                             gettext_noop("%(name)s completes the straight: %(place)s place; %(loser)s loses the round"),
                             name=who,
                             place=place,
                             loser=_roller_name(names, left[0]),
-                        )
+                        ), "win")
                     ]
-                return [part(gettext_noop("%(name)s completes the straight: %(place)s place"), name=who, place=place)]
+                return [ruled(part(gettext_noop("%(name)s completes the straight: %(place)s place"), name=who,
+                                   place=place), "win")]
             return [part(gettext_noop("%(name)s takes %(straight)s"), name=who, straight=fmt_straight(straight))]
         if kind == "end_turn":
             return [part(gettext_noop("%(name)s ends the turn"), name=who)]

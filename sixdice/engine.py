@@ -56,6 +56,7 @@ MAX_MINUTES = 24 * 60
 VIEW_GROUPINGS = 60  # at most this many alternatives are sent to a phone
 BANK_PER_PLAYER = 12  # the usual bank: 12 dice per player (the rules' default)
 PARSED_KEPT = 4  # states remembered by identity (see SixDiceEngine._state)
+COACH_ROUNDS = 4  # a coached first game is short
 HINTS_KEY = "hints"  # in the state dict: the table's hints option (see start)
 HINTS_KEPT = 64  # hints remembered (the same position is viewed by every connection)
 
@@ -116,6 +117,7 @@ class SixDiceEngine(GameEngine):
 
     slug = "sixdice"
     label = "Six-Dice"
+    lesson = "sixdice.lesson"
     min_players = 2
     max_players = 8
     rules_template = "rules/sixdice"
@@ -413,6 +415,8 @@ class SixDiceEngine(GameEngine):
         shared = st.to_dict()
         shared.pop("todo", None)
         shared["values"] = st.values()
+        # Who is ahead: the hand furthest from zero (what wins at the end), rank 1; a win at once ranks first.
+        shared["ranks"] = dense_ranks([(0 if s in st.winners else 1, -abs(v)) for s, v in enumerate(shared["values"])])
         shared["actors"] = sorted(self.actors(state))
         p = st.pending
         if not (st.over or p is None):
@@ -441,6 +445,22 @@ class SixDiceEngine(GameEngine):
             return d
 
         return shared, own
+
+    def coach_options(self, options: Mapping[str, Any]) -> JSON:
+        """A coached first game: hints on and at most :data:`COACH_ROUNDS` rounds."""
+        return {**options, "hints": True, "rounds": min(int(options.get("rounds") or COACH_ROUNDS), COACH_ROUNDS)}
+
+    def move_name(self, action: Mapping[str, Any]) -> Part:
+        kind = action.get("type")
+        if kind == "flip":
+            return part(gettext_noop("flip"))
+        if kind == "group":
+            return part(gettext_noop("grouping"))
+        if kind == "keep":
+            return part(gettext_noop("choice of groups to keep"))
+        if kind == "roll":
+            return part(gettext_noop("roll"))
+        return part(gettext_noop("move"))
 
     def describe_parts(
         self, state_before: Mapping[str, Any], action: Mapping[str, Any], *, names: Sequence[str]
@@ -491,7 +511,7 @@ class SixDiceEngine(GameEngine):
     }
 
     def first_player(self, state: Mapping[str, Any]) -> FirstPlayer | None:
-        """R1: once every start hand is balanced, the hand nearest to 0 begins (the lowest seat on a tie)."""
+        """Once every start hand is balanced, the hand nearest to 0 begins (the lowest seat on a tie; R1)."""
         st = self._state(state)
         if st.first is None:
             return None

@@ -214,6 +214,9 @@ class GameEngine:
     rules_template: ClassVar[str | None] = None
     """Base name of the rules page templates (``"rules/sixdice"`` gives
     ``rules/sixdice.<language>.html``); ``None``: the game has no rules page."""
+    lesson: ClassVar[str] = ""
+    """Dotted path of the module whose ``LESSON`` (a :class:`sixdice.gamekit.lesson.Lesson`) teaches the game by
+    doing; empty: the game has no lesson."""
 
     # ------------------------------------------------------------ required hooks
 
@@ -378,6 +381,13 @@ class GameEngine:
         """
         return None
 
+    def coach_options(self, options: Mapping[str, Any]) -> JSON:
+        """The (cleaned) options of a first game that coaches new players: hints on, a short game.
+
+        Default: the options unchanged.  The result must be options :meth:`clean_options` accepts.
+        """
+        return dict(options)
+
     def plays_series(self, options: Mapping[str, Any]) -> bool:
         """Whether the table offers rematches after a game (default) or closes when it ends."""
         return True
@@ -412,6 +422,11 @@ class GameEngine:
         phone reads the log in its own language.  Default: the action's type.
         """
         return [part("%(type)s", type=str(action.get("type", "?")))]
+
+    def move_name(self, action: Mapping[str, Any]) -> Part:
+        """What a player calls ``action``, as a part ("flip", "roll"...): an undo line names the move it took
+        back ("The host undid Ana's flip").  Default: "move"."""
+        return part(notation.gettext_noop("move"))
 
     def describe(self, state_before: Mapping[str, Any], action: Mapping[str, Any], *, names: Sequence[str]) -> str:
         """The English log line: :meth:`describe_parts` rendered untranslated (not a hook)."""

@@ -29,6 +29,38 @@ def part(msg: str, **args: Any) -> Part:
     return {"msg": msg, "args": args}
 
 
+def ruled(p: Part, rule: str) -> Part:
+    """``p`` carrying the anchor of the rule it applies (a section of the game's rules page, e.g. ``"draw"``)."""
+    return {**p, "rule": rule}
+
+
+def personal(p: Part, seat: int, msg: str, **args: Any) -> Part:
+    """``p`` with the same news worded for ``seat``'s own phone (``"Your hand was regrouped…"``)."""
+    yours = dict(p.get("yours") or {})
+    yours[str(seat)] = {"msg": msg, "args": args}
+    return {**p, "yours": yours}
+
+
+def personal_parts(parts: Iterable[Mapping[str, Any]] | None) -> dict[str, list[Part]]:
+    """For each seat (as text) that a line speaks to, the parts worded for that seat's own phone."""
+    out: dict[str, list[Part]] = {}
+    for p in parts or ():
+        yours = p.get("yours") if isinstance(p, Mapping) else None
+        if isinstance(yours, Mapping):
+            for seat, q in yours.items():
+                if isinstance(q, Mapping) and "msg" in q:
+                    out.setdefault(str(seat), []).append(dict(q))
+    return out
+
+
+def first_rule(parts: Iterable[Mapping[str, Any]] | None) -> str:
+    """The anchor of the first rule a line's parts apply, or ``""`` (the line links to it)."""
+    for p in parts or ():
+        if isinstance(p, Mapping) and isinstance(p.get("rule"), str) and p["rule"]:
+            return str(p["rule"])
+    return ""
+
+
 def render_parts(parts: Iterable[Mapping[str, Any]], translate: Callable[[str], str] | None = None) -> str:
     """The parts as one line; ``translate`` (e.g. ``gettext``) is applied to every message.
 

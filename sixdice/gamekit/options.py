@@ -46,6 +46,10 @@ def on_off(raw: Mapping[str, Any], key: str, label: Part, *, default: bool = Fal
     raise OptionsError(gettext_noop("%(label)s must be on or off, not %(value)s."), params={"label": label, "value": repr(v)})
 
 
+COACH = "coach"
+"""The table option for new players: its first game coaches (the engine's ``coach_options``, one-line coach notes
+on the phones).  Stored only when on; the new-table form turns it on by default."""
+
 TAKE_BACK = "takeback"
 """The table option that lets players take back their own last action (issue 14, ``docs/undo.md``)."""
 
@@ -56,9 +60,18 @@ def table_options(raw: Mapping[str, Any]) -> dict[str, Any]:
     ``takeback``: players may take back their own last action (on by
     default).  Stored only when the host turned it off, so the options of a
     game from before the option (and its export) read as they always did.
+    ``coach``: the first game coaches new players (stored only when on).
     """
     allowed = on_off(raw or {}, TAKE_BACK, part(gettext_noop("Take-back")), default=True)
-    return {} if allowed else {TAKE_BACK: False}
+    out: dict[str, Any] = {} if allowed else {TAKE_BACK: False}
+    if on_off(raw or {}, COACH, part(gettext_noop("New players")), default=False):
+        out[COACH] = True
+    return out
+
+
+def coaches(options: Mapping[str, Any]) -> bool:
+    """Whether a table with these (cleaned) options coaches its first game (hints on, a short game, coach notes)."""
+    return options.get(COACH) is True
 
 
 def takes_back(options: Mapping[str, Any]) -> bool:

@@ -88,22 +88,67 @@ def _line(events: Iterable[tuple[Actor | str, Mapping[str, Any]]]) -> list[int]:
     return line
 
 
-def describe_parts(engine: GameEngine, before: Mapping[str, Any], action: Mapping[str, Any], *, names: Any) -> list[Part]:
-    """The log line of any event: the engine's, or the undo's own (a take-back names its player)."""
+def describe_parts(
+    engine: GameEngine, before: Mapping[str, Any], action: Mapping[str, Any], *, names: Any,
+    undone: tuple[Actor | str, Mapping[str, Any]] | None = None,
+) -> list[Part]:
+    """The log line of any event: the engine's, or the undo's own, in plain words.
+
+    ``undone``: the first event an undo takes back (its actor and action),
+    when the caller knows it; the line then names the move ("The host undid
+    Ana's flip").  No event number is ever shown to players.
+    """
     if is_undo(action):
-        seat = action.get("seat")
-        if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
-            return [part(gettext_noop("%(name)s took back their last move (back to #%(seq)s)"),
-                         name=names[seat], seq=action.get("to"))]
-        roll = action.get("corrects")
-        if isinstance(roll, int) and not isinstance(roll, bool):  # the host's correction of a typed roll
-            return [part(gettext_noop("The host corrects roll #%(roll)s (back to #%(seq)s)"), roll=roll, seq=action.get("to"))]
-        return [part(gettext_noop("Undone back to #%(seq)s"), seq=action.get("to"))]
+        return _undo_parts(engine, action, names, undone)
     return engine.describe_parts(before, action, names=names)
 
 
-def describe(engine: GameEngine, before: Mapping[str, Any], action: Mapping[str, Any], *, names: Any) -> str:
-    return render_parts(describe_parts(engine, before, action, names=names))
+def _seat_name(names: Any, seat: Any) -> str | None:
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
+        return str(names[seat])
+    return None
+
+
+def _undo_parts(engine: GameEngine, action: Mapping[str, Any], names: Any,
+                undone: tuple[Actor | str, Mapping[str, Any]] | None) -> list[Part]:
+    move = engine.move_name(undone[1]) if undone is not None else None
+    mover = _seat_name(names, _who(undone[0])) if undone is not None else None
+    name = _seat_name(names, action.get("seat"))
+    if name is not None:  # a take-back
+        if move is not None:
+            return [part(gettext_noop("%(name)s took back their %(move)s"), name=name, move=move)]
+        return [part(gettext_noop("%(name)s took back their last move"), name=name)]
+    roll = action.get("corrects")
+    if isinstance(roll, int) and not isinstance(roll, bool):  # the host's correction of a typed roll
+        if mover is not None:
+            return [part(gettext_noop("The host corrects %(name)s's roll"), name=mover)]
+        return [part(gettext_noop("The host corrects a typed roll"))]
+    if move is not None and mover is not None:
+        return [part(gettext_noop("The host undid %(name)s's %(move)s"), name=mover, move=move)]
+    if move is not None and undone is not None and _who(undone[0]) == HOST:
+        return [part(gettext_noop("The host undid their own %(move)s"), move=move)]
+    if move is not None:
+        return [part(gettext_noop("The host undid the app's %(move)s"), move=move)]
+    return [part(gettext_noop("The host undid the last move"))]
+
+
+def undone_first(
+    events: Sequence[tuple[Actor | str, Mapping[str, Any]]], to: Any,
+) -> tuple[Actor | str, Mapping[str, Any]] | None:
+    """The first event in play after event ``to`` in ``events`` (what an undo back to ``to`` takes back)."""
+    if isinstance(to, bool) or not isinstance(to, int):
+        return None
+    for index in _line(events):
+        if index > to:
+            return events[index - 1]
+    return None
+
+
+def describe(
+    engine: GameEngine, before: Mapping[str, Any], action: Mapping[str, Any], *, names: Any,
+    undone: tuple[Actor | str, Mapping[str, Any]] | None = None,
+) -> str:
+    return render_parts(describe_parts(engine, before, action, names=names, undone=undone))
 
 
 def replay(

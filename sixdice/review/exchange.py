@@ -24,7 +24,7 @@ from sixdice.gamekit.engine import HOST, REGISTRY, SYSTEM, GameError, get_engine
 from sixdice.gamekit.options import table_options as shared_options
 from sixdice.gamekit.options import takes_back
 from sixdice.gamekit.pins import pinned_values
-from sixdice.gamekit.replay import describe, describe_parts, is_undo, replay
+from sixdice.gamekit.replay import describe, describe_parts, is_undo, replay, undone_first
 from sixdice.tables import names as lookalikes
 from sixdice.tables import services
 from sixdice.tables.models import Event, Game, Seat, Table
@@ -37,7 +37,7 @@ from .steps import actor_name, count_turns
 
 FORMAT = "sixdice-game"
 CODE_MAX = Table._meta.get_field("code").max_length or 8
-VERSION = 2
+VERSION = 3
 """The version this app writes.  It goes up whenever the document or a game's options change shape
 (or the wording of an event's ``text``); :data:`UPGRADES` then gets the step from the version before."""
 
@@ -294,7 +294,19 @@ def _v1_to_v2(doc: Document, label: str) -> Document:
     return doc
 
 
-UPGRADES: dict[int, Callable[[Document, str], Document]] = {1: _v1_to_v2}
+def _v2_to_v3(doc: Document, label: str) -> Document:
+    """Version 2 to 3: the log speaks in plain words (no ruling codes, no event numbers, whose dice moved).
+
+    Nothing changed shape; an event's ``text`` is the old wording, so it is dropped and import writes
+    today's notation, as from version 1.
+    """
+    events = doc.get("events")
+    if isinstance(events, list):
+        doc["events"] = [{k: v for k, v in e.items() if k != "text"} if isinstance(e, Mapping) else e for e in events]
+    return doc
+
+
+UPGRADES: dict[int, Callable[[Document, str], Document]] = {1: _v1_to_v2, 2: _v2_to_v3}
 """Version N -> N + 1, for every N below :data:`VERSION`.  Each step takes the document as that
 version wrote it (untrusted: it may be malformed) and leaves the checking to :func:`_check`."""
 
@@ -429,8 +441,10 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
             taken_back = is_undo(e["action"]) and e["actor"] not in (HOST, SYSTEM)
             why = None if taken_back else limits.check_actor(engine, step.before, cleaned, e["actor"])
             _need(why is None, f'{label}: event {done + 1}: "actor" {e["actor"]!r} is not possible: {why}.')
-            e["notation"] = describe_parts(engine, step.before, e["action"], names=names)  # undo events too
-            expected_text = describe(engine, step.before, e["action"], names=names)[:500]
+            undone = undone_first([(x["actor"], x["action"]) for x in events[:done]], e["action"].get("to")) \
+                if is_undo(e["action"]) else None
+            e["notation"] = describe_parts(engine, step.before, e["action"], names=names, undone=undone)  # undos too
+            expected_text = describe(engine, step.before, e["action"], names=names, undone=undone)[:500]
             if e["text"] is None:  # an older version's wording, dropped by its upgrade
                 e["text"] = expected_text
             _need(e["text"] == expected_text,

@@ -400,7 +400,7 @@ def check_grouping(dice: Iterable[int], grouping: Grouping) -> Grouping:
     best = max_zero_groups(dice)
     if len(grouping.zero_groups) < best:
         raise IllegalGrouping(
-            gettext_noop("Only %(count)s zero-sum group(s); this hand allows %(best)s (R5: form as many as possible)."),
+            gettext_noop("Only %(count)s zero-sum group(s); this hand allows %(best)s (form as many as possible)."),
             params={"count": len(grouping.zero_groups), "best": best},
         )
     nb = sum(1 for v in grouping.loose if v > 0)
@@ -409,7 +409,7 @@ def check_grouping(dice: Iterable[int], grouping: Grouping) -> Grouping:
         raise IllegalGrouping(
             gettext_noop(
                 "Loose dice %(loose)s hold both colours: every die of the colour with fewer "
-                "dice must be paired with a die of the other colour (R6)."
+                "dice must be paired with a die of the other colour."
             ),
             params={"loose": fmt_dice(grouping.loose)},
         )

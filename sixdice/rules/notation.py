@@ -11,10 +11,11 @@ translation), kept for tests, the admin and the stored event text.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sixdice.gamekit.notation import Part, gettext_noop, part, render_parts
+from sixdice.gamekit.notation import Part, gettext_noop, part, personal, render_parts, ruled
 
 from .balance import check_grouping
 from .dice import fmt_dice, fmt_die, fmt_group
@@ -50,37 +51,123 @@ def _result(after: State, names: Sequence[str]) -> list[Part]:
         )
     else:
         msg = gettext_noop("%(who)s win") if many else gettext_noop("%(who)s wins")
-    return [part(msg, who=who)]
+    return [ruled(part(msg, who=who), "all-threes" if after.end_reason == "all_threes" else "last-round")]
+
+
+def _added(before: State, action: Mapping[str, Any], seat: int) -> list[int]:
+    """``seat``'s dice once ``action`` has changed them, before the app's own steps (grouping, returns)."""
+    dice = list(before.hands[seat].dice())
+    p = before.pending
+    if p is None:
+        return dice
+    kind = action.get("type")
+    values = list(action.get("values") or ())
+    if kind == "roll" and seat == p.seat and values:
+        if p.purpose == "pair":
+            dice += [values[0], -values[0]]
+        elif p.purpose == "draw":
+            dice += values[:1]
+        else:
+            dice += values
+    elif kind == "flip" and {"own", "own_to", "other", "other_to", "victim"} <= set(action):
+        try:
+            if seat == p.seat:
+                dice[int(action["own"])] = int(action["own_to"])
+            if seat == action["victim"]:
+                dice[int(action["other"])] = int(action["other_to"])
+        except (IndexError, TypeError, ValueError):
+            pass
+    elif kind == "keep" and seat == p.seat and isinstance(action.get("keep"), (list, tuple)) and len(action["keep"]) == 2:
+        held = before.hands[seat].groups
+        for k, g in enumerate(held):
+            if k not in action["keep"]:
+                for v in g:
+                    if v in dice:
+                        dice.remove(v)
+    return dice
+
+
+def _returned(before: State, after: State, action: Mapping[str, Any]) -> list[tuple[int, list[int]]]:
+    """Each seat whose dice went back to the bank with nobody choosing, and those dice."""
+    out: list[tuple[int, list[int]]] = []
+    if len(before.hands) != len(after.hands):
+        return out
+    for seat in range(len(before.hands)):
+        lost = Counter(_added(before, action, seat)) - Counter(after.hands[seat].dice())
+        if lost:
+            out.append((seat, sorted(lost.elements(), key=lambda v: (-abs(v), -v))))
+    return out
+
+
+def _regrouped(before: State, after: State, action: Mapping[str, Any]) -> list[int]:
+    """Seats whose hand the app regrouped by itself (only one grouping was possible), to say so."""
+    p = before.pending
+    chooser = p.seat if p is not None and action.get("type") in ("group", "keep") else None
+    out = []
+    for seat in range(min(len(before.hands), len(after.hands))):
+        if seat == chooser or not after.hands[seat].groups:
+            continue
+        if p is not None and action.get("type") == "roll" and p.purpose == "pair" and seat == p.seat:
+            continue  # the pair from the bank is its own line
+        was, now = before.hands[seat], after.hands[seat]
+        if action.get("type") == "flip" and p is not None:  # the flipped dice change inside their groups
+            try:
+                if seat == p.seat:
+                    was = was.with_die(int(action["own"]), int(action["own_to"]))
+                if seat == action.get("victim"):
+                    was = was.with_die(int(action["other"]), int(action["other_to"]))
+            except (KeyError, IndexError, TypeError, ValueError):
+                pass
+        if sorted(map(sorted, was.groups)) != sorted(map(sorted, now.groups)) and \
+                not (after.pending is not None and after.pending.seat == seat and after.pending.kind in ("group", "keep")):
+            out.append(seat)
+    return out
 
 
 def _aftermath(before: State, after: State, action: Mapping[str, Any], nm: list[str]) -> list[Part]:
-    """What the app did by itself after the action: steps skipped (R2, R8), dice that went back to the
-    bank without a choice, and who starts the game and why (R1)."""
+    """What the app did by itself after the action, in plain words and naming whose dice moved: steps
+    skipped (no legal flip, the bank too short), dice that went back to the bank without a choice, and
+    who starts the game and why.  Each part carries the anchor of the rule it applies."""
     out: list[Part] = []
     for note in after.skipped:
         step, _, seat_text = note.partition(":")
         if not seat_text.isdigit() or int(seat_text) >= len(nm):
             continue
         who = nm[int(seat_text)]
+        seat = int(seat_text)
         if step == "flip":
-            out.append(part(gettext_noop("%(name)s has no legal flip: no flip this turn (R2)"), name=who))
+            out.append(personal(ruled(part(gettext_noop("%(name)s has no possible flip: no flip this turn"), name=who),
+                                      "flip"), seat, gettext_noop("You have no possible flip: no flip this turn")))
         elif step == "draw":
-            out.append(part(gettext_noop("the bank is empty: %(name)s draws nothing (R8)"), name=who))
+            out.append(personal(ruled(part(gettext_noop("The bank is empty: no draw for %(name)s this turn"),
+                                           name=who), "bank-short"),
+                                seat, gettext_noop("The bank is empty: no draw for you this turn")))
         elif step == "pair":
-            out.append(part(gettext_noop("fewer than 2 dice in the bank: no pair for %(name)s (R8)"), name=who))
+            out.append(personal(ruled(part(gettext_noop("%(name)s has no group, but the bank holds fewer than 2 dice: "
+                                                        "no pair from the bank"), name=who), "bank-short"),
+                                seat, gettext_noop("You have no group, but the bank holds fewer than 2 dice: "
+                                                   "no pair from the bank")))
         elif step == "start":
-            out.append(part(gettext_noop("the bank is too short: no starting dice for %(name)s (R8)"), name=who))
-    p = before.pending
-    taken = len(action.get("values") or ()) if action.get("type") == "roll" and p is not None else 0
-    if action.get("type") == "roll" and p is not None and p.purpose == "pair":
-        taken = 2
-    explicit = 0
-    if action.get("type") == "keep" and p is not None:
-        i, j = sorted(action["keep"])
-        explicit = sum(len(g) for k, g in enumerate(before.hands[p.seat].groups) if k not in (i, j))
-    back = after.bank - before.bank + taken - explicit
-    if back > 0:
-        out.append(part(gettext_noop("%(n)s dice went back to the bank (the only way to keep 2 groups)"), n=back))
+            out.append(ruled(part(gettext_noop("The bank is too short: no starting dice for %(name)s"), name=who),
+                             "bank-short"))
+    returned = dict(_returned(before, after, action))
+    for seat, dice in returned.items():
+        out.append(personal(ruled(part(gettext_noop("%(name)s had more than two groups: the two kept leave the hand "
+                                                    "furthest from zero, and %(dice)s went back to the bank"),
+                                       name=nm[seat], dice=fmt_group(dice)), "keep-two"),
+                            seat, gettext_noop("You had more than two groups: the app kept the two that leave you "
+                                               "furthest from zero, and %(dice)s went back to the bank"),
+                            dice=fmt_group(dice)))
+    for seat in ([] if after.over else _regrouped(before, after, action)):  # short (the board shows the groups)
+        hand = after.hands[seat]
+        shown = "".join(fmt_group(g) for g in hand.groups)
+        if hand.loose:
+            detail = part(gettext_noop("%(groups)s, loose %(loose)s"), groups=shown, loose=fmt_dice(hand.loose))
+        else:
+            detail = part(gettext_noop("%(groups)s"), groups=shown)
+        out.append(personal(ruled(part(gettext_noop("%(name)s's hand was regrouped"), name=nm[seat]), "balance"),
+                            seat, gettext_noop("Your hand was regrouped (the only way the rules allow): %(hand)s"),
+                            hand=detail))
     if before.round == 0 and after.round >= 1 and after.first is not None:
         values = after.values()
         best = abs(values[after.first])
@@ -88,12 +175,12 @@ def _aftermath(before: State, after: State, action: Mapping[str, Any], nm: list[
         v = values[after.first]
         value = ("+" if v > 0 else "\u2212") + str(abs(v)) if v else "0"
         if tied:
-            out.append(part(gettext_noop("%(name)s starts: hand value %(value)s is closest to 0, tied with %(others)s; "
-                                         "the first in seat order starts (R1)"),
-                            name=nm[after.first], value=value, others=", ".join(tied)))
+            out.append(ruled(part(gettext_noop("%(name)s starts: hand value %(value)s is closest to 0, tied with "
+                                               "%(others)s; of the tied players, the first in seat order starts"),
+                                  name=nm[after.first], value=value, others=", ".join(tied)), "first"))
         else:
-            out.append(part(gettext_noop("%(name)s starts: hand value %(value)s is closest to 0"),
-                            name=nm[after.first], value=value))
+            out.append(ruled(part(gettext_noop("%(name)s starts: hand value %(value)s is closest to 0"),
+                                  name=nm[after.first], value=value), "first"))
     return out
 
 
@@ -122,7 +209,8 @@ def describe_parts(
             text = part(gettext_noop("%(name)s draws %(die)s"), name=who, die=fmt_die(vals[0]))
         else:
             m = abs(vals[0])
-            text = part(gettext_noop("%(name)s takes a pair from the bank: %(group)s"), name=who, group=fmt_group((m, -m)))
+            text = ruled(part(gettext_noop("%(name)s takes a pair from the bank: %(group)s"),
+                              name=who, group=fmt_group((m, -m))), "no-group")
     elif kind == "flip":
         m = p.seat
         v = action["victim"]
@@ -156,7 +244,8 @@ def describe_parts(
         i, j = sorted(action["keep"])
         kept = fmt_group(held[i]) + fmt_group(held[j])
         back = "".join(fmt_group(g) for k, g in enumerate(held) if k not in (i, j))
-        text = part(gettext_noop("%(name)s keeps %(kept)s, returns %(back)s to the bank"), name=who, kept=kept, back=back)
+        text = ruled(part(gettext_noop("%(name)s keeps %(kept)s, returns %(back)s to the bank"), name=who, kept=kept,
+                          back=back), "keep-two")
     else:
         text = part(gettext_noop("(%(kind)s)"), kind=kind)
     return [text, *_aftermath(state_before, after, action, nm), *tail]

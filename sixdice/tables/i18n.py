@@ -54,17 +54,33 @@ def event_text(event: Mapping[str, Any], language: str | None = None) -> str:
 
 
 def localize_events(events: Any, language: str) -> Any:
-    """Event payloads with ``text`` in ``language`` (and without the raw notation)."""
+    """Event payloads with ``text`` in ``language`` (and without the raw notation); ``rule``: the anchor of the
+    rule the line applies, when it applies one (the log links to it)."""
     if not isinstance(events, list):
         return events
     out = []
     for event in events:
         if isinstance(event, Mapping):
             text = event_text(event, language)
+            parts = event.get("notation") if isinstance(event.get("notation"), list) else None
+            rule = notation.first_rule(parts)
+            yours = _yours(parts, language)
             event = {k: v for k, v in event.items() if k != "notation"}
             event["text"] = text
+            if rule:
+                event["rule"] = rule  # the anchor of the rule the line applies, on the game's rules page
+            if yours:
+                event["yours"] = yours  # the news worded for each seat it concerns (that seat's phone shows it)
         out.append(event)
     return out
+
+
+def _yours(parts: list[Any] | None, language: str) -> dict[str, str]:
+    try:
+        return {seat: render_notation(own, language) for seat, own in notation.personal_parts(parts).items()}
+    except (KeyError, TypeError, ValueError, AttributeError):
+        log.exception("could not render the personal lines of an event")
+        return {}
 
 
 def localize_frame(payload: dict[str, Any], language: str) -> dict[str, Any]:

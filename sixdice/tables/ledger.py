@@ -91,11 +91,13 @@ SEAT_HOLDER_FIELDS = ["is_bot", "bot_strength", "secret_hash", "parked_secret_ha
 
 def add_event(
     engine: GameEngine, game: Game, applied: Applied, actor: Actor, action: dict[str, Any], before: Mapping[str, Any],
-    *, stand_in: str = "",
+    *, stand_in: str = "", undone: tuple[Actor | str, Mapping[str, Any]] | None = None,
 ) -> None:
-    """Append (to ``applied``, not yet saved) the event of ``actor``'s ``action`` on the state ``before``."""
+    """Append (to ``applied``, not yet saved) the event of ``actor``'s ``action`` on the state ``before``.
+
+    ``undone``: for an undo, the first event it takes back (its line names that move)."""
     seq = game.seq + len(applied.events) + 1
-    parts = describe_parts(engine, before, action, names=game.players)
+    parts = describe_parts(engine, before, action, names=game.players, undone=undone)
     text = render_parts(parts)
     applied.events.append(Event(
         game=game, seq=seq, actor=str(actor), action=action, text=text[:500], notation=parts, stand_in=stand_in,

@@ -178,8 +178,9 @@ class Turn:
     expected_seq: int
     driver: bool  # a bot or the timer plays for the seat (its dice are the server's own)
 
-    def add(self, actor: Actor, action: dict[str, Any], before: Mapping[str, Any], *, stand_in: str = "") -> None:
-        ledger.add_event(self.engine, self.game, self.applied, actor, action, before, stand_in=stand_in)
+    def add(self, actor: Actor, action: dict[str, Any], before: Mapping[str, Any], *, stand_in: str = "",
+            undone: tuple[Actor | str, Mapping[str, Any]] | None = None) -> None:
+        ledger.add_event(self.engine, self.game, self.applied, actor, action, before, stand_in=stand_in, undone=undone)
 
     def run_system(self, state: dict[str, Any], rng: random.Random) -> None:
         ledger.run_system_actions(self.engine, self.game, state, self.applied, rng)

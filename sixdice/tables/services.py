@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from sixdice.gamekit.engine import OptionsError, get_engine
-from sixdice.gamekit.options import table_options
+from sixdice.gamekit.options import coaches, table_options
 
 from . import ledger
 from . import names as lookalikes
@@ -272,6 +272,8 @@ def start_game(*, table: Table, rng: random.Random | None = None) -> Applied:
     rng = rng or system_rng("start", 1 if previous is None else previous.number + 1)
     names = [seat.name for seat in seats]
     options = {**engine.clean_options(table.options, players=len(seats)), **table_options(table.options)}
+    if previous is None and coaches(options):  # the table's first game coaches new players
+        options = {**engine.coach_options(options), **table_options(table.options)}
     first = rng.randrange(len(seats)) if previous is None else (previous.first + 1) % len(seats)
     state = engine.start(players=names, options=options, first=first)
     game = Game.objects.create(

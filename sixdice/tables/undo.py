@@ -22,7 +22,7 @@ from django.utils.translation import gettext, gettext_noop
 from sixdice.gamekit.engine import HOST, GameError, get_engine, parse_actor
 from sixdice.gamekit.options import takes_back
 from sixdice.gamekit.pins import pinned_values
-from sixdice.gamekit.replay import UNDO, replay, take_back_point
+from sixdice.gamekit.replay import UNDO, replay, take_back_point, undone_first
 
 from .errors import BadField, CannotCorrect, CannotTakeBack, CannotUndo, TakeBackOff, from_game_error
 from .keys import Credentials
@@ -88,11 +88,12 @@ def undo(*, table_code: str, credentials: Credentials, expected_seq: Any, to: An
         if to is not None and (isinstance(to, bool) or not isinstance(to, int)):
             raise BadField(gettext("Field %(name)s must be a whole number.") % {"name": "'to'"})
         game = turn.game
-        targets, states, default = undo_targets(game, turn.events())
+        events = turn.events()
+        targets, states, default = undo_targets(game, events)
         target = default if to is None else to
         if target is None or target not in targets:
             raise CannotUndo(gettext(CANNOT_UNDO))
-        turn.add(HOST, {"type": UNDO, "to": target}, game.state)
+        turn.add(HOST, {"type": UNDO, "to": target}, game.state, undone=_first_undone(events, target))
         game.state = states[target]
         repin(turn)
 
@@ -128,7 +129,7 @@ def correct(*, table_code: str, credentials: Credentials, expected_seq: Any, seq
         before = ([0, *line])[[0, *line].index(seq) - 1]
         if before not in targets:
             raise CannotUndo(gettext(CANNOT_UNDO))
-        turn.add(HOST, {"type": UNDO, "to": before, "corrects": seq}, game.state)
+        turn.add(HOST, {"type": UNDO, "to": before, "corrects": seq}, game.state, undone=(roll.actor, roll.action))
         state = states[before]
         fixed = {**roll.action, "values": values}
         try:
@@ -153,6 +154,12 @@ def correct(*, table_code: str, credentials: Credentials, expected_seq: Any, seq
 
     return checked_write(table_code=table_code, credentials=credentials, expected_seq=expected_seq, compose=compose,
                          as_host=True, while_paused=True)
+
+
+def _first_undone(events: list[Event], to: int) -> tuple[str, dict[str, Any]] | None:
+    """The first event in play after ``to``: the move an undo back to ``to`` takes back (its line names it)."""
+    found = undone_first([(e.actor, e.action) for e in events], to)
+    return (str(found[0]), dict(found[1])) if found is not None else None
 
 
 def replay_line(engine: Any, game: Game, events: list[Event]) -> tuple[int, ...]:
@@ -194,7 +201,7 @@ def take_back(*, table_code: str, credentials: Credentials, expected_seq: Any) -
         state = game.initial_state
         for step in replay(engine, game.initial_state, ((e.actor, e.action) for e in events[:to])):
             state = step.after
-        turn.add(position, {"type": UNDO, "to": to, "seat": position}, game.state)
+        turn.add(position, {"type": UNDO, "to": to, "seat": position}, game.state, undone=_first_undone(events, to))
         game.state = state
         repin(turn)
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import install, rules_pages, views
+from . import install, learn, play, rules_pages, views
 
 app_name = "tables"
 
@@ -19,4 +19,8 @@ urlpatterns = [
     path("t/<str:code>/claim/<str:token>/", views.claim, name="claim"),
     path("t/<str:code>/qr.svg", views.qr_svg, name="qr"),
     path("rules/<slug:game>/", rules_pages.rules_page, name="rules"),
+    path("play/<slug:game>/", play.play_bots, name="play_bots"),
+    path("learn/", learn.learn_home, name="learn_home"),
+    path("learn/<slug:game>/", learn.learn_page, name="learn"),
+    path("learn/<slug:game>/api/", learn.learn_api, name="learn_api"),
 ]

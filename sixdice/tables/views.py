@@ -19,6 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from sixdice.gamekit.engine import REGISTRY, GameError, get_engine
 
 from . import i18n, services, throttle, timers
+from .levels import LEVELS, strength_for
 from .models import Table
 from .services import Credentials, ServiceError
 
@@ -93,11 +94,21 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
             capacity = int(values.pop("players", "") or 0)
         except ValueError:
             capacity = 0
-        options = {key: value for key, value in values.items() if key != "turn_timer"}  # shared, not the game's
+        try:
+            bots = int(values.get("bots") or 0)
+        except ValueError:
+            bots = -1
+        level = str(values.get("bot_level") or "easy")
+        shared = ("turn_timer", "bots", "bot_level")  # the table's, not the game's
+        options = {key: value for key, value in values.items() if key not in shared}
         try:
             seconds = timers.clean_seconds(values.get("turn_timer"))
+            if not 0 <= bots < max(capacity, 1) or (bots and not engine.bot_strengths):
+                raise ServiceError(_("The app can play at most every seat but one."))
             table, host_secret = services.create_table(game=engine.slug, options=options, capacity=capacity)
             timers.configure(table, seconds)
+            for number in range(1, bots + 1):  # the seats the app plays, filled at once
+                services.join_table(table=table, name=f"Bot {number}", is_bot=True, strength=strength_for(engine, level))
         except GameError as exc:
             error = i18n.game_error_message(exc)
         except ServiceError as exc:
@@ -108,7 +119,8 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
     return render(
         request,
         [f"{engine.slug}/new_table.html", "tables/new_table.html"],  # a game without its own form gets the generic one
-        {"engine": engine, "error": error, "values": values, "player_range": range(engine.min_players, engine.max_players + 1)},
+        {"engine": engine, "error": error, "values": values, "player_range": range(engine.min_players, engine.max_players + 1),
+         "bot_range": range(0, engine.max_players), "levels": LEVELS},
         status=400 if error else 200,
     )
 

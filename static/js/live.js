@@ -430,10 +430,11 @@
     },
     drawLog() {
       const gone = this.undone || new Set();  // moves an undo took back (the server's list): struck through, still in the log
+      const rule = (e) => window.ruleLink ? window.ruleLink(e) : null;  // rulelinks.js: the rule a line applies
       const items = this.log.slice(-60).reverse().map((e) => gone.has(e.seq)
         ? el("li", {value: e.seq, class: "undone"}, el("s", {}, e.text))
         : e.stand_in ? el("li", {value: e.seq, class: "stand-in"}, `${e.text} ${T.standIn}`)  // the timer ran out
-        : el("li", {value: e.seq}, e.text));
+        : el("li", {value: e.seq}, e.text, rule(e)));
       $("log").replaceChildren(...items);
     },
   };

@@ -31,8 +31,9 @@
   function hintText(v, h) {
     const p = v.pending, a = h.action, seat = p.seat;
     if (h.kind === "flip") {
-      return tr("hintFlip", {own: fmt(flat(v.hands[seat])[a.own]), ownTo: fmt(a.own_to), name: v.players[a.victim],
-                             other: fmt(flat(v.hands[a.victim])[a.other]), otherTo: fmt(a.other_to)});
+      const own = flat(v.hands[seat])[a.own], change = a.own_to - own;  // in words: who gains, who drops, how much
+      return tr(change > 0 ? "hintFlipUp" : "hintFlipDown", {own: fmt(own), ownTo: fmt(a.own_to), name: v.players[a.victim],
+                             other: fmt(flat(v.hands[a.victim])[a.other]), otherTo: fmt(a.other_to), n: Math.abs(change)});
     }
     if (h.kind === "group") return tr("hintGroup", {groups: a.zero_groups.concat(a.pairs).map(group).join("")});
     return tr("hintKeep", {groups: a.keep.map((i) => group(v.hands[seat].groups[i])).join("")});

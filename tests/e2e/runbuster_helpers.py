@@ -20,6 +20,7 @@ def create_table(host, base_url: str, *, players: int, dice: str = "app", hints:
     host.locator(f'input[name=dice][value="{dice}"]').check()
     if hints:
         host.locator("input[name=hints]").check()
+    host.locator("input[type=checkbox][name=coach]").uncheck()  # a plain table: no coaching
     host.get_by_role("button", name="Create the table").click()
     expect(host).to_have_url(re.compile(r"/t/[A-Z0-9]{5}/host/$"))
     return host.locator("#join-link").get_attribute("href")

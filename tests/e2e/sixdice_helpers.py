@@ -31,6 +31,7 @@ def create_table(
     host.get_by_label("Real dice, typed in" if dice == "physical" else "The app rolls them").check()
     if auto_balance:
         host.get_by_label("Automatic balancing").check()
+    host.locator("input[type=checkbox][name=coach]").uncheck()  # a plain table: no coaching
     host.get_by_role("button", name="Create the table").click()
     expect(host).to_have_url(re.compile(r"/t/[A-Z0-9]{5}/host/$"))
     return host, host.locator("#join-link").get_attribute("href")

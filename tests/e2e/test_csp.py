@@ -43,6 +43,7 @@ def test_main_pages_have_a_policy_and_break_none_of_it(server, phone):
     _check(host, seen_host, server.url + "/")
     _check(host, seen_host, server.url + "/new/runbuster/")
     host.get_by_label("Players").select_option("2")
+    host.locator("input[type=checkbox][name=coach]").uncheck()  # a plain table: no coaching
     host.get_by_role("button", name="Create the table").click()
     expect(host).to_have_url(re.compile(r"/t/[A-Z0-9]{5}/host/$"))
     host_url = host.url

@@ -152,7 +152,7 @@ def test_the_host_undoes_a_typed_roll_and_every_phone_strikes_it_through(server,
     for page in (mover, other, host):
         until(page, f"window.live.game.seq === {seq + 1}")
         expect(page.locator("#log li.undone s").first).to_be_visible()
-        expect(page.locator("#log li").first).to_contain_text("Undone back to #0")
+        expect(page.locator("#log li").first).to_contain_text("The host undid")
     assert mover.evaluate("window.live.game.view.your_turn")  # the roll is to be typed again
     log = host.evaluate("window.live.log.map((e) => e.action.type)")
     assert log[-1] == "undo" and "roll" in log  # nothing was deleted

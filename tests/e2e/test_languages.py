@@ -41,6 +41,7 @@ def test_switcher_changes_the_language_and_it_stays(server, phone):
 
 def test_each_phone_keeps_its_own_language_at_one_table(server, phone):
     host = phone(server.url + "/new/runbuster/")
+    host.locator("input[type=checkbox][name=coach]").uncheck()  # a plain table: no coaching
     host.get_by_role("button", name="Create the table").click()
     expect(host).to_have_url(re.compile(r"/t/[A-Z0-9]{5}/host/$"))
     join_url = host.locator("#join-link").get_attribute("href")

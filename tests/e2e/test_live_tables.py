@@ -16,6 +16,7 @@ def test_host_creates_players_join_by_link_and_watchers_watch(server, phone):
     host = phone(server.url + "/", viewport=DESKTOP)
     host.get_by_role("link", name="Host a table").first.click()
     host.get_by_label("Players").select_option("2")
+    host.locator("input[type=checkbox][name=coach]").uncheck()  # a plain table: no coaching
     host.get_by_role("button", name="Create the table").click()
     expect(host).to_have_url(re.compile(r"/t/[A-Z0-9]{5}/host/$"))
     join_url = host.locator("#join-link").get_attribute("href")
@@ -70,6 +71,7 @@ def test_phone_page_has_no_horizontal_scroll(server, phone):
 def test_host_closes_the_table(server, phone):
     host = phone(server.url + "/new/runbuster/", viewport=DESKTOP)
     host.get_by_label("Players", exact=True).select_option("2")
+    host.locator("input[type=checkbox][name=coach]").uncheck()  # a plain table: no coaching
     host.get_by_role("button", name="Create the table").click()
     join_url = host.locator("#join-link").get_attribute("href")
     for name in ("Ana", "Bo"):

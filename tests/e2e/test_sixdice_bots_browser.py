@@ -24,6 +24,7 @@ def test_bot_in_the_lobby_and_hints_on_the_phone(server, phone):
     host.get_by_label("Rounds").fill("2")
     host.get_by_label("The app rolls them").check()
     host.get_by_label("Hints: the app suggests a flip and a balancing").check()
+    host.locator("input[type=checkbox][name=coach]").uncheck()  # a plain table: no coaching
     host.get_by_role("button", name="Create the table").click()
     expect(host).to_have_url(re.compile(r"/t/[A-Z0-9]{5}/host/$"))
     join_url = host.locator("#join-link").get_attribute("href")
@@ -54,7 +55,7 @@ def test_bot_in_the_lobby_and_hints_on_the_phone(server, phone):
     kind = view["hint"]["kind"]
     expected = {"flip": "Flip your", "group": "Group:", "keep": "Keep"}[kind]
     expect(hint.locator(".sd-hint-move")).to_contain_text(expected)
-    expect(hint.locator(".sd-hint-value")).to_contain_text(re.compile(r"Estimated lead over the best opponent|wins at once"))
+    expect(hint.locator(".sd-hint-value")).to_contain_text(re.compile(r"estimate of your lead over the best other hand|wins at once"))
     SCREENS.mkdir(parents=True, exist_ok=True)
     ana.screenshot(path=str(SCREENS / "sixdice-hint-phone.png"), full_page=True)
     screenshot(ana, "sixdice-hint-phone")

@@ -36,6 +36,7 @@ def test_the_countdown_the_host_s_pause_and_i_m_back(server, phone):
     host.goto(server.url + "/new/runbuster/")
     host.get_by_label("Players", exact=True).select_option("2")
     host.get_by_label("Time per action").select_option("30")
+    host.locator("input[type=checkbox][name=coach]").uncheck()  # a plain table: no coaching
     host.get_by_role("button", name="Create the table").click()
     expect(host).to_have_url(re.compile(r"/t/[A-Z0-9]{5}/host/$"))
     join_url = host.locator("#join-link").get_attribute("href")

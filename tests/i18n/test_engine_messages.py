@@ -34,8 +34,8 @@ def test_a_grouping_refusal_keeps_its_english_text_and_carries_msgid_and_params(
     with pytest.raises(rules.IllegalGrouping) as info:
         rules.check_grouping(BO_ROLL, rules.Grouping(((3, -2, -1),), (), (-3, 2, 1)))
     exc = info.value
-    assert str(exc) == "Only 1 zero-sum group(s); this hand allows 3 (R5: form as many as possible)."
-    assert exc.msgid == "Only %(count)s zero-sum group(s); this hand allows %(best)s (R5: form as many as possible)."
+    assert str(exc) == "Only 1 zero-sum group(s); this hand allows 3 (form as many as possible)."
+    assert exc.msgid == "Only %(count)s zero-sum group(s); this hand allows %(best)s (form as many as possible)."
     assert exc.params == {"count": 1, "best": 3}
 
 
@@ -129,7 +129,7 @@ async def test_an_illegal_grouping_built_by_the_host_is_refused_in_ukrainian():
     await comm.send_json_to({"type": "action", "id": 1, "seq": seq, "as_host": True, "action": too_few})
     error = await receive_until(comm, "error")
     assert error["code"] == "illegal"
-    assert error["message"] == "Нульових груп лише 1, а ця рука дозволяє 2 (R5: складіть якомога більше)."
+    assert error["message"] == "Нульових груп лише 1, а ця рука дозволяє 2 (складіть якомога більше)."
     not_minimal = {"type": "group", "zero_groups": [[3, -3, 2, -1, -1]], "pairs": []}
     await comm.send_json_to({"type": "action", "id": 2, "seq": seq, "as_host": True, "action": not_minimal})
     error = await receive_until(comm, "error")
@@ -138,7 +138,7 @@ async def test_an_illegal_grouping_built_by_the_host_is_refused_in_ukrainian():
     english, welcome = await connect(table.code, host=host)
     await english.send_json_to({"type": "action", "id": 3, "seq": seq, "as_host": True, "action": too_few})
     error = await receive_until(english, "error")
-    assert error["message"] == "Only 1 zero-sum group(s); this hand allows 2 (R5: form as many as possible)."
+    assert error["message"] == "Only 1 zero-sum group(s); this hand allows 2 (form as many as possible)."
     await english.disconnect()
 
 

@@ -18,6 +18,13 @@ from sixdice.tables.services import Credentials, ServiceError
 pytestmark = pytest.mark.django_db
 
 
+def _undid(game, before, target: int) -> str:
+    """The plain-words line of the host's undo back to ``target``: whose move it took back, and which."""
+    seq, actor, action = next(e for e in before if e[0] > target)
+    move = get_engine(game.engine).move_name(dict(action))["msg"]
+    return f"The host undid {game.players[int(actor)]}'s {move}" if actor.isdigit() else f"The host undid the app's {move}"
+
+
 def _table(slug: str, dice: str):
     table, host = services.create_table(game=slug, options={"dice": dice}, capacity=2)
     for name in ("Ana", "Bo"):
@@ -63,7 +70,7 @@ def test_host_undoes_typed_moves_as_an_event_and_the_one_replay_follows(slug):
     last = log[-1]
     assert last.actor == "host" and last.action["type"] == "undo" and last.seq == len(before) + 1
     target = last.action["to"]
-    assert target < len(before) and last.text == f"Undone back to #{target}"
+    assert target < len(before) and last.text == _undid(game, before, target)  # plain words: no event number
     assert game.state == states[target] == services.replay(game)
     assert undone([(e.actor, e.action) for e in log]) == set(range(target + 1, len(before) + 1))
 
@@ -162,7 +169,8 @@ def test_the_replay_steps_follow_the_undo_and_mark_the_undone_moves():
     assert steps[-1].state == game.state
     payloads = step_payloads(game, steps)
     assert [p["i"] for p in payloads if p["undone"]] == list(range(target + 1, 5))
-    assert payloads[-1]["text"] == f"Undone back to #{target}" and not payloads[-1]["undone"]
+    assert "#" not in payloads[-1]["text"] and payloads[-1]["text"].startswith("The host undid")
+    assert not payloads[-1]["undone"]
 
 
 @pytest.mark.parametrize("slug", ["sixdice", "runbuster"])
@@ -181,7 +189,8 @@ def test_host_corrects_a_typed_roll_after_later_moves(slug):
     assert [(e.seq, e.actor, e.action) for e in log[: len(before)]] == before  # nothing deleted
     added = log[len(before):]
     assert added[0].action == {"type": "undo", "to": roll.seq - 1, "corrects": roll.seq} and added[0].actor == "host"
-    assert added[0].text == f"The host corrects roll #{roll.seq} (back to #{roll.seq - 1})"
+    roller = game.players[int(roll.actor)] if roll.actor.isdigit() else None
+    assert added[0].text == (f"The host corrects {roller}'s roll" if roller else "The host corrects a typed roll")
     assert added[1].actor == "host" and added[1].action["values"] == fixed
     assert game.state == services.replay(game)  # the one replay reaches the corrected state
     remade = [e for e in added[2:] if e.actor != "system"]

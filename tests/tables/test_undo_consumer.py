@@ -42,9 +42,9 @@ async def test_a_take_back_frame_is_acked_and_everyone_reads_it_in_their_languag
     update = await receive_until(mover, "update")
     [event] = update["events"]
     assert event["actor"] == str(first) and event["action"] == {"type": "undo", "to": 1, "seat": first}
-    assert event["text"] == f"{name} took back their last move (back to #1)"
+    assert event["text"].startswith(f"{name} took back their ") and "#" not in event["text"]
     french = (await receive_until(other, "update"))["events"][0]["text"]
-    assert french == f"{name} a repris son dernier coup (retour au n° 1)"
+    assert french.startswith(f"{name} a repris son ") and "n°" not in french
     # Again: a take-back is not taken back.
     await mover.send_json_to({"type": "take_back", "id": "tb3", "seq": 3})
     error = await receive_until(mover, "error")

@@ -30,7 +30,7 @@ def test_keep_group_and_pair_lines():
     st2 = apply(st2, {"type": "roll", "values": [1]})
     assert (
         describe(st2, {"type": "roll", "values": [-2]}, ["Ana", "Bo"])
-        == "Ana takes a pair from the bank: (+2 −2)"
+        == "Ana takes a pair from the bank: (+2 −2) · Bo's hand was regrouped"  # the victim's balancing
     )
     st3 = position([Hand((), (2, -2, 2, -1, -1)), Hand(((1, -1),), ())], bank=10, players=["Ana", "Bo"])
     st3 = apply(st3, {"type": "flip", "victim": 1, "own": 0, "own_to": 3, "other": 1, "other_to": -2})
