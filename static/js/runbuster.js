@@ -325,7 +325,7 @@
     const n = v.hands.length;
     const next = ((v.first || 0) + 1) % n;
     const kids = [el("h3", {}, T.roundOver),
-      el("ol", {class: "rb-places rb-final"}, [...v.finished, v.loser].map((s, k) =>
+      el("ol", {class: "rb-places rb-final rank-skip"}, [...v.finished, v.loser].map((s, k) =>
         el("li", {"data-seat": s}, el("span", {class: "rb-badge " + (s === v.loser ? "loser" : "place")}, ord(k)), " ", nm[s]))),
       el("p", {class: "rb-drinks"}, f(T.buysDrinks, {name: nm[v.loser]})),
       el("p", {class: "rb-next", "data-next": next}, f(T.nextPlayer1, {name: nm[next]}))];

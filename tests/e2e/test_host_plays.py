@@ -45,8 +45,11 @@ def server_env() -> dict[str, str]:
 
 
 def above_the_fold(page: Page, selector: str) -> None:
-    box = page.locator(selector).first.bounding_box()
-    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (selector, box)
+    """The first match is on the first screen (read in the page in one step: the board may be drawn again meanwhile)."""
+    page.wait_for_function(
+        """(s) => { const e = document.querySelector(s); if (!e) return false;
+                    const r = e.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }""",
+        arg=selector)
 
 
 def shoot(page: Page, name: str) -> None:
@@ -137,7 +140,7 @@ def test_a_wrong_flip_is_taken_back_by_the_mover_then_undone_by_the_host(server,
     assert asked == ["Take back your flip? You can make the move again."]
     expect(bar).to_be_disabled()
     for page in pages:
-        expect(page.locator("#toast")).to_contain_text("took back their last move")
+        expect(page.locator("#toast")).to_contain_text("took back their flip")
 
     # The flip again, with the right victim: the app deals the same die again.
     mover.wait_for_function("() => { const v = window.live.game.view; return v.pending && v.pending.kind === 'flip'; }")
@@ -172,7 +175,7 @@ def test_a_wrong_flip_is_taken_back_by_the_mover_then_undone_by_the_host(server,
     wait_seq(pages, at2 + 1)
     assert asked == [f"Undo {name}\u2019s flip? It stays in the list of moves, struck through."]
     for page in pages:
-        expect(page.locator("#toast")).to_contain_text("Undone")
+        expect(page.locator("#toast")).to_contain_text("The host undid")
     mover.wait_for_function("() => { const v = window.live.game.view; return v.pending && v.pending.kind === 'flip'"
                             " && Array.isArray(v.legal_flips); }")
     at3 = seq(mover)
@@ -193,9 +196,10 @@ def test_the_host_plays_a_whole_game_from_one_phone(server, phone):
     start(host, [])
     expect(host.locator(".sd-hand.me")).to_be_visible()
     expect(host.locator("#host-console")).not_to_have_attribute("open", "")  # folded while the game is played
-    hand = host.locator('[data-region="me"]').bounding_box()
-    console = host.locator("#host-console").bounding_box()
-    assert hand and console and console["y"] >= hand["y"] + hand["height"]  # the hand first, the console below
+    # Both boxes read in one step in the page: the board may be drawn again between two separate reads.
+    hand, console = host.evaluate("""() => [document.querySelector('[data-region="me"]'), document.getElementById('host-console')]
+        .map((e) => { const r = e.getBoundingClientRect(); return {y: r.y, height: r.height}; })""")
+    assert console["y"] >= hand["y"] + hand["height"]  # the hand first, the console below
     host.set_viewport_size(DESKTOP)  # on a laptop: side by side
     host.locator("#host-console > summary").click()
     board, console = host.locator("#board").bounding_box(), host.locator("#host-console").bounding_box()
