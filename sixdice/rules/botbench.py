@@ -62,7 +62,7 @@ def _pct(times: list[float], q: float) -> float:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m sixdice.rules.botbench", description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=2, help="games per player count (default 2)")
+    parser.add_argument("--games", type=int, default=8, help="games per player count (default 8)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget", type=int, default=STRONG_BUDGET)
     args = parser.parse_args(argv)

@@ -29,21 +29,31 @@ Strengths
 ``strong``
     Expectimax over the bank draws, two plies deep, under a fixed budget.  The
     greedy scores rank the options; the best :data:`STRONG_BUDGET` of them are
-    searched: for a flip, my draw (six faces), my best balancing, the no-groups
-    pair (three magnitudes), the victim's default balancing, then the next
-    seat's reply -- its flip as modelled by :func:`_reply_flip` (best for it
-    after default balancing), its draw (six faces), default balancing -- and
-    the leaf, from my side.  A grouping or keep choice is searched the same way
-    from the balanced hand on.  The option with the best expected value is
+    searched: for a flip, my draw (six faces), my best balancing, the
+    no-groups pair (three magnitudes), the victim's default balancing, then the
+    next seat's reply -- its flip, its draw (six faces), default balancing --
+    and the leaf, from my side.  A grouping or keep choice is searched the same
+    way from the balanced hand on.  The option with the best expected value is
     played (ties: the greedy's order).
 
+    * **The reply.**  With 2 players the next seat's flip is the one the greedy
+      bot would play there (:func:`_greedy_reply`): the opponent of a table's
+      app player is often a beginner who follows the hints' one-ply logic, and
+      a model of that reply is worth more than a pessimistic one.  With more
+      players it is the flip that scores best for that seat after default
+      balancing, the draw left out (:func:`_reply_flip`), which is cheaper,
+      and the search plays on from there: a round of turns (:data:`PLAYOUT_ROUNDS`),
+      every seat's flip modelled the same way (:func:`playout`), then the
+      evaluation, or the final result when the game ends first.  So the bot
+      sees who can still flip whom before its next turn.
     * **The end of the game is searched exactly.**  When my turn is the last,
       the result is the final one (who holds the largest absolute value).
       When the next seat's turn is the last, that seat is assumed to play its
       best flip for the final result over *every* distinct flip, averaged over
       its draw, with its balancing to the largest absolute value
-      (:func:`last_turn_value`).  With 2 players those decisions search
-      :data:`STRONG_ENDGAME_BUDGET` options instead of :data:`STRONG_BUDGET`.
+      (:func:`last_turn_value`); with 2 players a leaf at the start of the
+      game's last turn is scored the same way.  With 2 players the last two
+      turns search every option (:data:`STRONG_ENDGAME_BUDGET`).
     * **The 2-player leaf is a chance of winning.**  With 2 players the leaf
       (the start of my next turn) is scored ``WIN * (2p - 1)``, ``p`` from a
       logistic model fitted per number of turns left (:data:`LEAF_2P`,
@@ -53,6 +63,10 @@ Strengths
       not: who moves last, and that a flip between hands of opposite signs
       moves both absolute values alike.  With more players the leaf is the
       evaluation below.
+    * **House rules.**  The bots play the rules in force: all threes with 5
+      dice (:attr:`Pos.need`), the last round in reverse order (who moves next,
+      :func:`next_mover`), a hand scored at the end of its owner's last turn
+      and the compensation for the first seats (the greedy scores).
 
     The budget is a number of options, not a time, so the bot plays the same
     move for the same position; a wall-clock cap (:data:`STRONG_TIME_CAP`) only
@@ -98,10 +112,18 @@ W_SIZE = 0.5
 W_NEAR = 4.0
 WIN = 1000.0
 
-STRONG_BUDGET = 8
+STRONG_BUDGET = 24
 """How many of the greedy's best options the strong bot searches (a fixed count, not a time)."""
-STRONG_ENDGAME_BUDGET = 32
-"""2 players, the last two turns of the game (searched exactly): how many options are searched."""
+STRONG_ENDGAME_BUDGET = 1000
+"""2 players, the last two turns of the game (searched exactly): how many options are searched (all of them)."""
+PLAYOUT_ROUNDS = 1
+"""3 or more players: how many rounds of turns the search plays out from the reply on (:func:`playout`)..."""
+PLAYOUT_MAX_TURNS = 5
+"""... and at most this many turns (a table of 8 plays out 5): the time per decision stays bounded."""
+BIG_TABLE = 6
+"""From this many players on the strong bot searches half its budget (the time per decision stays bounded)."""
+STRONG_VERSION = 2
+"""Changes when the strong bot plays differently: the study keeps its measured cells under it."""
 STRONG_TIME_CAP = 2.0
 """Seconds: a safety net on a very slow machine only; the iteration budget decides."""
 
@@ -132,9 +154,10 @@ def _value(c: Counts) -> int:
     return -3 * c[0] - 2 * c[1] - c[2] + c[3] + 2 * c[4] + 3 * c[5]
 
 
-def _threes(c: Counts) -> bool:
+def _threes(c: Counts, need: int = 6) -> bool:
+    """All threes: ``need`` or more dice (6 as written, 5 under the house rule), all +3 or all -3."""
     n = c[0] + c[1] + c[2] + c[3] + c[4] + c[5]
-    return n >= 6 and (c[0] == n or c[5] == n)
+    return n >= need and (c[0] == n or c[5] == n)
 
 
 # ---------------------------------------------------------------- balancing on counts
@@ -191,21 +214,22 @@ def default_outcome(c: Counts) -> Outcome:
 
 
 @lru_cache(maxsize=200_000)
-def hand_score(c: Counts, t: float) -> float:
-    """``f(s)`` of the module docstring, for a hand of counts ``c`` at game share ``t``."""
+def hand_score(c: Counts, t: float, need: int = 6) -> float:
+    """``f(s)`` of the module docstring, for a hand of counts ``c`` at game share ``t``
+    (``need``: the dice all threes needs)."""
     v = _value(c)
     size = c[0] + c[1] + c[2] + c[3] + c[4] + c[5]
     t3 = c[I3] if v >= 0 else c[IM3]
     score = abs(v) + (1.0 - t) * (W_THREES * t3 + W_SIZE * size)
-    if size >= 6 and size - t3 == 1:
+    if size >= need and size - t3 == 1:
         score += W_NEAR
     return score
 
 
-def evaluate(hands: Sequence[Counts], me: int, t: float) -> float:
+def evaluate(hands: Sequence[Counts], me: int, t: float, need: int = 6) -> float:
     """The evaluation of the hands for seat ``me``: my score against the best opponent's."""
-    mine = hand_score(hands[me], t)
-    best = max(hand_score(h, t) for s, h in enumerate(hands) if s != me)
+    mine = hand_score(hands[me], t, need)
+    best = max(hand_score(h, t, need) for s, h in enumerate(hands) if s != me)
     return mine - best
 
 
@@ -218,8 +242,8 @@ def final_score(hands: Sequence[Counts], me: int) -> float:
     return WIN / vals.count(top)
 
 
-def _threes_score(hands: Sequence[Counts], seats: Sequence[int], me: int) -> float | None:
-    won = [s for s in seats if _threes(hands[s])]
+def _threes_score(hands: Sequence[Counts], seats: Sequence[int], me: int, need: int = 6) -> float | None:
+    won = [s for s in seats if _threes(hands[s], need)]
     if not won:
         return None
     return WIN / len(won) if me in won else -WIN
@@ -238,12 +262,15 @@ class Pos:
     total: int  # turns in the game (rounds x players)
     fixed: dict[int, float] = field(default_factory=dict)  # house rules: seats whose score is already fixed
     bonus: tuple[float, ...] = ()  # house rules: points each seat adds at the round limit
+    need: int = 6  # house rules: the dice all threes needs
+    reverse_at: int = -1  # house rules: the turns made when the last round, in reverse order, begins (-1: never)
 
     @classmethod
     def of(cls, st: State) -> Pos:
         done = (st.round - 1) * st.n + st.moved if st.round >= 1 else 0  # turns made, from round and moved
-        pos = cls([counts_of(h.dice()) for h in st.hands], st.bank, done, st.rounds * st.n)
         v = st.variants
+        pos = cls([counts_of(h.dice()) for h in st.hands], st.bank, done, st.rounds * st.n, need=v.threes_dice,
+                  reverse_at=(st.rounds - 1) * st.n if v.reverse_last_round and st.rounds > 1 else -1)
         if v.first_bonus and st.first is not None:
             pos.bonus = tuple(float(v.first_bonus * (st.n - 1 - (s - st.first) % st.n)) for s in range(st.n))
         if v.last_turn_score and st.scored:
@@ -256,10 +283,23 @@ class Pos:
         f = self.fixed.get(s)
         if f is not None:
             return f
-        return hand_score(c, t) + (self.bonus[s] if self.bonus else 0.0)
+        return hand_score(c, t, self.need) + (self.bonus[s] if self.bonus else 0.0)
 
     def t(self) -> float:
         return min(1.0, self.turns / self.total) if self.total else 1.0
+
+    def after(self, m: int, done: int) -> int:
+        """The seat that moves after ``m``, ``done`` turns made once ``m``'s turn is over."""
+        return next_mover(m, done, len(self.hands), self.reverse_at)
+
+
+def next_mover(m: int, done: int, n: int, reverse_at: int = -1) -> int:
+    """The seat that moves after seat ``m`` once ``done`` turns are made: the next in seat order,
+    or, in a last round played in reverse order (from ``reverse_at`` turns made on), the one before
+    (the player who moved last in the round before moves again first)."""
+    if reverse_at < 0 or done < reverse_at:
+        return (m + 1) % n
+    return m if done == reverse_at else (m - 1) % n
 
 
 FlipKind = tuple[int, int, int, int, int]  # victim, own face, own new face, victim face, victim new face
@@ -292,7 +332,7 @@ def _flipped(hands: Sequence[Counts], m: int, k: FlipKind) -> list[Counts]:
 
 
 @lru_cache(maxsize=200_000)
-def own_best(c: Counts, t: float) -> Outcome:
+def own_best(c: Counts, t: float, need: int = 6) -> Outcome:
     """The balancing of a hand that scores best for its owner (the default first on a tie).
 
     The others' hands do not change while a hand balances, so the best for the
@@ -302,20 +342,20 @@ def own_best(c: Counts, t: float) -> Outcome:
     best = opts[0]
     if len(opts) == 1:
         return best
-    best_e = hand_score(best.kept, t)
+    best_e = hand_score(best.kept, t, need)
     for o in opts[1:]:
-        e = hand_score(o.kept, t)
+        e = hand_score(o.kept, t, need)
         if e > best_e:
             best, best_e = o, e
     return best
 
 
-def _pair_score(kept: Counts, t: float) -> float:
+def _pair_score(kept: Counts, t: float, need: int = 6) -> float:
     """The owner's expected score after the no-groups pair (three magnitudes, 1/3 each)."""
-    return sum(hand_score(_add(kept, _add(UNIT[m], UNIT[-m])), t) for m in (1, 2, 3)) / 3
+    return sum(hand_score(_add(kept, _add(UNIT[m], UNIT[-m])), t, need) for m in (1, 2, 3)) / 3
 
 
-def mover_expectation(mine: Counts, bank: int, t: float) -> tuple[float, float, float]:
+def mover_expectation(mine: Counts, bank: int, t: float, need: int = 6) -> tuple[float, float, float]:
     """After the flip, for the mover's hand ``mine``: the draw (six faces; none on an empty bank),
     the mover's best balancing, the no-groups pair when due.
 
@@ -328,14 +368,14 @@ def mover_expectation(mine: Counts, bank: int, t: float) -> tuple[float, float, 
     for f in draws:
         c = mine if f is None else _add(mine, UNIT[f])
         b = bank if f is None else bank - 1
-        if _threes(c):
+        if _threes(c, need):
             wins += 1
             continue
-        o = own_best(c, t)
+        o = own_best(c, t, need)
         if o.needs_pair and b + o.returned >= 2:
-            acc += _pair_score(o.kept, t)
+            acc += _pair_score(o.kept, t, need)
         else:
-            acc += hand_score(o.kept, t)
+            acc += hand_score(o.kept, t, need)
     k = len(draws)
     return wins / k, acc / k, (k - wins) / k
 
@@ -356,7 +396,8 @@ def greedy_flip_scores(pos: Pos, m: int, kinds: Sequence[FlipKind]) -> list[floa
     t = (pos.turns + 1) / pos.total if pos.total else 1.0
     hands = pos.hands
     ruled = bool(pos.fixed or pos.bonus)
-    scores = [pos.score(s, h, t) for s, h in enumerate(hands)] if ruled else [hand_score(h, t) for h in hands]
+    need = pos.need
+    scores = [pos.score(s, h, t) for s, h in enumerate(hands)] if ruled else [hand_score(h, t, need) for h in hands]
     lift = pos.bonus[m] if pos.bonus else 0.0
     mover: dict[tuple[int, int], tuple[float, float, float]] = {}
     victim: dict[tuple[int, int, int], tuple[bool, float]] = {}
@@ -366,12 +407,12 @@ def greedy_flip_scores(pos: Pos, m: int, kinds: Sequence[FlipKind]) -> list[floa
         me = mover.get((v, nv))
         mine = _add(_sub(hands[m], UNIT[v]), UNIT[nv])
         if me is None:
-            me = mover[v, nv] = (-1.0, 0.0, 0.0) if _threes(mine) else mover_expectation(mine, pos.bank, t)
+            me = mover[v, nv] = (-1.0, 0.0, 0.0) if _threes(mine, need) else mover_expectation(mine, pos.bank, t, need)
         vi = victim.get((s, w, nw))
         if vi is None:
             theirs = _add(_sub(hands[s], UNIT[w]), UNIT[nw])
             kept = default_outcome(theirs).kept
-            vi = victim[s, w, nw] = (_threes(theirs), pos.score(s, kept, t) if ruled else hand_score(kept, t))
+            vi = victim[s, w, nw] = (_threes(theirs, need), pos.score(s, kept, t) if ruled else hand_score(kept, t, need))
         mine_won = me[0] < 0
         if mine_won or vi[0]:
             out.append(WIN / 2 if (mine_won and vi[0]) else (WIN if mine_won else -WIN))
@@ -457,7 +498,7 @@ def _balance_options(st: State, pos: Pos, seat: int) -> list[Option]:
             best_e, best_kept = -math.inf, hands[seat]
             for kk in kopts:
                 o = _outcome(g, 0, kk)
-                e = _score_kept(hands, pos.bank, seat, o, t)
+                e = _score_kept(hands, pos.bank, seat, o, t, pos.need)
                 if e > best_e:
                     best_e, best_kept = e, o.kept
             out.append(Option(_group_action(g), best_e, kept=best_kept))
@@ -465,11 +506,11 @@ def _balance_options(st: State, pos: Pos, seat: int) -> list[Option]:
         g = _hand_groups(st, seat)
         for kk in keep_options(g):
             o = _outcome(g, 0, kk)
-            out.append(Option({"type": "keep", "keep": [kk[0], kk[1]]}, _score_kept(hands, pos.bank, seat, o, t), kept=o.kept))
+            out.append(Option({"type": "keep", "keep": [kk[0], kk[1]]}, _score_kept(hands, pos.bank, seat, o, t, pos.need), kept=o.kept))
     return out
 
 
-def _score_kept(hands: list[Counts], bank: int, seat: int, o: Outcome, t: float) -> float:
+def _score_kept(hands: list[Counts], bank: int, seat: int, o: Outcome, t: float, need: int = 6) -> float:
     h = list(hands)
     h[seat] = o.kept
     bank += o.returned
@@ -478,16 +519,16 @@ def _score_kept(hands: list[Counts], bank: int, seat: int, o: Outcome, t: float)
         for mag in (1, 2, 3):
             h2 = list(h)
             h2[seat] = _add(o.kept, _add(UNIT[mag], UNIT[-mag]))
-            tot += evaluate(h2, seat, t)
+            tot += evaluate(h2, seat, t, need)
         return tot / 3
-    return evaluate(h, seat, t)
+    return evaluate(h, seat, t, need)
 
 
 # ---------------------------------------------------------------- the strong search
 
 
 @lru_cache(maxsize=100_000)
-def _reply_flip(hands: tuple[Counts, ...], r: int, t: float) -> FlipKind | None:
+def _reply_flip(hands: tuple[Counts, ...], r: int, t: float, need: int = 6) -> FlipKind | None:
     """The model of seat ``r``'s flip: the one that scores best for ``r`` after the default
     balancing of both hands (the draw left out).
 
@@ -496,7 +537,7 @@ def _reply_flip(hands: tuple[Counts, ...], r: int, t: float) -> FlipKind | None:
     ``d`` against the victim's die that leaves the best opponent weakest.
     """
     own = hands[r]
-    scores = [hand_score(h, t) for h in hands]
+    scores = [hand_score(h, t, need) for h in hands]
     best_own: dict[int, tuple[float, int, int]] = {}  # d -> (score, v, nv)
     for i, v in enumerate(FACES):
         if not own[i]:
@@ -506,7 +547,7 @@ def _reply_flip(hands: tuple[Counts, ...], r: int, t: float) -> FlipKind | None:
             if nv == v:
                 continue
             c = _add(less, UNIT[nv])
-            sc = math.inf if _threes(c) else hand_score(default_outcome(c).kept, t)
+            sc = math.inf if _threes(c, need) else hand_score(default_outcome(c).kept, t, need)
             d = nv - v
             if d not in best_own or sc > best_own[d][0]:
                 best_own[d] = (sc, v, nv)
@@ -525,43 +566,110 @@ def _reply_flip(hands: tuple[Counts, ...], r: int, t: float) -> FlipKind | None:
                 if nw not in FACE_INDEX:
                     continue
                 theirs = _add(less, UNIT[nw])
-                if _threes(theirs):
+                if _threes(theirs, need):
                     continue
-                e = sc - max(rest, hand_score(default_outcome(theirs).kept, t))
+                e = sc - max(rest, hand_score(default_outcome(theirs).kept, t, need))
                 if e > best_e:
                     best, best_e = (s, v, nv, w, nw), e
     return best
 
 
-def _reply_value(hands: list[Counts], bank: int, r: int, me: int, turns: int, total_turns: int) -> float:
+def _reply_value(
+    hands: list[Counts], bank: int, r: int, me: int, turns: int, total_turns: int, need: int = 6,
+    reverse_at: int = -1,
+) -> float:
     """Seat ``r``'s turn (its modelled flip, its draw averaged, default balancing): the value for ``me``.
 
     ``turns`` counts the turns made once ``r``'s turn is over.
     """
+    n = len(hands)
+    if n >= 3:
+        return playout(hands, r, me, turns - 1, total_turns, min(PLAYOUT_ROUNDS * n, PLAYOUT_MAX_TURNS), need, reverse_at)
     t = min(1.0, turns / total_turns)
-    k = _reply_flip(tuple(hands), r, t)
+    if len(hands) == 2:
+        k = _greedy_reply(tuple(hands), min(bank, 3), r, turns - 1, total_turns, need)
+    else:
+        k = _reply_flip(tuple(hands), r, t, need)
     h = list(hands)
     victim = None
     if k is not None:
         h = _flipped(h, r, k)
         victim = k[0]
-        won = _threes_score(h, (r, victim), me)
+        won = _threes_score(h, (r, victim), me, need)
         if won is not None:
             return won
     draws: Sequence[int | None] = FACES if bank >= 1 else (None,)
     total = 0.0
     for f in draws:
         h2 = list(h)
+        b = bank
         if f is not None:
             h2[r] = _add(h2[r], UNIT[f])
-            if _threes(h2[r]):
+            b -= 1
+            if _threes(h2[r], need):
                 total += WIN if r == me else -WIN
                 continue
-        h2[r] = default_outcome(h2[r]).kept
+        o = default_outcome(h2[r])
+        h2[r] = o.kept
+        b += o.returned
         if victim is not None:
-            h2[victim] = default_outcome(h2[victim]).kept
-        total += leaf_value(h2, me, (r + 1) % len(h2), turns, total_turns, t)
+            ov = default_outcome(h2[victim])
+            h2[victim] = ov.kept
+            b += ov.returned
+        total += leaf_value(h2, me, next_mover(r, turns, len(h2), reverse_at), turns, total_turns, t, b, need)
     return total / len(draws)
+
+
+def playout(
+    hands: Sequence[Counts], r: int, me: int, done: int, total: int, horizon: int, need: int = 6,
+    reverse_at: int = -1,
+) -> float:
+    """3 or more players: the value for ``me`` when up to ``horizon`` turns are played out from
+    seat ``r``'s on, ``done`` turns made before it: the final result when the game ends within
+    the horizon, else :func:`evaluate` there.
+
+    Every seat plays the flip modelled by :func:`_reply_flip` and balances to its best
+    score, the victim by default; the draws are left out.  It sees who can still flip
+    whom in the turns to come, which the evaluation after one reply does not.
+    """
+    h = list(hands)
+    n = len(h)
+    stop = min(total, done + horizon)
+    while done < stop:
+        t = (done + 1) / total
+        k = _reply_flip(tuple(h), r, t, need)
+        if k is not None:
+            h = _flipped(h, r, k)
+            won = _threes_score(h, (r, k[0]), me, need)
+            if won is not None:
+                return won
+            h[k[0]] = default_outcome(h[k[0]]).kept
+        h[r] = own_best(h[r], t, need).kept
+        done += 1
+        r = next_mover(r, done, n, reverse_at)
+    if done >= total:
+        return final_score(h, me)
+    return evaluate(h, me, done / total, need)
+
+
+@lru_cache(maxsize=50_000)
+def _greedy_reply(
+    hands: tuple[Counts, ...], bank: int, r: int, turns: int, total: int, need: int = 6
+) -> FlipKind | None:
+    """2 players: seat ``r``'s flip as the greedy bot would play it, ``turns`` turns made before it.
+
+    ``bank`` may be capped at 3: the greedy score only asks whether the bank holds a die
+    for the draw and two more for the no-groups pair.
+    """
+    kinds = flip_kinds(hands, r)
+    if not kinds:
+        return None
+    scores = greedy_flip_scores(Pos(list(hands), bank, turns, total, need=need), r, kinds)
+    best = 0
+    for i in range(1, len(kinds)):
+        if scores[i] > scores[best]:
+            best = i
+    return kinds[best]
 
 
 # The 2-player leaf: the chance that the seat about to move wins, a logistic model of
@@ -626,14 +734,20 @@ def mover_win_chance(mover: Counts, other: Counts, left: int) -> float:
     return 1.0 / (1.0 + math.exp(-z))
 
 
-def leaf_value(hands: Sequence[Counts], me: int, mover: int, turns: int, total_turns: int, t: float) -> float:
+def leaf_value(
+    hands: Sequence[Counts], me: int, mover: int, turns: int, total_turns: int, t: float, bank: int = 1,
+    need: int = 6,
+) -> float:
     """The value for ``me`` of a position at the start of ``mover``'s turn, ``turns`` turns made.
 
-    2 players: ``WIN * (2p - 1)`` with ``p`` my chance of winning from :func:`mover_win_chance`;
+    2 players: the last turn of the game is searched exactly (:func:`last_turn_value`);
+    before it, ``WIN * (2p - 1)`` with ``p`` my chance of winning from :func:`mover_win_chance`;
     more players: :func:`evaluate` at game share ``t``.
     """
     if len(hands) != 2 or turns >= total_turns:
-        return evaluate(hands, me, t)
+        return evaluate(hands, me, t, need)
+    if turns + 1 == total_turns:
+        return last_turn_memo(tuple(hands), min(bank, 1), mover, me, need)
     p = mover_win_chance(hands[mover], hands[1 - mover], total_turns - turns)
     if mover != me:
         p = 1.0 - p
@@ -646,7 +760,13 @@ def final_best(c: Counts) -> Counts:
     return max((o.kept for o in balance_outcomes(c)), key=lambda k: abs(_value(k)))
 
 
-def last_turn_value(hands: Sequence[Counts], bank: int, r: int, me: int) -> float:
+@lru_cache(maxsize=50_000)
+def last_turn_memo(hands: tuple[Counts, ...], bank: int, r: int, me: int, need: int = 6) -> float:
+    """:func:`last_turn_value`, remembered (``bank`` may be capped at 1: only a draw or none matters)."""
+    return last_turn_value(hands, bank, r, me, need)
+
+
+def last_turn_value(hands: Sequence[Counts], bank: int, r: int, me: int, need: int = 6) -> float:
     """The last turn of the game, seat ``r`` moving: the expected final result for ``me``.
 
     Seat ``r`` plays the flip with the best expected result for itself over every
@@ -667,9 +787,9 @@ def last_turn_value(hands: Sequence[Counts], bank: int, r: int, me: int) -> floa
         if k is not None:
             s, v, nv, w, nw = k
             h = _flipped(hands, r, k)
-            won = _threes_score(h, (r, s), r)
+            won = _threes_score(h, (r, s), r, need)
             if won is not None:
-                mine = _threes_score(h, (r, s), me)
+                mine = _threes_score(h, (r, s), me, need)
                 if won > best_r:
                     best_r, best_me = won, (mine if mine is not None else -WIN)
                 continue
@@ -685,7 +805,7 @@ def last_turn_value(hands: Sequence[Counts], bank: int, r: int, me: int) -> floa
             outs = []
             for f in draws:
                 c = h[r] if f is None else _add(h[r], UNIT[f])
-                outs.append(None if _threes(c) else final_best(c))
+                outs.append(None if _threes(c, need) else final_best(c))
             own[key] = outs
         acc_r = acc_me = 0.0
         for o in outs:
@@ -709,24 +829,25 @@ def strong_flip_value(pos: Pos, m: int, k: FlipKind) -> float:
     scored exactly."""
     hands = _flipped(pos.hands, m, k)
     victim = k[0]
-    won = _threes_score(hands, (m, victim), m)
+    need = pos.need
+    won = _threes_score(hands, (m, victim), m, need)
     if won is not None:
         return won
     t1 = (pos.turns + 1) / pos.total
     last = pos.turns + 1 >= pos.total
     draws: Sequence[int | None] = FACES if pos.bank >= 1 else (None,)
     total = 0.0
-    nxt = (m + 1) % len(hands)
+    nxt = pos.after(m, pos.turns + 1)
     for f in draws:
         h = list(hands)
         bank = pos.bank
         if f is not None:
             h[m] = _add(h[m], UNIT[f])
             bank -= 1
-            if _threes(h[m]):
+            if _threes(h[m], need):
                 total += WIN
                 continue
-        o = own_best(h[m], t1)
+        o = own_best(h[m], t1, need)
         h[m] = o.kept
         bank += o.returned
         pairs: Sequence[int | None] = (1, 2, 3) if (o.needs_pair and bank >= 2) else (None,)
@@ -743,9 +864,9 @@ def strong_flip_value(pos: Pos, m: int, k: FlipKind) -> float:
             if last:
                 sub += final_score(h2, m)
             elif pos.turns + 2 >= pos.total:
-                sub += last_turn_value(h2, b, nxt, m)
+                sub += last_turn_memo(tuple(h2), min(b, 1), nxt, m, need)
             else:
-                sub += _reply_value(h2, b, nxt, m, pos.turns + 2, pos.total)
+                sub += _reply_value(h2, b, nxt, m, pos.turns + 2, pos.total, need, pos.reverse_at)
         total += sub / len(pairs)
     return total / len(draws)
 
@@ -761,7 +882,7 @@ def strong_kept_value(st: State, pos: Pos, seat: int, kept: Counts) -> float:
     turns = pos.turns + 1
     pairs: Sequence[int | None] = (1, 2, 3) if (not _has_group_after(kept) and bank >= 2) else (None,)
     total = 0.0
-    nxt = (m + 1) % len(hands)
+    nxt = pos.after(m, turns)
     for mag in pairs:
         h = list(hands)
         b = bank
@@ -775,11 +896,11 @@ def strong_kept_value(st: State, pos: Pos, seat: int, kept: Counts) -> float:
         if turns >= pos.total:
             total += final_score(h, seat)
         elif nxt == seat:
-            total += leaf_value(h, seat, seat, turns, pos.total, turns / pos.total)
+            total += leaf_value(h, seat, seat, turns, pos.total, turns / pos.total, b, pos.need)
         elif turns + 1 >= pos.total:
-            total += last_turn_value(h, b, nxt, seat)
+            total += last_turn_memo(tuple(h), min(b, 1), nxt, seat, pos.need)
         else:
-            total += _reply_value(h, b, nxt, seat, turns + 1, pos.total)
+            total += _reply_value(h, b, nxt, seat, turns + 1, pos.total, pos.need, pos.reverse_at)
     return total / len(pairs)
 
 
@@ -824,6 +945,8 @@ def strong_search(
     pos = Pos.of(st)
     deadline = time.perf_counter() + time_cap if time_cap else None
     searched: list[tuple[Option, float]] = []
+    if len(st.hands) >= BIG_TABLE:
+        budget = max(2, budget // 2)
     if len(st.hands) == 2 and pos.turns + 2 >= pos.total:
         budget = max(budget, STRONG_ENDGAME_BUDGET)  # the last two turns are searched exactly: widen
     for o in opts[:budget]:

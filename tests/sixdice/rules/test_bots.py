@@ -17,11 +17,14 @@ from sixdice.rules.bots import (
     Bot,
     Pos,
     _flipped,
+    _greedy_reply,
     _reply_flip,
+    _threes,
     _value,
     balance_outcomes,
     bot_action,
     default_outcome,
+    evaluate,
     final_best,
     final_score,
     flip_kinds,
@@ -30,14 +33,18 @@ from sixdice.rules.bots import (
     hand_score,
     hint,
     is_decision,
+    last_turn_memo,
     last_turn_value,
     mover_win_chance,
+    next_mover,
     own_best,
     play,
+    playout,
     scored_options,
 )
 from sixdice.rules.dice import counts_of
 from sixdice.rules.game import flip_actions
+from sixdice.rules.variants import Variants
 
 
 def _roll(st: State, dice: random.Random) -> dict:
@@ -308,7 +315,8 @@ def test_strong_plays_the_same_with_cold_caches():
     """The search depends on the position only: clearing every memo gives the same decisions and values."""
     states = [s for i, s in enumerate(_decisions(6, seed=24, players=(2, 3))) if i % 4 == 0]
     first = [hint(s, time_cap=None) for s in states]
-    for f in (balance_outcomes, default_outcome, own_best, hand_score, flip_swing, final_best, _reply_flip):
+    for f in (balance_outcomes, default_outcome, own_best, hand_score, flip_swing, final_best, _reply_flip,
+              _greedy_reply, last_turn_memo):
         f.cache_clear()
     assert [hint(s, time_cap=None) for s in states] == first
     assert sum(1 for h in first if h is not None) >= 20
@@ -344,3 +352,78 @@ def test_study_turn_order_shares_leave_out_games_won_during_the_start():
     ]
     assert order_shares(games) == [0.25, 0.75]
     assert order_shares(games[2:]) == [0.0, 0.0]
+
+
+def test_bots_take_a_five_dice_all_threes_flip_under_the_house_rule():
+    # Ana: (+3 −3) and three +3, five dice.  Her −3 → +3 against Bo's +3 → −3 gives five +3:
+    # all threes under "5 or more dice", not as written.
+    hands = [Hand(((3, -3),), (3, 3, 3)), Hand(((3, -1),), (2,))]
+    five = Variants(threes_dice=5)
+    st = position(hands, bank=10, variants=five)
+    for strength in ("greedy", "strong"):
+        after = apply(st, bot_action(st, strength, random.Random(1), time_cap=None))
+        assert after.over and after.end_reason == "all_threes" and after.winners == (0,), strength
+    pos = Pos.of(st)
+    assert pos.need == 5
+    assert max(greedy_flip_value(pos, 0, k) for k in flip_kinds(pos.hands, 0)) == WIN
+    as_written = Pos.of(position(hands, bank=10))  # the same hands under the rules as written: no win at once
+    assert max(greedy_flip_value(as_written, 0, k) for k in flip_kinds(as_written.hands, 0)) < WIN
+
+
+def test_the_search_knows_who_moves_next_in_a_reversed_last_round():
+    for n in (2, 3, 4):
+        st = new_game(n, rounds=3, variants=Variants(reverse_last_round=True))
+        dice = random.Random(n)
+        walker = Bot("greedy", seed=n)
+        checked = 0
+        while not st.over:
+            p = st.pending
+            if p.kind == "roll":
+                st = apply(st, {"type": "roll", "values": [dice.choice(FACES) for _ in range(p.count)]})
+                continue
+            if p.kind == "flip" and st.round >= 1:
+                pos = Pos.of(st)
+                expected = pos.after(st.current, pos.turns + 1)
+                mover, turns = st.current, st.turns
+                while not st.over and (st.turns == turns or st.pending.kind == "roll"):
+                    p = st.pending
+                    if p.kind == "roll":
+                        st = apply(st, {"type": "roll", "values": [dice.choice(FACES) for _ in range(p.count)]})
+                    else:
+                        st = apply(st, walker.act(st))
+                if not st.over:
+                    assert st.current == expected, (n, mover, turns)
+                    checked += 1
+                continue
+            st = apply(st, walker.act(st))
+        assert checked >= 3 * n - 2, (n, checked)
+    assert next_mover(1, 3, 2, reverse_at=2) == 0 and next_mover(1, 2, 2, reverse_at=2) == 1
+
+
+def test_the_two_player_reply_is_the_greedy_flip():
+    st = next(s for s in _decisions(4, seed=31, players=(2,)) if s.pending.kind == "flip" and s.round >= 2)
+    pos = Pos.of(st)
+    seat = st.pending.seat
+    greedy = bot_action(st, "greedy", random.Random(0))
+    k = _greedy_reply(tuple(pos.hands), min(pos.bank, 3), seat, pos.turns, pos.total)
+    assert k is not None
+    own, other = st.hands[seat].dice(), st.hands[k[0]].dice()
+    assert (greedy["victim"], own[greedy["own"]], greedy["own_to"], other[greedy["other"]], greedy["other_to"]) == k
+
+
+def test_the_playout_plays_the_turns_within_its_horizon_then_evaluates():
+    rng = random.Random(32)
+    for _ in range(40):
+        hands = [counts_of(rng.choices(FACES, k=rng.randint(2, 7))) for _ in range(4)]
+        assert playout(hands, 1, 0, 10, 10, 8) == final_score(hands, 0)  # no turn left: the final result
+        assert playout(hands, 1, 0, 4, 10, 0) == evaluate(hands, 0, 4 / 10)  # no turn within the horizon
+        # one turn left, seat 3's: its modelled flip, its best balancing, the victim's default
+        k = _reply_flip(tuple(hands), 3, 1.0)
+        h = list(hands)
+        if k is not None:
+            h = _flipped(h, 3, k)
+            if _threes(h[3]) or _threes(h[k[0]]):
+                continue
+            h[k[0]] = default_outcome(h[k[0]]).kept
+        h[3] = own_best(h[3], 1.0).kept
+        assert playout(hands, 3, 0, 9, 10, 8) == final_score(h, 0)
