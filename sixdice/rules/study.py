@@ -29,7 +29,7 @@ from typing import Any
 
 from . import rulestudy
 from .arena import GameResult, match, rates, run_games, wilson
-from .bots import STRONG_BUDGET
+from .bots import STRONG_BUDGET, STRONG_VERSION
 from .variants import PRESETS, Variants, preset
 
 PLAYERS = (2, 3, 4, 6, 8)
@@ -394,7 +394,7 @@ def _findings(by: dict[tuple[str, int], list[GameResult]], options: list[tuple[s
 
 
 HOUSE_PLAYERS = (2, 3, 4, 5)
-VARIANT_PLAYERS = (2, 4)
+VARIANT_PLAYERS = (2, 3, 4, 5)
 SINGLE_VARIANTS: tuple[tuple[str, str, int | None], ...] = (  # label, variants, bank per player (None: 12)
     ("as written", "", None),
     ("a hand is scored at the end of its owner's last turn", "last_turn_score", None),
@@ -409,23 +409,31 @@ SINGLE_VARIANTS: tuple[tuple[str, str, int | None], ...] = (  # label, variants,
 
 
 CACHED_ONLY = [False]  # --cached-only: write the report from the cells measured so far, play none
+JOBS = [1]  # --jobs: processes that play a cell's games
 
 
-def _cell_key(label: str, players: int, play: str, games: int, seed: int) -> str:
-    return f"{label}|{players}|{play}|{games}|{seed}"
+def _play_key(play: str) -> str:
+    """The play as the cache names it: strong play carries the strong bot's version."""
+    return f"strong-v{STRONG_VERSION}" if play == "strong" else play
+
+
+def _cell_key(label: str, players: int, play: str, games: int, seed: int, variants: Variants, bank: int) -> str:
+    """A cell's name in the cache: the rules themselves are part of it, so a changed preset plays again."""
+    rules = ",".join(f"{k}={v}" for k, v in sorted(variants.to_dict().items())) or "as written"
+    return f"{label}|{players}|{_play_key(play)}|{games}|{seed}|{rules}|bank {bank}"
 
 
 def _cached_cell(
     cache: dict[str, Any], path: Path | None, label: str, variants: Variants, bank: int, players: int, play: str,
     games: int, seed: int,
 ) -> dict[str, Any]:
-    key = _cell_key(label, players, play, games, seed)
+    key = _cell_key(label, players, play, games, seed, variants, bank)
     if key not in cache and CACHED_ONLY[0]:
         return {}
     if key not in cache:
         t0 = time.perf_counter()
         print(f"{label}: {play}, {players} players, {games} games", file=sys.stderr, flush=True)
-        c = rulestudy.cell(play, players, games, seed + players, variants, bank)
+        c = rulestudy.cell(play, players, games, seed + players, variants, bank, JOBS[0])
         c["rules"] = label
         c["seconds"] = round(time.perf_counter() - t0, 1)
         cache[key] = c
@@ -434,20 +442,39 @@ def _cached_cell(
     return cache[key]
 
 
-def _arena_cell(cache: dict[str, Any], path: Path | None, players: int, games: int, seed: int) -> dict[str, Any]:
-    key = f"arena|strong,greedy|{players}|{games}|{seed}"
+def _arena_cell(
+    cache: dict[str, Any], path: Path | None, players: int, games: int, seed: int, jobs: int = 1
+) -> dict[str, Any]:
+    key = f"arena|{_play_key('strong')},greedy|{players}|{games}|{seed}"
     if key not in cache and CACHED_ONLY[0]:
         return {}
     if key not in cache:
         print(f"arena: strong vs greedy, {players} players, {games} games", file=sys.stderr, flush=True)
         pols = ["strong"] + ["greedy"] * (players - 1)
-        res = match(pols, players, games, seed)
+        t0 = time.perf_counter()
+        res = match(pols, players, games, seed, jobs=jobs)
         rt = {r.policy: r for r in rates(res)}["strong"]
         lo, hi = rt.interval()
-        cache[key] = {"players": players, "games": games, "strong": round(rt.rate, 4), "ci": [round(lo, 4), round(hi, 4)]}
+        cache[key] = {"players": players, "games": games, "strong": round(rt.rate, 4), "ci": [round(lo, 4), round(hi, 4)],
+                      "strong_by_order": _strong_by_order(res, players), "seconds": round(time.perf_counter() - t0, 1)}
         if path is not None:
             path.write_text(json.dumps(cache, indent=1, sort_keys=True), encoding="utf-8")
     return cache[key]
+
+
+def _strong_by_order(results: Sequence[GameResult], players: int) -> list[float]:
+    """The strong bot's win share by its place in the turn order (0: it moved first)."""
+    won = [0.0] * players
+    sat = [0] * players
+    for r in results:
+        if r.first is None:
+            continue
+        seat = r.seats.index("strong")
+        place = (seat - r.first) % players
+        sat[place] += 1
+        if seat in r.winners:
+            won[place] += 1 / len(r.winners)
+    return [round(w / k, 4) if k else 0.0 for w, k in zip(won, sat, strict=True)]
 
 
 def _fmt_ci(x: float, ci: Sequence[float]) -> str:
@@ -557,15 +584,16 @@ def house_report(
         add("")
         add("`python -m sixdice.rules.arena` under the rules as written, seats rotated, shared wins split:")
         add("")
-        add("| match | games | strong wins | target |")
-        add("|---|---|---|---|")
+        add("| match | games | strong wins | by its place in the turn order (first to last) | target |")
+        add("|---|---|---|---|---|")
         for n, target in ((2, "65%"), (4, "40%")):
-            a = _arena_cell(cache, path, n, arena_games if n == 2 else max(4, arena_games // 2), seed)
+            a = _arena_cell(cache, path, n, arena_games if n == 2 else max(4, arena_games // 2), seed, JOBS[0])
             desc = "strong vs greedy, 2 players" if n == 2 else "1 strong, 3 greedy, 4 players"
             if not a:
-                add(f"| {desc} | not measured yet | | {target} |")
+                add(f"| {desc} | not measured yet | | | {target} |")
                 continue
-            add(f"| {desc} | {a['games']} | {_fmt_ci(a['strong'], a['ci'])} | {target} |")
+            order = " / ".join(f"{100 * x:.1f}%" for x in a.get("strong_by_order", []))
+            add(f"| {desc} | {a['games']} | {_fmt_ci(a['strong'], a['ci'])} | {order} | {target} |")
         add("")
     old = out / "sixdice-balance.md"
     keep = ""
@@ -616,6 +644,7 @@ def main(argv: list[str] | None = None) -> None:
         cpath = Path(args.cache) if args.cache else out / "sixdice-balance.json"
         cache = json.loads(cpath.read_text(encoding="utf-8")) if cpath.exists() else {}
         CACHED_ONLY[0] = args.cached_only
+        JOBS[0] = args.jobs
         house_report(cache, cpath, out, greedy=args.greedy_games, strong=args.strong_games,
                      variant_games=args.variant_games, arena_games=args.arena_games, seed=args.seed)
         print(f"wrote {out / 'sixdice-balance.md'}", file=sys.stderr)
