@@ -77,7 +77,7 @@ PRESETS: dict[str, dict[int, tuple[Variants, int]]] = {
     "as_written": {2: (AS_WRITTEN, 12)},
     "recommended": {
         2: (Variants(reverse_last_round=True, refill=3, threes_dice=5), 12),
-        4: (Variants(last_turn_score=True, refill=3, threes_dice=5), 12),
+        5: (Variants(last_turn_score=True, no_flip_back=True, refill=3, threes_dice=5), 12),
     },
 }
 """The two rule sets a table is offered; ``recommended`` is chosen from the balance study
