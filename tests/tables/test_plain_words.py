@@ -52,7 +52,7 @@ def _random_game(slug: str, seed: int, players: int) -> tuple[Any, dict[str, Any
     engine = get_engine(slug)
     names = NAMES[:players]
     # Six-Dice with a short bank: the draws and the pairs run out, dice go back to the bank (the automatic steps)
-    raw = {"rounds": 6, "bank": 6 * players + 2 + seed % 3} if slug == "sixdice" else {}
+    raw = {"rounds": 6, "bank": 6 * players + seed % 3} if slug == "sixdice" else {}
     options = engine.clean_options(raw, players=players)
     state = engine.start(players=names, options=options)
     rng = random.Random(seed)
