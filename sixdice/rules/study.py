@@ -429,7 +429,10 @@ def _cached_cell(
 ) -> dict[str, Any]:
     key = _cell_key(label, players, play, games, seed, variants, bank)
     if key not in cache and CACHED_ONLY[0]:
-        return {}
+        # --cached-only: the largest sample of the same cell measured so far (its size is printed)
+        mine = key.split("|")
+        sizes = {int(f[3]): k for k in cache if (f := k.split("|"))[:3] + f[4:] == mine[:3] + mine[4:]}
+        return cache[sizes[max(sizes)]] if sizes else {}
     if key not in cache:
         t0 = time.perf_counter()
         print(f"{label}: {play}, {players} players, {games} games", file=sys.stderr, flush=True)
@@ -539,7 +542,7 @@ def house_report(
                     continue
                 t = c["targets"]
                 add(
-                    f"| {n} | {play} | {k} | " + " / ".join(f"{100 * x:.1f}" for x in c["seat_share"])
+                    f"| {n} | {play} | {c['games']} | " + " / ".join(f"{100 * x:.1f}" for x in c["seat_share"])
                     + f" | {100 * c['fair_share']:.1f}% | {_fmt_ci(c['leader_after_third_wins'], c['leader_after_third_wins_ci'])} "
                     f"| {c['lead_changes_second_half']:.2f} "
                     f"| {_fmt_ci(c['bank_empty_before_last_round'], c['bank_empty_before_last_round_ci'])} "
