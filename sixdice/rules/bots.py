@@ -578,18 +578,16 @@ def _reply_value(
     hands: list[Counts], bank: int, r: int, me: int, turns: int, total_turns: int, need: int = 6,
     reverse_at: int = -1,
 ) -> float:
-    """Seat ``r``'s turn (its modelled flip, its draw averaged, default balancing): the value for ``me``.
+    """Seat ``r``'s turn, the value for ``me``; ``turns`` counts the turns made once it is over.
 
-    ``turns`` counts the turns made once ``r``'s turn is over.
+    2 players: the greedy's flip, the draw averaged, default balancing, then the leaf.
+    3 or more: the :func:`playout` from ``r``'s turn on.
     """
     n = len(hands)
     if n >= 3:
         return playout(hands, r, me, turns - 1, total_turns, min(PLAYOUT_ROUNDS * n, PLAYOUT_MAX_TURNS), need, reverse_at)
     t = min(1.0, turns / total_turns)
-    if len(hands) == 2:
-        k = _greedy_reply(tuple(hands), min(bank, 3), r, turns - 1, total_turns, need)
-    else:
-        k = _reply_flip(tuple(hands), r, t, need)
+    k = _greedy_reply(tuple(hands), min(bank, 3), r, turns - 1, total_turns, need)
     h = list(hands)
     victim = None
     if k is not None:
