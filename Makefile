@@ -30,9 +30,9 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 
 bench: $(STAMP)
-	$(PY) -m sixdice.rules.bench
-	$(PY) -m sixdice.rules.botbench
-	$(PY) -m runbuster.rules.bench
+	$(PY) -m sixdice.lab.bench
+	$(PY) -m sixdice.lab.botbench
+	$(PY) -m runbuster.lab.bench
 	$(PY) -m tests.load.bench $(BENCH_ARGS)
 
 $(STAMP): pyproject.toml

@@ -11,11 +11,11 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from sixdice.tables import lazylog  # noqa: E402
-from sixdice.tables.flow import FlowControl  # noqa: E402
 from sixdice.tables.routing import websocket_urlpatterns  # noqa: E402
-from sixdice.tables.security import SameOriginValidator  # noqa: E402
-from sixdice.tables.sessions import SocketSessionMiddlewareStack  # noqa: E402
+from sixdice.tables.transport import autobahn_debug_log  # noqa: E402
+from sixdice.tables.transport.flood_control import FlowControl  # noqa: E402
+from sixdice.tables.transport.origins import SameOriginValidator  # noqa: E402
+from sixdice.tables.transport.socket_sessions import SocketSessionMiddlewareStack  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
@@ -24,7 +24,7 @@ application = ProtocolTypeRouter(
     }
 )
 
-lazylog.install()  # autobahn formats its debug lines only when they are written
+autobahn_debug_log.install()  # autobahn formats its debug lines only when they are written
 
 
 def _tune_gc() -> None:

@@ -101,7 +101,7 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "sixdice.tables.throttle.CodeGuessMiddleware",
+    "sixdice.tables.transport.guess_limits.CodeGuessMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -199,13 +199,13 @@ if redis_url:
 else:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "sixdice.tables.layers.InMemoryChannelLayer",
+            "BACKEND": "sixdice.tables.transport.memory_channel_layer.InMemoryChannelLayer",
             "CONFIG": {"capacity": 1000, "group_expiry": GROUP_EXPIRY},
         }
     }
 
 # The cache holds what every server process must agree on: the code-guessing counters
-# (sixdice/tables/throttle.py) and the flood cool-downs (sixdice/tables/flow.py).  Shared by
+# (sixdice/tables/transport/guess_limits.py) and the flood cool-downs (sixdice/tables/transport/flood_control.py).  Shared by
 # all processes: Redis when REDIS_URL is set (several processes), else a table in the database
 # (created by `migrate`, see sixdice/tables/apps.py), never a per-process memory cache.
 CACHES: dict[str, dict[str, object]]
@@ -279,7 +279,7 @@ LOGGING = {
 
 # Live tables.
 SIXDICE_WS_MAX_FRAME = 64 * 1024  # larger text frames: error too_large, connection kept (daphne closes past 1 MiB)
-# Flow control per WebSocket (sixdice/tables/flow.py, docs/protocol.md "Limits"):
+# Flow control per WebSocket (sixdice/tables/transport/flood_control.py, docs/protocol.md "Limits"):
 SIXDICE_WS_RATE = 20  # frames a second ...
 SIXDICE_WS_BURST = 40  # ... with this burst; past it: error rate_limited, frames dropped
 SIXDICE_WS_FLOOD = 40  # frames dropped in a row after rate_limited before the server closes with 4008
@@ -297,10 +297,10 @@ SIXDICE_GC_THRESHOLDS = tuple(
 SIXDICE_RESYNC_MAX_EVENTS = 200  # further behind than this, a client gets a full snapshot
 SIXDICE_PRESENCE_TIMEOUT = 75  # seconds without a heartbeat before a connection counts as gone
 SIXDICE_GUESS_LIMIT = 20  # unknown table codes or wrong join PINs per client address / session ...
-SIXDICE_GUESS_WINDOW = 600  # ... per this many seconds (sixdice/tables/throttle.py)
+SIXDICE_GUESS_WINDOW = 600  # ... per this many seconds (sixdice/tables/transport/guess_limits.py)
 SIXDICE_EXTRA_ORIGINS = _env_list("SIXDICE_EXTRA_ORIGINS", "")
 SIXDICE_BOT_DELAY = float(os.environ.get("SIXDICE_BOT_DELAY", "1.0"))  # seconds: bots move at a human pace
-# TEST ONLY: turn timers (sixdice/tables/timers.py) run this many times faster, so a
+# TEST ONLY: turn timers (sixdice/tables/policies/turn_timers.py) run this many times faster, so a
 # test's "30 s" timer runs out in 0.3 s with 100.  Refused unless SIXDICE_TESTING=1.
 SIXDICE_TIMER_SPEEDUP = float(os.environ.get("SIXDICE_TIMER_SPEEDUP", "1") or "1")
 if SIXDICE_TIMER_SPEEDUP != 1 and not _env_flag("SIXDICE_TESTING"):
@@ -308,7 +308,7 @@ if SIXDICE_TIMER_SPEEDUP != 1 and not _env_flag("SIXDICE_TESTING"):
 
 # TEST ONLY: a fixed seed for every die the app rolls and every bot's choice, so
 # the browser tests replay the same games whatever the order they run in (see
-# system_rng in sixdice/tables/rng.py).  A served table must never have it:
+# system_rng in sixdice/tables/core/rng.py).  A served table must never have it:
 # its dice would be known in advance.  So it is refused unless SIXDICE_TESTING=1
 # says this process is a test server.
 SIXDICE_DICE_SEED: str | None = os.environ.get("SIXDICE_DICE_SEED") or None

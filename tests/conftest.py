@@ -12,7 +12,7 @@ from django.conf import settings
 from django.utils import translation
 
 from sixdice.gamekit.engine import register
-from sixdice.tables import services
+from sixdice.tables.writes import services
 from tests.ci_skips import (  # noqa: F401 - hooks: a skip fails the run in CI
     pytest_runtest_logreport,
     pytest_sessionfinish,
@@ -85,13 +85,13 @@ def local_cache():
 
 @pytest.fixture(autouse=True)
 def fresh_guess_counters(local_cache):
-    """Each test starts with no counted guesses (sixdice/tables/throttle.py keeps them in the cache)."""
+    """Each test starts with no counted guesses (sixdice/tables/transport/guess_limits.py keeps them in the cache)."""
     from django.core.cache import cache
 
-    from sixdice.tables import flow
+    from sixdice.tables.transport import flood_control
 
     cache.clear()
-    flow._LOCAL_COOLDOWNS.clear()  # a process's own note of the flood cool-downs it set
+    flood_control._LOCAL_COOLDOWNS.clear()  # a process's own note of the flood cool-downs it set
     yield
 
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from sixdice.tables.errors import ServiceError
+from sixdice.tables.core.errors import ServiceError
 
 from . import services
 from .models import Participant, Profile, ProfileMerge, Rating

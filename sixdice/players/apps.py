@@ -11,7 +11,7 @@ class PlayersConfig(AppConfig):
     verbose_name = "Players"
 
     def ready(self) -> None:
-        from sixdice.tables.signals import game_finished
+        from sixdice.tables.core.signals import game_finished
 
         game_finished.connect(_record_result, dispatch_uid="players.results")
 

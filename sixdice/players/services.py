@@ -14,10 +14,10 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from sixdice.gamekit.engine import get_engine
-from sixdice.tables.errors import BadLink, Busy, ServiceError
-from sixdice.tables.keys import hash_secret, new_secret
+from sixdice.tables.core.errors import BadLink, Busy, ServiceError
+from sixdice.tables.core.keys import hash_secret, new_secret
 from sixdice.tables.models import Game, Seat
-from sixdice.tables.services import clean_name
+from sixdice.tables.writes.services import clean_name
 
 from .models import (
     COLOURS,
@@ -311,7 +311,7 @@ def rebuild_ratings(*, replay: bool = False) -> int:
     for game in ordered:
         rows = list(game.participants.all())
         if replay:
-            from sixdice.tables.services import replay as replay_game
+            from sixdice.tables.writes.checked_path import replay as replay_game
 
             state = replay_game(game)
             outcome = get_engine(game.engine).outcome(state)
@@ -357,7 +357,7 @@ def profile_filter(prefix: str, query: str) -> Q:
 @transaction.atomic
 def join_with_profile(*, table: Any, profile: Profile) -> tuple[Seat, str]:
     """Take a seat at ``table`` under the profile's name, linked to the profile."""
-    from sixdice.tables.services import join_table
+    from sixdice.tables.writes.services import join_table
 
     if SeatProfile.objects.filter(profile=profile, seat__table_id=table.pk).exists():
         raise ProfileSeated(gettext("%(name)s already has a seat at this table.")

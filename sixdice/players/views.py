@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import segno
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -14,8 +13,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from sixdice.gamekit.engine import REGISTRY
-from sixdice.tables import services as tables
-from sixdice.tables.errors import BadAction, ServiceError
+from sixdice.tables.core.errors import BadAction, ServiceError
+from sixdice.tables.core.qr import qr_svg
+from sixdice.tables.writes import checked_path
+from sixdice.tables.writes import services as tables
 
 from . import selectors, services
 from .charts import rating_chart
@@ -78,7 +79,7 @@ def me(request: HttpRequest) -> HttpResponse:
         elif action == "carry":
             token = services.issue_transfer(profile=profile)
             link = request.build_absolute_uri(reverse("players:carry", args=[token]))
-            qr = segno.make(link, error="m").svg_inline(scale=4, dark="#1b1b1f")
+            qr = qr_svg(link)
             return render(request, "players/me.html", _me_context(request, profile, carry_link=link, carry_qr=qr))
         elif action == "forget":
             services.forget_device(secret=request.session.pop(SESSION_KEY, ""))
@@ -117,10 +118,10 @@ def carry(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def join_as_profile(request: HttpRequest, code: str) -> HttpResponse:
     """One tap: take a seat under this browser's profile name, linked to the profile."""
-    from sixdice.tables.views import _hold, _invited, credentials
+    from sixdice.tables.pages.views import _hold, _invited, credentials
 
     try:
-        table = tables.load_table(code, allow_closed=True)
+        table = checked_path.load_table(code, allow_closed=True)
     except ServiceError as exc:
         raise Http404(exc.message) from None
     profile = device_profile(request)

@@ -25,8 +25,8 @@ from django.utils.translation import gettext
 
 from sixdice.gamekit.engine import REGISTRY
 from sixdice.gamekit.replay import undone_by
-from sixdice.tables import services
 from sixdice.tables.models import Event, Game, Seat, Table
+from sixdice.tables.writes import services
 
 from . import exchange
 from .decisions import bots_of, decisions, who_began

@@ -7,12 +7,12 @@ class ReviewConfig(AppConfig):
     verbose_name = "Review"
 
     def ready(self) -> None:
-        from sixdice.tables import selectors
-        from sixdice.tables.signals import seat_moved
+        from sixdice.tables.core.signals import seat_moved
+        from sixdice.tables.reads import table_frame
 
         from .bgstats import end_links
         from .hints import seat_moved_receiver
 
         seat_moved.connect(seat_moved_receiver, dispatch_uid="review.hints")
-        if end_links not in selectors.END_LINKS:  # a finished game's end screen: its replay, "Send to BG Stats"
-            selectors.END_LINKS.append(end_links)
+        if end_links not in table_frame.END_LINKS:  # a finished game's end screen: its replay, "Send to BG Stats"
+            table_frame.END_LINKS.append(end_links)

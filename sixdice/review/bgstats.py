@@ -100,7 +100,7 @@ def link(game: Game, *, code: str | None = None, names: Sequence[str] | None = N
 def end_links(game: Game, code: str) -> dict[str, str]:
     """The review's links on a finished game's end screen: its replay and "Send to BG Stats".
 
-    Added to the table frame's ``game.links`` (``sixdice.tables.selectors.END_LINKS``,
+    Added to the table frame's ``game.links`` (``sixdice.tables.reads.table_frame.END_LINKS``,
     registered in ``apps.py``).  No query: the names are the table's own (the
     players at the table see them anyway).
     """

@@ -30,7 +30,7 @@ from django.utils.translation import gettext, gettext_noop
 
 from sixdice.gamekit import engine as kit
 from sixdice.gamekit.engine import GameEngine, GameError
-from sixdice.tables.i18n import render_notation
+from sixdice.tables.core.i18n import render_notation
 
 if TYPE_CHECKING:
     from .steps import Step
@@ -125,7 +125,7 @@ def decisions(engine: GameEngine, steps: Sequence[Step], bots: Sequence[bool] | 
         actor = step.actor or ""
         now: Sequence[bool] = bots[index] if per_event else bots  # type: ignore[assignment]
         kind, seat = actor_kind(engine, actor, action, now)
-        if step.stand_in == "timeout" and seat is not None:  # a turn timer ran out (sixdice/tables/timers.py)
+        if step.stand_in == "timeout" and seat is not None:  # a turn timer ran out (sixdice/tables/policies/turn_timers.py)
             kind = TIMEOUT
         default = _default(engine, before.state)
         default_text, differs = "", False

@@ -25,10 +25,11 @@ from sixdice.gamekit.options import table_options as shared_options
 from sixdice.gamekit.options import takes_back
 from sixdice.gamekit.pins import pinned_values
 from sixdice.gamekit.replay import describe, describe_parts, is_undo, replay, undone_first
-from sixdice.tables import names as lookalikes
-from sixdice.tables import services
+from sixdice.tables.core import errors, keys
+from sixdice.tables.core import lookalike_names as lookalikes
 from sixdice.tables.models import Event, Game, Seat, Table
-from sixdice.tables.services import NAME_MAX
+from sixdice.tables.writes import services
+from sixdice.tables.writes.services import NAME_MAX
 
 from . import csvsafe, limits
 from .hints import MAX_HINT_CHARS, export_hints
@@ -362,7 +363,7 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
     code = t.get("code")
     _need(code is None or isinstance(code, str), f'{label}: "table.code" must be a string.')
     _need(code is None or _is_table_code(code),
-          f'{label}: "table.code" must be {services.CODE_LENGTH} characters of {services.CODE_ALPHABET} '
+          f'{label}: "table.code" must be {keys.CODE_LENGTH} characters of {keys.CODE_ALPHABET} '
           f"(as the join form reads a code), not {str(code)[:20]!r}.")
 
     # Players.
@@ -378,7 +379,7 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
               f'{label}: the name of player {position + 1} is not a valid name.')
         try:  # as the join form takes a name
             valid = services.clean_name(name) == name
-        except services.ServiceError:
+        except errors.ServiceError:
             valid = False
         _need(valid, f'{label}: the name of player {position + 1} is not a valid name.')
         _need(name.casefold() not in {n.casefold() for n in names}, f'{label}: two players are called {name!r}.')
@@ -558,8 +559,8 @@ def _write(c: dict[str, Any]) -> Game:
 
 
 def _is_table_code(code: str) -> bool:
-    return (len(code) == services.CODE_LENGTH and services.normalise_code(code) == code
-            and all(ch in services.CODE_ALPHABET for ch in code))
+    return (len(code) == keys.CODE_LENGTH and keys.normalise_code(code) == code
+            and all(ch in keys.CODE_ALPHABET for ch in code))
 
 
 def _already_here(c: dict[str, Any]) -> bool:

@@ -20,7 +20,7 @@ from django.db import transaction
 from django.utils.translation import gettext
 
 from sixdice.gamekit.engine import GameEngine, GameError, suggested_action
-from sixdice.tables.i18n import render_notation
+from sixdice.tables.core.i18n import render_notation
 from sixdice.tables.models import Game
 
 from .models import HintShown

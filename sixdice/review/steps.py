@@ -19,7 +19,7 @@ from django.utils.translation import gettext
 
 from sixdice.gamekit.engine import GameEngine, get_engine, parse_actor
 from sixdice.gamekit.replay import is_undo, replay, undone, undone_by
-from sixdice.tables.i18n import render_notation
+from sixdice.tables.core.i18n import render_notation
 from sixdice.tables.models import Event, Game
 
 from .decisions import decisions

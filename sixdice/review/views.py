@@ -10,9 +10,9 @@ from django.urls import reverse
 
 from sixdice.gamekit.engine import REGISTRY, GameError, get_engine
 from sixdice.players.selectors import mask_hidden
+from sixdice.tables.core.keys import normalise_code
 from sixdice.tables.models import Game, Table
-from sixdice.tables.selectors import table_info
-from sixdice.tables.services import normalise_code
+from sixdice.tables.reads.table_frame import table_info
 
 from . import bgstats, exchange, stats
 from .decisions import bots_of, who_began

@@ -673,7 +673,7 @@ def _greedy_reply(
 # The 2-player leaf: the chance that the seat about to move wins, a logistic model of
 # (b0, b_margin, b_margin_same, b_same, b_swing) per number of turns left ``R`` (1..24,
 # the mover's turn included), fitted on the turn starts of 3,000 seeded greedy-vs-greedy
-# games: ``python -m sixdice.rules.leaffit`` prints this table again (docs/sixdice-engine.md, *Bots*).  ``margin`` is the mover's |value| minus
+# games: ``python -m sixdice.lab.leaffit`` prints this table again (docs/sixdice-engine.md, *Bots*).  ``margin`` is the mover's |value| minus
 # the opponent's, ``same`` is 1 when both values have the same (non-zero) sign, ``swing``
 # the most the mover's flip alone can add to the margin (:func:`flip_swing`).
 LEAF_2P: tuple[tuple[float, float, float, float, float], ...] = (

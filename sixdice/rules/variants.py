@@ -100,7 +100,7 @@ def preset_of(variants: Variants, bank_per_player: float, players: int) -> str:
 
 PRESET_FIGURES: dict[str, dict[str, str]] = {
     # What the new-table form says of each preset: 4 greedy bots, from docs/sixdice-balance.md
-    # (``python -m sixdice.rules.study --report``); copied by hand when the study runs again.
+    # (``python -m sixdice.lab.study --report``); copied by hand when the study runs again.
     "as_written": {"players": "4", "games": "1000", "seats": "16–40%", "bank": "52%", "threes": "18%"},
     "recommended": {"players": "4", "games": "1000", "seats": "21–27%", "bank": "1%", "threes": "15%"},
 }

@@ -14,7 +14,7 @@ class TablesConfig(AppConfig):
     def ready(self) -> None:
         post_migrate.connect(_create_cache_table, sender=self)
         # The drivers register what wakes them with the outbox (whichever entry point makes a write).
-        from . import bots, timers  # noqa: F401
+        from sixdice.tables.policies import bots, turn_timers  # noqa: F401
 
 
 def _create_cache_table(using: str = "default", **kwargs: Any) -> None:

@@ -162,7 +162,7 @@ class Event(models.Model):
     )
     stand_in = models.CharField(
         max_length=10, blank=True, default="",
-        help_text="'timeout': the seat's time ran out and the app played this action for it (sixdice.tables.timers).",
+        help_text="'timeout': the seat's time ran out and the app played this action for it (sixdice.tables.policies.turn_timers).",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -195,7 +195,7 @@ class ActionReceipt(models.Model):
 
     A resent frame with the same id (a double tap, a second tab, a resend after
     a reconnect) gets this answer again instead of being applied twice; kept in
-    the database so it holds across server processes (``sixdice.tables.dedupe``).
+    the database so it holds across server processes (``sixdice.tables.writes.action_receipts``).
     """
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="receipts")
@@ -218,7 +218,7 @@ class TurnTimer(models.Model):
 
     A table without a row (or with ``seconds`` 0) has no timer.  The deadline
     itself is not stored: it follows from the event log and the table log
-    (``sixdice.tables.timers``), so every server process works out the same one.
+    (``sixdice.tables.policies.turn_timers``), so every server process works out the same one.
     """
 
     table = models.OneToOneField(Table, on_delete=models.CASCADE, primary_key=True, related_name="turn_timer")

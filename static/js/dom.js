@@ -12,7 +12,7 @@
     return node;
   };
 
-  /* "5 dice" in the page's language: the form for n's plural category (sixdice/tables/plurals.py). */
+  /* "5 dice" in the page's language: the form for n's plural category (sixdice/tables/core/plural_forms.py). */
   let forms = null;
   const rules = new Intl.PluralRules(document.documentElement.lang || "en");
   window.plural = function plural(key, n) {

@@ -1,5 +1,5 @@
 /* Learn to play: the lesson page.  It draws the board with the games' own CSS classes and sends every tap
- * to the lesson endpoint (sixdice/tables/learn.py), where the real engine decides; it copies no rule. */
+ * to the lesson endpoint (sixdice/tables/pages/lessons.py), where the real engine decides; it copies no rule. */
 (function () {
   "use strict";
   const root = document.getElementById("lesson");

@@ -1,5 +1,5 @@
 // Six-Dice's service worker, served at /sw.js so that it looks after every page of the site
-// (sixdice/tables/install.py).  Pages: network first, and the offline page when the server cannot
+// (sixdice/tables/pages/installable.py).  Pages: network first, and the offline page when the server cannot
 // be reached.  Static files: from the cache first (served with hashed names), else the network.
 "use strict";
 const VERSION = "{{ version }}";

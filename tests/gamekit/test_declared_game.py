@@ -17,9 +17,12 @@ from sixdice.gamekit.replay import take_back_point
 from sixdice.review import limits
 from sixdice.review.decisions import APP_DEFAULT, APP_ROLL, actor_kind
 from sixdice.review.decisions import TIMEOUT as TIMEOUT_KIND
-from sixdice.tables import services, timers, undo
+from sixdice.tables.core.errors import ServiceError
+from sixdice.tables.core.keys import Credentials
 from sixdice.tables.models import Event, Game
-from sixdice.tables.services import Credentials, ServiceError
+from sixdice.tables.policies import undo
+from sixdice.tables.reads import timer_clock
+from sixdice.tables.writes import checked_path, services
 from tests.tinygame import TINY
 
 DEAL, ADD = {"type": "deal", "value": 4}, {"type": "add", "n": 1}
@@ -79,7 +82,7 @@ def _table(options: dict) -> tuple[str, str, list[str], Game]:
 
 
 def _send(code: str, secret: str, action: dict, game: Game) -> Game:
-    services.apply_action(table_code=code, credentials=Credentials(seat_secret=secret), action=action,
+    checked_path.apply_action(table_code=code, credentials=Credentials(seat_secret=secret), action=action,
                           expected_seq=game.seq, rng=random.Random(game.seq))
     game.refresh_from_db()
     return game
@@ -158,4 +161,4 @@ def test_the_app_never_plays_a_typed_in_deal_for_a_seat(monkeypatch):
     monkeypatch.setattr(TINY, "bot_action", lambda state, seat, rng, strength=None: dict(DEAL), raising=False)
     for options, played in ((TABLE, None), (APP, DEAL)):
         _code, _host, _secrets, game = _table(options)
-        assert timers.stand_in_action(TINY, game, game.state["current"]) == played
+        assert timer_clock.stand_in_action(TINY, game, game.state["current"]) == played

@@ -17,9 +17,9 @@ from django.urls import reverse
 from sixdice.gamekit.engine import REGISTRY, get_engine
 from sixdice.review import exchange, stats
 from sixdice.review.steps import replay_steps
-from sixdice.tables import services
+from sixdice.tables.core.keys import Credentials
 from sixdice.tables.models import Game, Table
-from sixdice.tables.services import Credentials
+from sixdice.tables.writes import checked_path, services
 from tests.live_client import connect, receive_until
 from tests.review.conftest import play
 from tests.tinygame import TINY
@@ -50,7 +50,7 @@ def test_a_table_plays_a_whole_game_through_the_services():
     assert (game.engine, game.state["target"]) == ("tiny", 6)
     while game.status == Game.Status.PLAYING:
         mover = game.state["current"]
-        services.apply_action(table_code=table.code, credentials=Credentials(seat_secret=seats[mover]),
+        checked_path.apply_action(table_code=table.code, credentials=Credentials(seat_secret=seats[mover]),
                               action={"type": "add", "n": 2}, expected_seq=game.seq, rng=rng)
         game.refresh_from_db()
     assert game.winners == [game.state["winner"]] and game.end_reason == "target"
@@ -58,7 +58,7 @@ def test_a_table_plays_a_whole_game_through_the_services():
     assert [e.action["type"] for e in events] == ["add", "deal", "add", "deal", "add"]
     assert events[0].text == f"{game.players[game.first]} adds 2"
     assert events[0].notation == [{"msg": "%(name)s adds %(n)s", "args": {"name": game.players[game.first], "n": 2}}]
-    assert services.replay(game) == game.state
+    assert checked_path.replay(game) == game.state
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED  # a series: the host may start a rematch
 

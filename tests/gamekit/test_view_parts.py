@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from sixdice.gamekit.engine import SYSTEM, get_engine
-from sixdice.tables.selectors import PreparedUpdate, events_message
+from sixdice.tables.wire.outgoing import PreparedUpdate, events_message
 
 
 def _states(engine_name: str, seats: int, options: dict[str, Any]) -> Iterator[dict[str, Any]]:

@@ -12,9 +12,9 @@ from runbuster.engine import ENGINE as RUNBUSTER
 from sixdice import rules
 from sixdice.engine import ENGINE as SIXDICE
 from sixdice.gamekit.engine import IllegalMove, OptionsError
-from sixdice.tables import services
-from sixdice.tables.i18n import game_error_message
-from sixdice.tables.services import Credentials
+from sixdice.tables.core.i18n import game_error_message
+from sixdice.tables.core.keys import Credentials
+from sixdice.tables.writes import checked_path, services
 from tests.live_client import connect, receive_until
 
 # Ana's six dice allow two groupings; Bo's only one, so the game then waits for Ana's choice.
@@ -110,8 +110,8 @@ def _table_waiting_for_anas_grouping():
     game = services.start_game(table=table).game
     as_host = Credentials(host_secret=host)
     for values in (ANA_ROLL, BO_ROLL):
-        seq = services.load_table(table.code).games.order_by("-id").first().seq
-        services.apply_action(
+        seq = checked_path.load_table(table.code).games.order_by("-id").first().seq
+        checked_path.apply_action(
             table_code=table.code, credentials=as_host, action={"type": "roll", "values": values}, expected_seq=seq, as_host=True
         )
     game.refresh_from_db()
@@ -150,8 +150,8 @@ def _runbuster_table():
 
 
 def _host_rolls(table, host, values):
-    game = services.load_table(table.code).games.order_by("-id").first()
-    services.apply_action(
+    game = checked_path.load_table(table.code).games.order_by("-id").first()
+    checked_path.apply_action(
         table_code=table.code,
         credentials=Credentials(host_secret=host),
         action={"type": "roll", "values": values},

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sixdice.tables.i18n import event_text
+from sixdice.tables.core.i18n import event_text
 
 
 def test_a_malformed_stored_notation_falls_back_to_the_stored_text():

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 
-from sixdice.tables import services
-from sixdice.tables.i18n import language_from_headers, render_notation
+from sixdice.tables.core.i18n import language_from_headers, render_notation
 from sixdice.tables.models import Event
+from sixdice.tables.writes import services
 from tests.live_client import connect, receive_until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

@@ -8,7 +8,8 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from sixdice.tables import services
+from sixdice.tables.core import keys
+from sixdice.tables.writes import checked_path, services
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +36,7 @@ def _pages(game: str, lang: str, how: str) -> dict[str, tuple[Client, str]]:
     response = host.post(f"/new/{game}/", {"players": "3", "dice": "app"})
     assert response.status_code == 302, response.content[:300]
     code = response.url.split("/")[2]
-    table = services.load_table(code)
+    table = checked_path.load_table(code)
     joiner = _client(lang, how)
     pages = {
         "home": (joiner, "/"),
@@ -47,7 +48,7 @@ def _pages(game: str, lang: str, how: str) -> dict[str, tuple[Client, str]]:
         "rules runbuster": (joiner, "/rules/runbuster/"),
     }
     seat = _client(lang, how)
-    assert seat.post(f"/t/{code}/join/", {"name": "Ana", "pin": services.join_pin(table)}).status_code == 302
+    assert seat.post(f"/t/{code}/join/", {"name": "Ana", "pin": keys.join_pin(table)}).status_code == 302
     pages["seat"] = (seat, f"/t/{code}/")
     pages["spectator"] = (joiner, f"/t/{code}/?watch")
     token = services.hand_over_seat(table=table, position=0)

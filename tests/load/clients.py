@@ -43,7 +43,7 @@ def setup_tables(n_tables: int, seats: int, game: str = "runbuster") -> list[dic
     django.setup()
     from django.contrib.sessions.backends.db import SessionStore
 
-    from sixdice.tables import services
+    from sixdice.tables.writes import services
 
     plan = []
     for _ in range(n_tables):

@@ -36,6 +36,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from sixdice.tables.core import keys
+from sixdice.tables.writes import checked_path
 from tests.load.infra import ROOT, Daphne, base_env, migrate, no_collector, raise_fd_limit
 
 MAX_STATEMENTS = 6
@@ -77,8 +79,8 @@ def _statements_main(out: str) -> None:
     from django.db.backends.utils import CursorWrapper
 
     from sixdice.asgi import application
-    from sixdice.tables import selectors, services
     from sixdice.tables.models import Game
+    from sixdice.tables.reads import selectors
     from tests.load.clients import next_action, setup_tables
 
     sql: list[str] = []
@@ -105,8 +107,8 @@ def _statements_main(out: str) -> None:
             from sixdice.gamekit.engine import get_engine
 
             view = get_engine(game.engine).view(game.state, seat)
-            services.apply_action(
-                table_code=code, credentials=services.Credentials(seat_secret=secrets[seat]),
+            checked_path.apply_action(
+                table_code=code, credentials=keys.Credentials(seat_secret=secrets[seat]),
                 action=next_action(view, rng), expected_seq=game.seq, rng=rng,
             )
         game = Game.objects.filter(table__code=code).order_by("-number").first()

@@ -76,7 +76,7 @@ def setup() -> dict[str, Any]:
     django.setup()
     from django.contrib.sessions.backends.db import SessionStore
 
-    from sixdice.tables import services
+    from sixdice.tables.writes import services
 
     quiet, _host = services.create_table(game="runbuster", options={"dice": "app"}, capacity=2)
     sessions = []

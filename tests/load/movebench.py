@@ -30,6 +30,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from sixdice.tables.core import keys
+from sixdice.tables.wire import outgoing
+from sixdice.tables.writes import checked_path
 from tests.load.infra import base_env, migrate
 
 
@@ -57,13 +60,15 @@ def main() -> None:
         import django
 
         django.setup()
-        from sixdice.tables import i18n, outbox, selectors, services
+        from sixdice.tables.core import i18n
         from sixdice.tables.models import Game
+        from sixdice.tables.reads import selectors
+        from sixdice.tables.writes import after_commit, services
         from tests.load.clients import next_action, setup_tables
 
         plan = setup_tables(1, args.seats)
         code = plan[0]["code"]
-        table = services.load_table(code)
+        table = checked_path.load_table(code)
         secrets = []
         from django.contrib.sessions.backends.db import SessionStore
 
@@ -82,8 +87,8 @@ def main() -> None:
             seat = game.state["current"]
             view = selectors.get_engine(game.engine).view(game.state, seat)
             t0 = time.process_time()
-            with outbox.collect() as box:
-                services.apply_action(table_code=code, credentials=services.Credentials(seat_secret=secrets[seat]),
+            with after_commit.collect() as box:
+                checked_path.apply_action(table_code=code, credentials=keys.Credentials(seat_secret=secrets[seat]),
                                       action=next_action(view, rng), expected_seq=game.seq)
             tx.append(time.process_time() - t0)
             for _code, message in box:
@@ -92,13 +97,13 @@ def main() -> None:
                 messages += 1
                 t0 = time.process_time()
                 for who, lang in seat_langs:
-                    selectors.update_text(copy.deepcopy(message), who, lang)
+                    outgoing.update_text(copy.deepcopy(message), who, lang)
                 new_fan.append(time.process_time() - t0)
                 old = _old_message(message)
                 t0 = time.process_time()
                 for who, lang in seat_langs:
                     m = copy.deepcopy(old)
-                    frame = selectors.update_frame(m["engine"], m["game"], m["number"], m["seq"], m["status"],
+                    frame = outgoing.update_frame(m["engine"], m["game"], m["number"], m["seq"], m["status"],
                                                    m["events"], m["state"], who, m["version"])
                     json.dumps(i18n.localize_frame(frame, lang), separators=(",", ":"))
                 old_fan.append(time.process_time() - t0)

@@ -9,9 +9,9 @@ from sixdice.gamekit.engine import get_engine
 from sixdice.players import services as players
 from sixdice.players.models import Profile
 from sixdice.rules.game import State, default_action, random_flip
-from sixdice.tables import services
+from sixdice.tables.core.keys import Credentials
 from sixdice.tables.models import Game, Table
-from sixdice.tables.services import Credentials
+from sixdice.tables.writes import checked_path, services
 
 MAX_MOVES = 5000
 BOT = "<bot>"
@@ -55,6 +55,6 @@ def play(table: Table, rng: random.Random) -> Game:
             return game
         seat = min(engine.actors(game.state))
         action = next_action(table.game, game.state, seat, rng)
-        game = services.apply_action(table_code=table.code, credentials=Credentials(), action=action,
+        game = checked_path.apply_action(table_code=table.code, credentials=Credentials(), action=action,
                                      expected_seq=game.seq, bot_seat=seat, rng=rng).game
     raise AssertionError("the game did not end")

@@ -17,6 +17,8 @@ import sys
 import time
 from pathlib import Path
 
+from sixdice.tables.writes import checked_path
+
 
 def main(argv: list[str]) -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sixdice.settings")
@@ -29,9 +31,9 @@ def main(argv: list[str]) -> None:
     register(TINY)
     from sixdice.players import services as players
     from sixdice.players.models import Participant, Rating, RatingUpdate
-    from sixdice.tables import services
+    from sixdice.tables.core.keys import Credentials
     from sixdice.tables.models import Game
-    from sixdice.tables.services import Credentials
+    from sixdice.tables.writes import services
 
     parser = argparse.ArgumentParser()
     parser.add_argument("command", choices=["setup", "finish", "check"])
@@ -60,7 +62,7 @@ def main(argv: list[str]) -> None:
             time.sleep(0.01)
         for code in args.codes.split(","):
             game = Game.objects.get(table__code=code)
-            services.apply_action(table_code=code, credentials=Credentials(), action={"type": "add", "n": 2},
+            checked_path.apply_action(table_code=code, credentials=Credentials(), action={"type": "add", "n": 2},
                                   expected_seq=game.seq, bot_seat=game.state["current"], rng=random.Random(1))
     else:
         def ratings() -> list:

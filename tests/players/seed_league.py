@@ -10,6 +10,8 @@ import json
 import os
 import random
 
+from sixdice.tables.core import keys
+
 
 def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sixdice.settings")
@@ -17,7 +19,7 @@ def main() -> None:
 
     django.setup()
     from sixdice.players import services as players
-    from sixdice.tables import services
+    from sixdice.tables.writes import services
     from tests.players.helpers import BOT, play, table_with
 
     people = [players.create_profile(name=n, colour=c, emoji=e)[0] for n, c, e in (
@@ -39,7 +41,7 @@ def main() -> None:
         "ids": {p.display_name: p.public_id for p in people},
         "token": players.issue_transfer(profile=people[0]),
         "lobby": lobby.code,
-        "join": f"/t/{lobby.code}/?k={services.join_key(lobby)}",  # the host's join link (issue 15)
+        "join": f"/t/{lobby.code}/?k={keys.join_key(lobby)}",  # the host's join link (issue 15)
     }))
 
 

@@ -9,7 +9,7 @@ import pytest
 from sixdice.players import services as players
 from sixdice.players.models import Participant
 from sixdice.review import stats
-from sixdice.tables import services
+from sixdice.tables.writes import services
 
 from .helpers import BOT, play, table_with
 

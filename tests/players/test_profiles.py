@@ -15,9 +15,10 @@ from sixdice.players import services as players
 from sixdice.players.models import DeviceKey, Participant, Profile, ProfileMerge, Rating, SeatProfile
 from sixdice.players.selectors import search_profiles
 from sixdice.players.text import search_key
-from sixdice.tables import services
+from sixdice.tables.core.errors import ServiceError
+from sixdice.tables.core.keys import join_key
 from sixdice.tables.models import Game, Seat
-from sixdice.tables.services import ServiceError, join_key
+from sixdice.tables.writes import services
 
 from .helpers import table_with
 

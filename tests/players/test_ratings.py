@@ -13,9 +13,10 @@ from sixdice.players.models import Participant, Rating, RatingUpdate
 from sixdice.players.ranking import final_ranks
 from sixdice.players.ratings import MU, SIGMA, Skill, rate_match
 from sixdice.rules.game import State
-from sixdice.tables import services
+from sixdice.tables.core.errors import ServiceError
+from sixdice.tables.core.keys import Credentials
 from sixdice.tables.models import Event, Game
-from sixdice.tables.services import Credentials, ServiceError
+from sixdice.tables.writes import checked_path, services
 
 from .helpers import BOT, play, table_with
 
@@ -113,13 +114,13 @@ def test_the_update_is_part_of_the_transaction_that_ends_the_game(monkeypatch):
     monkeypatch.setattr(players, "_rate", broken)
     seat = game.state["current"]
     with pytest.raises(RuntimeError):
-        services.apply_action(table_code=table.code, credentials=Credentials(), action={"type": "add", "n": 2},
+        checked_path.apply_action(table_code=table.code, credentials=Credentials(), action={"type": "add", "n": 2},
                               expected_seq=game.seq, bot_seat=seat, rng=random.Random(2))
     game.refresh_from_db()
     assert game.status == Game.Status.PLAYING and game.seq == 0  # the game did not end without its ratings
     assert not Event.objects.filter(game=game).exists() and not Participant.objects.exists()
     monkeypatch.undo()
-    services.apply_action(table_code=table.code, credentials=Credentials(), action={"type": "add", "n": 2},
+    checked_path.apply_action(table_code=table.code, credentials=Credentials(), action={"type": "add", "n": 2},
                           expected_seq=game.seq, bot_seat=seat, rng=random.Random(2))
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
@@ -136,7 +137,7 @@ def test_a_finished_game_is_never_counted_twice():
         players.record_result(game)
     assert ratings() == before and updates() == rows
     with pytest.raises(ServiceError):  # and no action reaches a finished game
-        services.apply_action(table_code=table.code, credentials=Credentials(), action={"type": "add", "n": 1},
+        checked_path.apply_action(table_code=table.code, credentials=Credentials(), action={"type": "add", "n": 1},
                               expected_seq=game.seq, bot_seat=0)
     assert ratings() == before
 

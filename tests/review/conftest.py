@@ -9,9 +9,9 @@ import pytest
 
 from sixdice.gamekit.engine import get_engine
 from sixdice.rules.game import State, default_action, random_flip
-from sixdice.tables import services
+from sixdice.tables.core.keys import Credentials
 from sixdice.tables.models import Game, Table
-from sixdice.tables.services import Credentials
+from sixdice.tables.writes import checked_path, services
 
 MAX_MOVES = 5000
 
@@ -50,7 +50,7 @@ def play(game: str, names: Sequence[str] = ("Ana", "Bo"), *, seed: int = 1, opti
             return g
         seat = min(engine.actors(g.state))
         action = _next_action(game, g.state, seat, rng)
-        services.apply_action(table_code=table.code, credentials=Credentials(), action=action,
+        checked_path.apply_action(table_code=table.code, credentials=Credentials(), action=action,
                               expected_seq=g.seq, bot_seat=seat, rng=rng)
     raise AssertionError("the game did not end")
 

@@ -11,8 +11,8 @@ from django.urls import reverse
 from sixdice.gamekit.engine import PlayRecord, get_engine
 from sixdice.review import bgstats
 from sixdice.review.stats import first_player
-from sixdice.tables import selectors
 from sixdice.tables.models import Game
+from sixdice.tables.reads import selectors, table_frame
 
 pytestmark = pytest.mark.django_db
 
@@ -78,7 +78,7 @@ def test_the_adapter_gives_the_bgg_id_and_scores(runbuster_game, monkeypatch):
 
 def test_no_link_for_a_game_not_finished(sixdice_game):
     sixdice_game.status = Game.Status.ABANDONED
-    assert bgstats.link(sixdice_game) == "" and selectors.end_links(sixdice_game, code="ABCDE") is None
+    assert bgstats.link(sixdice_game) == "" and table_frame.end_links(sixdice_game, code="ABCDE") is None
 
 
 def test_the_replay_page_offers_it(client, sixdice_game):
@@ -90,7 +90,7 @@ def test_the_replay_page_offers_it(client, sixdice_game):
 
 def test_the_finished_games_frame_links_to_replay_standings_and_bgstats(runbuster_game):
     table = runbuster_game.table
-    selectors.FRAMES.clear()
+    table_frame.FRAMES.clear()
     frame = selectors.snapshot(table.pk, seat=0, host=False)
     links = frame["game"]["links"]
     assert links["replay"] == reverse("review:replay", args=[table.code, runbuster_game.number])

@@ -12,9 +12,10 @@ from django.urls import reverse
 from sixdice.gamekit.engine import get_engine
 from sixdice.review import exchange
 from sixdice.review.models import HintShown
-from sixdice.tables import services
+from sixdice.tables.core.keys import Credentials
 from sixdice.tables.models import Game
-from sixdice.tables.services import Credentials
+from sixdice.tables.reads import table_frame
+from sixdice.tables.writes import checked_path, services
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the hint is recorded once the move commits
 
@@ -33,7 +34,7 @@ def _play(table, secrets, *, moves: int, follow=lambda n: n % 2 == 0, as_bot: bo
     engine = get_engine("sixdice")
     made = []
     for n in range(moves):
-        game = services.current_game(table)
+        game = table_frame.current_game(table)
         if game.status != Game.Status.PLAYING:
             break
         seat = min(engine.actors(game.state))
@@ -42,7 +43,7 @@ def _play(table, secrets, *, moves: int, follow=lambda n: n % 2 == 0, as_bot: bo
             action = dict(hint["action"])
         else:
             action = engine.bot_action(game.state, seat, random.Random(n), strength="greedy")
-        services.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]),
+        checked_path.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]),
                               action=action, expected_seq=game.seq, bot_seat=seat if as_bot else None)
         made.append((game.seq + 1, seat, hint, action))
     return made
@@ -51,11 +52,11 @@ def _play(table, secrets, *, moves: int, follow=lambda n: n % 2 == 0, as_bot: bo
 def _finish(table, secrets) -> Game:
     engine = get_engine("sixdice")
     for n in range(2000):
-        game = services.current_game(table)
+        game = table_frame.current_game(table)
         if game.status != Game.Status.PLAYING:
             return game
         seat = min(engine.actors(game.state))
-        services.apply_action(table_code=table.code, credentials=Credentials(), expected_seq=game.seq, bot_seat=seat,
+        checked_path.apply_action(table_code=table.code, credentials=Credentials(), expected_seq=game.seq, bot_seat=seat,
                               action=engine.bot_action(game.state, seat, random.Random(n), strength="greedy"))
     raise AssertionError("the game did not end")
 
@@ -63,14 +64,14 @@ def _finish(table, secrets) -> Game:
 def test_each_seat_move_keeps_the_hint_its_phone_showed_and_the_log_is_unchanged():
     table, secrets = _table(hints=True)
     made = _play(table, secrets, moves=6)
-    game = services.current_game(table)
+    game = table_frame.current_game(table)
     rows = {h.seq: h for h in HintShown.objects.filter(game=game)}
     hinted = [(seq, seat, hint) for seq, seat, hint, _ in made if hint]
     assert hinted and len(rows) == len(hinted)
     for seq, seat, hint in hinted:
         assert rows[seq].seat == seat and rows[seq].hint == hint  # the very suggestion the view carried
     # Not game events: the log holds only the moves (and the app's dice), and replays to the snapshot.
-    assert game.events.count() == game.seq and services.replay(game) == game.state
+    assert game.events.count() == game.seq and checked_path.replay(game) == game.state
     assert not game.events.filter(action__type="hint").exists()
 
 
@@ -121,8 +122,8 @@ def _same(game: Game, seq: int, action) -> bool:
     """Whether ``action`` would have led where the move at ``seq`` did (a grouping listed in another order)."""
     engine = get_engine(game.engine)
     events = list(game.events.order_by("seq"))
-    before = services.replay(game, events[: seq - 1])
-    after = services.replay(game, events[:seq])
+    before = checked_path.replay(game, events[: seq - 1])
+    after = checked_path.replay(game, events[:seq])
     return engine.apply(before, dict(action), actor=int(events[seq - 1].actor)) == after
 
 

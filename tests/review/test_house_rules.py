@@ -11,7 +11,7 @@ from django.urls import reverse
 from sixdice.gamekit.engine import get_engine
 from sixdice.review import exchange, stats
 from sixdice.review.steps import replay_steps
-from sixdice.tables import services
+from sixdice.tables.writes import checked_path
 
 from .conftest import play
 
@@ -73,7 +73,7 @@ def test_the_replay_rebuilds_every_step_under_the_house_rules(house_game):
     events = list(house_game.events.order_by("seq"))
     steps = replay_steps(house_game)
     for k, step in enumerate(steps):
-        assert step.state == services.replay(house_game, events[:k])
+        assert step.state == checked_path.replay(house_game, events[:k])
     assert steps[-1].state == house_game.state
     assert steps[-1].state["variants"]["threes_dice"] == 5
 

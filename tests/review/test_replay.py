@@ -9,8 +9,8 @@ from django.urls import reverse
 
 from sixdice.gamekit.engine import get_engine
 from sixdice.review.steps import count_turns, replay_steps, step_payloads
-from sixdice.tables import services
 from sixdice.tables.models import Game
+from sixdice.tables.writes import checked_path, services
 
 from .conftest import play
 
@@ -25,13 +25,13 @@ def test_every_step_equals_a_fresh_replay(request, fixture):
     assert len(steps) == len(events) + 1
     engine = get_engine(game.engine)
     for k, step in enumerate(steps):
-        fresh = services.replay(game, events[:k])
+        fresh = checked_path.replay(game, events[:k])
         assert step.state == fresh
         assert step.seq == k
     assert steps[-1].state == game.state
     payloads = step_payloads(game, steps)
     for k, payload in enumerate(payloads):
-        assert payload["view"] == engine.view(services.replay(game, events[:k]), None)
+        assert payload["view"] == engine.view(checked_path.replay(game, events[:k]), None)
         assert payload["text"] == (events[k - 1].text if k else "")
 
 

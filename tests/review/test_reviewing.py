@@ -21,10 +21,10 @@ from sixdice.review.models import ReviewNote, note_of, save_note
 from sixdice.review.stats import end_reason_label
 from sixdice.review.steps import replay_steps
 from sixdice.rules.game import State, group_actions, keep_actions, random_flip
-from sixdice.tables import services
-from sixdice.tables.i18n import render_notation
+from sixdice.tables.core.i18n import render_notation
+from sixdice.tables.core.keys import Credentials
 from sixdice.tables.models import Game, Table
-from sixdice.tables.services import Credentials
+from sixdice.tables.writes import checked_path, services
 
 from .conftest import _table, play
 
@@ -55,12 +55,12 @@ def host_balanced(seed: int = 11, names=("Ana", "Bo", "Cy")) -> tuple[Game, int]
             before = game.state
             differed += engine.apply(before, action, actor="host") != engine.apply(
                 before, engine.bot_action(before, st.pending.seat, random.Random(0), strength=DEFAULT), actor="host")
-            services.apply_action(table_code=table.code, credentials=host, action=action, expected_seq=game.seq,
+            checked_path.apply_action(table_code=table.code, credentials=host, action=action, expected_seq=game.seq,
                                   as_host=True, rng=rng)
         else:
             seat = st.pending.seat
             action = random_flip(st, rng) if st.pending.kind == "flip" else {"type": "roll"}
-            services.apply_action(table_code=table.code, credentials=Credentials(), action=action,
+            checked_path.apply_action(table_code=table.code, credentials=Credentials(), action=action,
                                   expected_seq=game.seq, bot_seat=seat, rng=rng)
     raise AssertionError("the game did not end")
 
@@ -226,7 +226,7 @@ def _abandoned() -> Game:
             services.set_paused(table=Table.objects.get(pk=table.pk), paused=False)
         game.refresh_from_db()
         seat = min(engine.actors(game.state))
-        services.apply_action(table_code=table.code, credentials=Credentials(),
+        checked_path.apply_action(table_code=table.code, credentials=Credentials(),
                               action=engine.bot_action(game.state, seat, rng), expected_seq=game.seq,
                               bot_seat=seat, rng=rng)
     services.close_table(table=Table.objects.get(pk=table.pk))

@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 
 from sixdice.gamekit.engine import get_engine
 from sixdice.gamekit.schema import BadAction, check_json
-from sixdice.tables import services
 from sixdice.tables.models import Event, Game
+from sixdice.tables.writes import services
 from tests.live_client import connect
 
 KNOWN_CODES = {

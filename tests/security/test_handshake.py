@@ -8,8 +8,9 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client, override_settings
 
 from sixdice.asgi import application
-from sixdice.tables import services, throttle
-from sixdice.tables.security import host_allowed, origin_allowed
+from sixdice.tables.transport import guess_limits
+from sixdice.tables.transport.origins import host_allowed, origin_allowed
+from sixdice.tables.writes import checked_path
 
 
 def test_origin_must_match_host_and_scheme():
@@ -69,7 +70,7 @@ def test_websocket_code_guessing_is_throttled_then_closed_with_4429(tiny_table):
     connected, frames = _handshake(f"/ws/t/{table.code}/", headers)
     assert connected
     assert '"rate_limited"' in frames[0]["text"]
-    assert frames[-1] == {"type": "websocket.close", "code": throttle.CLOSE_GUESSING}
+    assert frames[-1] == {"type": "websocket.close", "code": guess_limits.CLOSE_GUESSING}
 
 
 @pytest.mark.django_db
@@ -111,4 +112,4 @@ def test_a_known_table_with_a_missing_game_is_not_a_guess(tiny_table):
     for _ in range(25):
         assert client.get(f"/t/{table.code}/replay/99/").status_code == 404
     assert client.get(f"/t/{table.code}/").status_code == 200
-    assert services.load_table(table.code)
+    assert checked_path.load_table(table.code)

@@ -20,7 +20,7 @@ from django.test import Client, override_settings
 
 from sixdice.asgi import application
 from sixdice.serve import plan
-from sixdice.tables.security import socket_scheme
+from sixdice.tables.transport.origins import socket_scheme
 from tests.load.infra import ROOT
 
 PROXIED = "dice.example.org"

@@ -15,6 +15,7 @@ from django.urls import reverse
 from sixdice.review import exchange, limits, stats
 from sixdice.review.models import ImportMark
 from sixdice.tables.models import Event, Game, Seat, Table
+from sixdice.tables.writes import checked_path
 from tests.review.conftest import play
 
 pytestmark = pytest.mark.django_db
@@ -122,7 +123,7 @@ def test_event_times_must_not_go_backwards(tmp_path, doc):
 
 
 def test_abandoned_games_import_marked_abandoned(db):
-    from sixdice.tables import services
+    from sixdice.tables.writes import services
 
     table, _host = services.create_table(game="runbuster", options={}, capacity=2)
     for name in ("Ana", "Bo"):
@@ -160,8 +161,8 @@ def _physical_game() -> Game:
     import random
 
     from sixdice.gamekit.engine import get_engine
-    from sixdice.tables import services
-    from sixdice.tables.services import Credentials
+    from sixdice.tables.core.keys import Credentials
+    from sixdice.tables.writes import services
 
     rng = random.Random(15)
     table, host = services.create_table(game="runbuster", options={"dice": "physical"}, capacity=2)
@@ -174,7 +175,7 @@ def _physical_game() -> Game:
         action = engine.bot_action(game.state, seat, rng)  # a roll comes with the values rolled at the table
         rolls += action["type"] == "roll"
         by_host = action["type"] == "roll" and rolls % 2 == 0
-        services.apply_action(table_code=table.code, action=action, expected_seq=game.seq, rng=rng, as_host=by_host,
+        checked_path.apply_action(table_code=table.code, action=action, expected_seq=game.seq, rng=rng, as_host=by_host,
                               credentials=Credentials(host_secret=host) if by_host else Credentials(seat_secret=seats[seat]))
         game.refresh_from_db()
     return game

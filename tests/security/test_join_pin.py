@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from django.test import Client, override_settings
 
-from sixdice.tables import services
+from sixdice.tables.core import keys
 from sixdice.tables.models import Seat
+from sixdice.tables.writes import checked_path, services
 
 pytestmark = pytest.mark.django_db
 
@@ -21,11 +22,11 @@ def test_the_code_alone_asks_for_the_pin_and_a_wrong_pin_is_refused(lobby):
     phone = Client(REMOTE_ADDR="10.9.0.1")
     page = phone.get(f"/t/{lobby.code}/").content.decode()
     assert 'name="pin"' in page
-    wrong = "0000" if services.join_pin(lobby) != "0000" else "1111"
+    wrong = "0000" if keys.join_pin(lobby) != "0000" else "1111"
     refused = phone.post(f"/t/{lobby.code}/join/", {"name": "Ana", "pin": wrong})
     assert refused.status_code == 403 and "Wrong join PIN" in refused.content.decode()
     assert not Seat.objects.filter(table=lobby).exists()
-    taken = phone.post(f"/t/{lobby.code}/join/", {"name": "Ana", "pin": services.join_pin(lobby)})
+    taken = phone.post(f"/t/{lobby.code}/join/", {"name": "Ana", "pin": keys.join_pin(lobby)})
     assert taken.status_code == 302 and Seat.objects.filter(table=lobby, name="Ana").exists()
 
 
@@ -35,7 +36,7 @@ def test_the_join_link_needs_no_pin(lobby):
     session["tables"] = {lobby.code: {"host": "x"}}
     session.save()
     phone = Client()
-    link = f"/t/{lobby.code}/?k={services.join_key(lobby)}"
+    link = f"/t/{lobby.code}/?k={keys.join_key(lobby)}"
     assert 'name="pin"' not in phone.get(link).content.decode()
     assert phone.post(f"/t/{lobby.code}/join/", {"name": "Bo"}).status_code == 302
     forged = Client()
@@ -46,10 +47,10 @@ def test_the_join_link_needs_no_pin(lobby):
 def test_the_host_page_shows_the_pin_and_the_link_with_its_key(client):
     response = client.post("/new/runbuster/", {"players": "2"})
     code = response.url.split("/")[2]
-    table = services.load_table(code)
+    table = checked_path.load_table(code)
     page = client.get(response.url).content.decode()
-    assert f'id="join-pin">{services.join_pin(table)}<' in page
-    assert f"/t/{code}/?k={services.join_key(table)}" in page
+    assert f'id="join-pin">{keys.join_pin(table)}<' in page
+    assert f"/t/{code}/?k={keys.join_key(table)}" in page
 
 
 def test_spectating_by_code_alone_stays_open(lobby):
@@ -60,7 +61,7 @@ def test_spectating_by_code_alone_stays_open(lobby):
 @override_settings(SIXDICE_GUESS_LIMIT=3)
 def test_pin_guessing_counts_as_code_guessing(lobby):
     guesser = Client(REMOTE_ADDR="10.9.0.2")
-    right = services.join_pin(lobby)
+    right = keys.join_pin(lobby)
     wrong = [pin for pin in ("0000", "1111", "2222", "3333") if pin != right][:3]
     for pin in wrong:
         assert guesser.post(f"/t/{lobby.code}/join/", {"name": "Eve", "pin": pin}).status_code == 403
@@ -70,5 +71,5 @@ def test_pin_guessing_counts_as_code_guessing(lobby):
 
 def test_pins_and_keys_differ_between_tables():
     tables = [services.create_table(game="runbuster", options={}, capacity=2)[0] for _ in range(20)]
-    assert len({services.join_key(t) for t in tables}) == 20
-    assert all(len(services.join_pin(t)) == 4 and services.join_pin(t).isdigit() for t in tables)
+    assert len({keys.join_key(t) for t in tables}) == 20
+    assert all(len(keys.join_pin(t)) == 4 and keys.join_pin(t).isdigit() for t in tables)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from sixdice.tables import services
-from sixdice.tables.names import skeleton
-from sixdice.tables.services import ServiceError
+from sixdice.tables.core.errors import ServiceError
+from sixdice.tables.core.lookalike_names import skeleton
+from sixdice.tables.writes import services
 
 pytestmark = pytest.mark.django_db
 

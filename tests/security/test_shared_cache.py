@@ -28,15 +28,15 @@ import django
 django.setup()
 from django.conf import settings
 from django.core.cache import cache
-from sixdice.tables import flow, throttle
+from sixdice.tables.transport import flood_control, guess_limits
 addr, misses, flooder, addresses = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4:]
 for _ in range(misses):
-    throttle.record_miss(addr, None)
+    guess_limits.record_miss(addr, None)
 if flooder != "-":
-    cache.set(flow.cooldown_key({"client": [flooder, 1234]}), 1, 60)
+    cache.set(flood_control.cooldown_key({"client": [flooder, 1234]}), 1, 60)
 print(json.dumps({"backend": settings.CACHES["default"]["BACKEND"],
-                  "blocked": [a for a in addresses if throttle.is_blocked(a, None)],
-                  "cooling": [a for a in addresses if cache.get(flow.cooldown_key({"client": [a, 1234]}))]}))
+                  "blocked": [a for a in addresses if guess_limits.is_blocked(a, None)],
+                  "cooling": [a for a in addresses if cache.get(flood_control.cooldown_key({"client": [a, 1234]}))]}))
 """
 ADDRESSES = ["198.51.100.7", "198.51.100.8", "198.51.100.9"]
 
@@ -85,16 +85,16 @@ def test_a_cache_that_cannot_be_reached_blocks_nobody(settings):
     from django.core.cache import caches
     from django.core.cache.backends.redis import RedisCache
 
-    from sixdice.tables import throttle
+    from sixdice.tables.transport import guess_limits
 
     settings.SIXDICE_GUESS_LIMIT = 1  # one counted miss would block
-    throttle.record_miss("198.51.100.20", "s")
-    assert throttle.is_blocked("198.51.100.20", "s") is True  # as counted by a cache that answers
+    guess_limits.record_miss("198.51.100.20", "s")
+    assert guess_limits.is_blocked("198.51.100.20", "s") is True  # as counted by a cache that answers
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
                                    "LOCATION": "redis://127.0.0.1:9/0"}}  # the discard port: nothing answers
     assert isinstance(caches["default"], RedisCache)
-    throttle.record_miss("198.51.100.21", "s2")  # not counted, and no error
-    assert throttle.is_blocked("198.51.100.21", "s2") is False
+    guess_limits.record_miss("198.51.100.21", "s2")  # not counted, and no error
+    assert guess_limits.is_blocked("198.51.100.21", "s2") is False
 
 
 def test_the_shared_cache_is_one_instance_per_thread_whatever_the_context(settings):
@@ -104,20 +104,20 @@ def test_the_shared_cache_is_one_instance_per_thread_whatever_the_context(settin
 
     from django.core.cache.backends.locmem import LocMemCache
 
-    from sixdice.tables import throttle
+    from sixdice.tables.transport import guess_limits
 
-    first = contextvars.Context().run(throttle.shared_cache)  # a connect's context
-    assert contextvars.Context().run(throttle.shared_cache) is first  # the next connect's: the same object
+    first = contextvars.Context().run(guess_limits.shared_cache)  # a connect's context
+    assert contextvars.Context().run(guess_limits.shared_cache) is first  # the next connect's: the same object
     elsewhere: list = []
-    worker = threading.Thread(target=lambda: elsewhere.append(throttle.shared_cache()))
+    worker = threading.Thread(target=lambda: elsewhere.append(guess_limits.shared_cache()))
     worker.start()
     worker.join()
     assert elsewhere[0] is not first  # each thread its own, as Django keeps them
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "other"}}
-    changed = throttle.shared_cache()
+    changed = guess_limits.shared_cache()
     assert changed is not first and isinstance(changed, LocMemCache)
     changed.set("sixdice:guess:addr:192.0.2.1", 7)
-    assert throttle.lookup(["sixdice:guess:addr:192.0.2.1"]) == {"sixdice:guess:addr:192.0.2.1": 7}
+    assert guess_limits.lookup(["sixdice:guess:addr:192.0.2.1"]) == {"sixdice:guess:addr:192.0.2.1": 7}
     assert first.get("sixdice:guess:addr:192.0.2.1") is None  # the old settings' cache is not the one read
 
 
@@ -127,11 +127,11 @@ def test_a_connects_lookup_in_the_database_cache_reads_what_django_reads(setting
     from django.core.cache.backends.db import DatabaseCache
     from django.core.management import call_command
 
-    from sixdice.tables import throttle
+    from sixdice.tables.transport import guess_limits
 
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "sixdice_cache"}}
     call_command("createcachetable", verbosity=0)
-    backend = throttle.shared_cache()
+    backend = guess_limits.shared_cache()
     assert type(backend) is DatabaseCache
     backend.clear()
     backend.set("sixdice:guess:addr:192.0.2.7", 3, 60)
@@ -140,7 +140,7 @@ def test_a_connects_lookup_in_the_database_cache_reads_what_django_reads(setting
     backend.set("sixdice:guess:addr:192.0.2.8", 5, 0)  # already expired
     keys = ["sixdice:flooded:session:abc", "sixdice:guess:addr:192.0.2.7", "sixdice:guess:session:abc",
             "sixdice:guess:addr:192.0.2.8", "sixdice:guess:addr:192.0.2.9"]
-    found = throttle.lookup(keys)
+    found = guess_limits.lookup(keys)
     assert found == {"sixdice:flooded:session:abc": 1, "sixdice:guess:addr:192.0.2.7": 3,
                      "sixdice:guess:session:abc": {"odd": ["value"]}}
     assert found == backend.get_many(keys)

@@ -12,8 +12,8 @@ from django.test import Client
 from django.urls import reverse
 
 from sixdice.review.csvsafe import BOM, safe_cell
-from sixdice.tables import services
 from sixdice.tables.models import Game, Table
+from sixdice.tables.writes import services
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 from channels.testing import WebsocketCommunicator
 
-from sixdice.tables import inbound, services, wire
+from sixdice.tables.wire import incoming, outgoing
+from sixdice.tables.writes import services
 from tests.live_client import connect
 
 socket = pytest.mark.django_db(transaction=True)  # the socket tests (asyncio_mode is auto)
@@ -123,20 +124,20 @@ async def test_host_commands_with_a_lone_surrogate_get_replies_that_encode(start
 
 
 def test_encodable():
-    assert inbound.encodable("tap-1") and inbound.encodable("Zoë 🎲") and inbound.encodable("")
-    assert not inbound.encodable("\ud800") and not inbound.encodable("a\udfffb")
+    assert incoming.encodable("tap-1") and incoming.encodable("Zoë 🎲") and incoming.encodable("")
+    assert not incoming.encodable("\ud800") and not incoming.encodable("a\udfffb")
 
 
 def test_valid_ref():
     for ref in (0, 7, -3, "x", "tap-\U0001f600", "é" * 64):
-        assert inbound.valid_ref(ref), ref
+        assert incoming.valid_ref(ref), ref
     for ref in (True, False, 1.5, [1], {"a": 1}, "x" * 65, 10**65, "\ud800", "ok\udc00"):
-        assert not inbound.valid_ref(ref), ref
+        assert not incoming.valid_ref(ref), ref
 
 
 def test_dumps_is_compact_utf8_and_always_encodes():
-    assert wire.dumps({"type": "pong", "ref": "Zoë"}) == '{"type":"pong","ref":"Zoë"}'  # no escapes for non-ASCII
+    assert outgoing.dumps({"type": "pong", "ref": "Zoë"}) == '{"type":"pong","ref":"Zoë"}'  # no escapes for non-ASCII
     # A value no check caught (the last line of defence): escaped as JSON allows, so the frame still encodes.
-    text = wire.dumps({"type": "error", "message": "a\ud800b"})
+    text = outgoing.dumps({"type": "error", "message": "a\ud800b"})
     text.encode("utf-8")
     assert json.loads(text) == {"type": "error", "message": "a\ud800b"}

@@ -11,10 +11,12 @@ from django.urls import reverse
 from sixdice.engine import ENGINE
 from sixdice.review import stats
 from sixdice.rules import FACES, State, apply, legal_actions
-from sixdice.tables import bots, services
-from sixdice.tables.host import host_command
+from sixdice.tables.core.errors import ServiceError
+from sixdice.tables.core.keys import Credentials
+from sixdice.tables.live.host_commands import host_command
 from sixdice.tables.models import Event, Game, Seat
-from sixdice.tables.services import Credentials, ServiceError
+from sixdice.tables.policies import bots
+from sixdice.tables.writes import checked_path, services
 
 pytestmark = pytest.mark.django_db
 
@@ -78,11 +80,11 @@ def test_a_bot_seat_with_physical_dice_decides_and_the_host_types_its_dice():
         if p.kind == "roll":  # real dice: the host types them, for the bot's seat as for anybody's
             host_rolls_for_bot += p.seat == 0
             action = {"type": "roll", "values": [dice.choice(FACES) for _ in range(p.count)]}
-            services.apply_action(table_code=table.code, credentials=host_creds, action=action,
+            checked_path.apply_action(table_code=table.code, credentials=host_creds, action=action,
                                   expected_seq=game.seq, as_host=True)
         else:  # Ana's decision; a bot never leaves its own decision open
             assert p.seat == 1
-            services.apply_action(table_code=table.code, credentials=ana, action=legal_actions(st)[0],
+            checked_path.apply_action(table_code=table.code, credentials=ana, action=legal_actions(st)[0],
                                   expected_seq=game.seq)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED

@@ -7,8 +7,10 @@ import asyncio
 import pytest
 from asgiref.sync import sync_to_async
 
-from sixdice.tables import services
+from sixdice.tables.core import errors, keys
 from sixdice.tables.models import Event, Game
+from sixdice.tables.reads import table_frame
+from sixdice.tables.writes import checked_path, services
 from tests.live_client import connect, receive_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -50,7 +52,7 @@ async def test_a_bot_move_another_process_made_first_is_not_an_error_and_the_bot
 
     The other process is played here by a move applied while this one was choosing its own.
     """
-    from sixdice.tables import bots
+    from sixdice.tables.policies import bots
     from tests.tinygame import TINY
 
     table, host, secrets = tiny_table
@@ -61,8 +63,8 @@ async def test_a_bot_move_another_process_made_first_is_not_an_error_and_the_bot
     def choose_while_another_process_moves(state, seat, rng, strength=None):
         if not raced:  # the first time only: the other process applies its move for this seat first
             raced.append(seat)
-            game = services.current_game(table)
-            services.apply_action(table_code=table.code, credentials=services.Credentials(),
+            game = table_frame.current_game(table)
+            checked_path.apply_action(table_code=table.code, credentials=keys.Credentials(),
                                   action={"type": "add", "n": 2}, expected_seq=game.seq, bot_seat=seat)
         return {"type": "add", "n": 1}
 
@@ -82,7 +84,7 @@ async def test_a_bot_move_another_process_made_first_is_not_an_error_and_the_bot
         await asyncio.sleep(0.02)
     assert status == Game.Status.FINISHED  # the driver went on after losing the race
     final = await sync_to_async(Game.objects.get)(pk=game.pk)
-    assert await sync_to_async(services.replay)(final) == final.state
+    assert await sync_to_async(checked_path.replay)(final) == final.state
     await hosting.disconnect()
 
 
@@ -95,10 +97,10 @@ def test_a_browser_without_a_seat_secret_cannot_act_for_a_bot_or_vacant_seat(tin
         services.set_bot(table=table, position=game.first)
     else:
         services.hand_over_seat(table=table, position=game.first)
-    for credentials, code in ((services.Credentials(), "spectator"),
-                              (services.Credentials(host_secret=host), "not_allowed")):
-        with pytest.raises(services.ServiceError) as refused:
-            services.apply_action(table_code=table.code, credentials=credentials,
+    for credentials, code in ((keys.Credentials(), "spectator"),
+                              (keys.Credentials(host_secret=host), "not_allowed")):
+        with pytest.raises(errors.ServiceError) as refused:
+            checked_path.apply_action(table_code=table.code, credentials=credentials,
                                   action={"type": "add", "n": 1}, expected_seq=0)
         assert refused.value.code == code
     assert not Event.objects.filter(game=game).exists()
@@ -109,7 +111,7 @@ async def test_a_kick_while_the_driver_looks_makes_it_look_once_more(monkeypatch
     """A move that gives a bot its turn lands while the driver is finding no bot to move: it must not stop."""
     from django.conf import settings
 
-    from sixdice.tables import bots
+    from sixdice.tables.policies import bots
 
     monkeypatch.setattr(settings, "SIXDICE_BOT_DELAY", 0)
     loop = asyncio.get_running_loop()

@@ -17,11 +17,13 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
 
-from sixdice.tables import services
-from sixdice.tables.errors import Stale
-from sixdice.tables.host import host_command
+from sixdice.tables.core import errors, keys
+from sixdice.tables.core.errors import Stale
+from sixdice.tables.core.keys import Credentials
+from sixdice.tables.live.host_commands import host_command
 from sixdice.tables.models import Event, Game
-from sixdice.tables.services import Credentials
+from sixdice.tables.reads import table_frame
+from sixdice.tables.writes import services
 from tests.live_client import connect, receive_until
 from tests.tables.test_undo import _move, _table
 
@@ -31,9 +33,9 @@ from tests.tables.test_undo import _move, _table
 def test_an_undo_sent_with_an_old_seq_is_refused_stale_and_changes_nothing(slug):
     table, host = _table(slug, "physical")
     _move(table, 2)
-    seen = services.current_game(table).seq  # what the host's screen shows when they tap Undo
+    seen = table_frame.current_game(table).seq  # what the host's screen shows when they tap Undo
     _move(table, 1)  # a move lands while the host's confirm dialog is open
-    game = services.current_game(table)
+    game = table_frame.current_game(table)
     log = list(game.events.order_by("seq").values_list("seq", "actor", "action"))
     with pytest.raises(Stale):
         host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="undo",
@@ -51,9 +53,9 @@ def test_an_undo_sent_with_an_old_seq_is_refused_stale_and_changes_nothing(slug)
 def test_undo_and_correct_without_the_seen_seq_are_refused_as_bad_input():
     table, host = _table("runbuster", "physical")
     _move(table, 2)
-    game = services.current_game(table)
+    game = table_frame.current_game(table)
     for command, fields in (("undo", {}), ("correct", {"seq": 1, "values": [1]}), ("undo", {"expected_seq": "3"})):
-        with pytest.raises(services.ServiceError) as exc:
+        with pytest.raises(errors.ServiceError) as exc:
             host_command(table_code=table.code, credentials=Credentials(host_secret=host), command=command,
                          fields=fields)
         assert exc.value.code == "bad_field"
@@ -64,11 +66,11 @@ def test_undo_and_correct_without_the_seen_seq_are_refused_as_bad_input():
 def test_a_take_back_with_an_old_seq_is_refused_stale():
     table, _host = _table("runbuster", "physical")
     _move(table, 1)
-    game = services.current_game(table)
+    game = table_frame.current_game(table)
     mover = int(game.events.exclude(actor="system").order_by("-seq").first().actor)
     secret = "taken-back"
-    table.seats.filter(position=mover).update(secret_hash=services.hash_secret(secret))
-    from sixdice.tables.undo import take_back
+    table.seats.filter(position=mover).update(secret_hash=keys.hash_secret(secret))
+    from sixdice.tables.policies.undo import take_back
 
     with pytest.raises(Stale):
         take_back(table_code=table.code, credentials=Credentials(seat_secret=secret), expected_seq=game.seq - 1)
@@ -80,7 +82,7 @@ def test_a_take_back_with_an_old_seq_is_refused_stale():
 async def test_the_host_undo_frame_with_an_old_seq_gets_stale_and_the_table_as_it_is():
     table, host = await sync_to_async(_table)("runbuster", "physical")
     await sync_to_async(_move)(table, 2)
-    seen = (await sync_to_async(services.current_game)(table)).seq
+    seen = (await sync_to_async(table_frame.current_game)(table)).seq
     await sync_to_async(_move)(table, 1)
     hosting, _welcome = await connect(table.code, host=host)
     await hosting.send_json_to({"type": "host", "command": "undo", "expected_seq": seen, "id": 5})

@@ -7,9 +7,10 @@ import threading
 import pytest
 from django.db import connection
 
-from sixdice.tables import services
+from sixdice.tables.core.errors import ServiceError
+from sixdice.tables.core.keys import Credentials
 from sixdice.tables.models import Event
-from sixdice.tables.services import Credentials, ServiceError
+from sixdice.tables.writes import checked_path, services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -31,7 +32,7 @@ def test_two_actions_at_the_same_seq_exactly_one_lands(tiny_table):
                  results: list[str] = results) -> None:
             try:
                 barrier.wait()
-                services.apply_action(
+                checked_path.apply_action(
                     table_code=table.code, credentials=Credentials(seat_secret=secrets[mover]),
                     action={"type": "add", "n": n}, expected_seq=seq,
                 )
@@ -51,4 +52,4 @@ def test_two_actions_at_the_same_seq_exactly_one_lands(tiny_table):
     seqs = list(Event.objects.filter(game=game).order_by("seq").values_list("seq", flat=True))
     assert seqs == list(range(1, game.seq + 1))  # no gap, no duplicate
     assert game.seq == 2 * ROUNDS  # each landed move plus its app roll
-    assert services.replay(game) == game.state
+    assert checked_path.replay(game) == game.state

@@ -8,8 +8,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from sixdice.tables import selectors, services
+from sixdice.tables.core import keys
 from sixdice.tables.models import Game, Seat, Table, TurnTimer
+from sixdice.tables.reads import selectors
+from sixdice.tables.writes import services
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +29,7 @@ def test_the_arrival_reads_the_table_its_game_seats_and_timer_as_the_orm_does(ti
     seat.save()
 
     with CaptureQueriesContext(connection) as ctx:
-        arrived = selectors.arrival(table.code, services.hash_secret(secrets[1]))
+        arrived = selectors.arrival(table.code, keys.hash_secret(secrets[1]))
         assert arrived is not None
         seats = arrived.seats
     assert len(ctx.captured_queries) == 1
@@ -54,7 +56,7 @@ def test_the_arrival_reads_the_table_its_game_seats_and_timer_as_the_orm_does(ti
 
 def test_the_arrival_of_a_table_without_game_or_timer_and_of_an_unknown_code(tiny_table):
     table, host, secrets = tiny_table
-    arrived = selectors.arrival(table.code, services.hash_secret(secrets[0]))
+    arrived = selectors.arrival(table.code, keys.hash_secret(secrets[0]))
     assert arrived is not None
     assert (arrived.game, arrived.timer, arrived.seat, arrived.parked) == (None, None, 0, None)
     with CaptureQueriesContext(connection) as ctx, pytest.raises(TurnTimer.DoesNotExist):

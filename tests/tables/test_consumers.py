@@ -10,8 +10,9 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from sixdice.asgi import application
-from sixdice.tables import services
+from sixdice.tables.core import keys
 from sixdice.tables.models import Connection, Game
+from sixdice.tables.writes import checked_path, services
 from tests.live_client import connect, receive_until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -147,8 +148,8 @@ async def test_resync_after_a_missed_broadcast(started):
     table, host, secrets, game = started
     comm, _ = await connect(table.code, seat=secrets[1 - game.first])
     # A move is applied while this client's broadcast is lost (applied outside any consumer).
-    await sync_to_async(services.apply_action)(
-        table_code=table.code, credentials=services.Credentials(seat_secret=secrets[game.first]),
+    await sync_to_async(checked_path.apply_action)(
+        table_code=table.code, credentials=keys.Credentials(seat_secret=secrets[game.first]),
         action={"type": "add", "n": 1}, expected_seq=0,
     )
     await receive_until(comm, "update")  # the in-memory layer did deliver it; ask again as if it had not
@@ -162,8 +163,8 @@ async def test_resync_after_a_missed_broadcast(started):
 
 async def test_reconnect_with_last_seq_gets_the_missed_events(started):
     table, host, secrets, game = started
-    await sync_to_async(services.apply_action)(
-        table_code=table.code, credentials=services.Credentials(seat_secret=secrets[game.first]),
+    await sync_to_async(checked_path.apply_action)(
+        table_code=table.code, credentials=keys.Credentials(seat_secret=secrets[game.first]),
         action={"type": "add", "n": 2}, expected_seq=0,
     )
     comm, welcome = await connect(table.code, query=f"?game={game.pk}&since=1", seat=secrets[0])
@@ -285,17 +286,17 @@ async def test_a_ping_rejoins_a_forgotten_group_and_says_where_the_game_is(start
     """A channel layer that restarted forgot who was in the table's group (Redis restarted)."""
     from channels.layers import get_channel_layer
 
-    from sixdice.tables import outbox
+    from sixdice.tables.writes import after_commit
 
     table, host, secrets, game = started
     waiting, welcome = await connect(table.code, seat=secrets[1 - game.first])
     assert welcome["game"]["seq"] == 0
-    layer, group = get_channel_layer(), outbox.group_name(table.code)
+    layer, group = get_channel_layer(), after_commit.group_name(table.code)
     for channel in list(layer.groups[group]):
         await layer.group_discard(group, channel)
     assert not layer.groups.get(group)
-    await sync_to_async(services.apply_action)(
-        table_code=table.code, credentials=services.Credentials(seat_secret=secrets[game.first]),
+    await sync_to_async(checked_path.apply_action)(
+        table_code=table.code, credentials=keys.Credentials(seat_secret=secrets[game.first]),
         action={"type": "add", "n": 1}, expected_seq=0,
     )
     await waiting.send_json_to({"type": "ping", "id": 1})
@@ -303,8 +304,8 @@ async def test_a_ping_rejoins_a_forgotten_group_and_says_where_the_game_is(start
     assert (pong["game"], pong["seq"]) == (game.pk, 2)  # the client sees it is behind and resyncs
     await waiting.send_json_to({"type": "resync", "game": game.pk, "since": 0})
     assert [e["seq"] for e in (await receive_until(waiting, "update"))["events"]] == [1, 2]
-    await sync_to_async(services.apply_action)(  # and broadcasts reach it again
-        table_code=table.code, credentials=services.Credentials(seat_secret=secrets[1 - game.first]),
+    await sync_to_async(checked_path.apply_action)(  # and broadcasts reach it again
+        table_code=table.code, credentials=keys.Credentials(seat_secret=secrets[1 - game.first]),
         action={"type": "add", "n": 1}, expected_seq=2,
     )
     assert (await receive_until(waiting, "update"))["seq"] == 4

@@ -10,9 +10,10 @@ import sys
 import pytest
 from django.test import override_settings
 
-from sixdice.tables import rng, services
+from sixdice.tables.core import rng
+from sixdice.tables.core.keys import Credentials
 from sixdice.tables.models import Event
-from sixdice.tables.services import Credentials
+from sixdice.tables.writes import checked_path, services
 from tests.load.infra import ROOT
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +27,7 @@ def _play_tiny(adds: int = 6) -> tuple[int, list[dict]]:
     for _ in range(adds):
         game.refresh_from_db()
         seat = game.state["current"]
-        services.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]),
+        checked_path.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]),
                               action={"type": "add", "n": 1}, expected_seq=game.seq)
     game.refresh_from_db()
     return game.first, [e.action for e in Event.objects.filter(game=game).order_by("seq")]

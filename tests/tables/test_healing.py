@@ -9,8 +9,9 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
-from sixdice.tables import services
+from sixdice.tables.core import keys
 from sixdice.tables.models import Connection
+from sixdice.tables.writes import services
 from tests.live_client import connect, receive_until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -57,7 +58,7 @@ async def test_let_the_app_play_then_give_the_seat_back_to_the_same_phone(starte
     await hosting.send_json_to({"type": "host", "command": "bot", "position": 1, "on": True, "id": 1})
     revoked = await receive_until(bo, "revoked")
     assert revoked["role"] == "spectator" and revoked["table"]["seats"][1]["bot"] is True
-    seat = await sync_to_async(services.seat_for)(table, services.Credentials(seat_secret=secrets[1]))
+    seat = await sync_to_async(services.seat_for)(table, keys.Credentials(seat_secret=secrets[1]))
     assert seat is None  # while the app plays it, the phone cannot act for the seat
     await bo.send_json_to({"type": "action", "seq": 0, "action": {"type": "add", "n": 1}, "id": 5})
     assert (await receive_until(bo, "error"))["code"] == "spectator"
@@ -66,7 +67,7 @@ async def test_let_the_app_play_then_give_the_seat_back_to_the_same_phone(starte
     while snapshot["table"]["seats"][1]["bot"]:
         snapshot = await receive_until(bo, "snapshot")
     assert (snapshot["role"], snapshot["seat"]) == ("seat", 1)  # the same phone holds it again
-    seat = await sync_to_async(services.seat_for)(table, services.Credentials(seat_secret=secrets[1]))
+    seat = await sync_to_async(services.seat_for)(table, keys.Credentials(seat_secret=secrets[1]))
     assert seat is not None and seat.position == 1
     for comm in (hosting, bo):
         await comm.disconnect()

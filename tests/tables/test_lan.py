@@ -16,8 +16,9 @@ import pytest
 from django.test import Client, override_settings
 
 from sixdice import serve
-from sixdice.tables import services
-from sixdice.tables.security import host_allowed, origin_allowed
+from sixdice.tables.core import keys
+from sixdice.tables.transport.origins import host_allowed, origin_allowed
+from sixdice.tables.writes import checked_path
 
 LAN = "192.168.1.20"
 
@@ -121,5 +122,5 @@ def test_a_host_on_this_machine_invites_the_phones_by_the_lan_address():
     assert created.status_code == 302
     page = host.get(created.url).content.decode()
     code = created.url.split("/")[2]
-    key = services.join_key(services.load_table(code))
+    key = keys.join_key(checked_path.load_table(code))
     assert f'href="http://{LAN}:8000/t/{code}/?k={key}"' in page

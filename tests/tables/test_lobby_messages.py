@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from sixdice.tables import services
+from sixdice.tables.core import keys
+from sixdice.tables.writes import services
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +25,7 @@ def test_a_full_table_says_so_before_the_name_form(client: Client):
 
 def test_a_phone_in_the_lobby_has_the_waiting_note(client: Client):
     table, _host = services.create_table(game="sixdice", options={"dice": "app"}, capacity=3)
-    client.post(f"/t/{table.code}/join/", {"name": "Ana", "pin": services.join_pin(table)})
+    client.post(f"/t/{table.code}/join/", {"name": "Ana", "pin": keys.join_pin(table)})
     page = client.get(f"/t/{table.code}/").content.decode()
     assert 'data-role="seat"' in page and 'id="lobby-note"' in page
     assert "Waiting for the host to start" in page
@@ -32,7 +33,7 @@ def test_a_phone_in_the_lobby_has_the_waiting_note(client: Client):
 
 def test_a_seat_held_elsewhere_says_how_to_get_it_back(client: Client):
     table, _host = services.create_table(game="sixdice", options={"dice": "app"}, capacity=2)
-    client.post(f"/t/{table.code}/join/", {"name": "Ana", "pin": services.join_pin(table)})
+    client.post(f"/t/{table.code}/join/", {"name": "Ana", "pin": keys.join_pin(table)})
     services.join_table(table=table, name="Bo")
     services.start_game(table=table)
     assert 'id="lost-seat"' not in client.get(f"/t/{table.code}/").content.decode()

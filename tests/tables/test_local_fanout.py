@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from channels.layers import get_channel_layer
 
-from sixdice.tables import services
-from sixdice.tables.layers import InMemoryChannelLayer
+from sixdice.tables.transport.memory_channel_layer import InMemoryChannelLayer
+from sixdice.tables.writes import services
 from tests.live_client import connect, receive_until
 
 GROUP = "table.T"

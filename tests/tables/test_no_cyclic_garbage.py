@@ -15,8 +15,10 @@ import random
 import pytest
 
 from sixdice.gamekit.engine import get_engine
-from sixdice.tables import outbox, selectors, services
+from sixdice.tables.core import keys
 from sixdice.tables.models import Game
+from sixdice.tables.wire import outgoing
+from sixdice.tables.writes import after_commit, checked_path, services
 from tests.load.clients import next_action
 
 
@@ -38,14 +40,14 @@ def test_moves_and_their_update_frames_make_no_cyclic_garbage(game):
         seat = min(engine.actors(current.state))
         view = engine.view(current.state, seat)
         action = next_action(view, rng) if game == "runbuster" else engine.bot_action(current.state, seat, rng)
-        with outbox.collect() as box:
-            services.apply_action(table_code=table.code, credentials=services.Credentials(seat_secret=secrets[seat]),
+        with after_commit.collect() as box:
+            checked_path.apply_action(table_code=table.code, credentials=keys.Credentials(seat_secret=secrets[seat]),
                                   action=action, expected_seq=current.seq, rng=rng)
         for _code, message in box:
             if message["type"] == "table.events":
                 for who in (0, 1, 2, None):
                     for lang in ("en", "uk", "fr"):
-                        selectors.update_text(copy.deepcopy(message), who, lang)
+                        outgoing.update_text(copy.deepcopy(message), who, lang)
 
     for _ in range(5):
         move()

@@ -20,11 +20,12 @@ from django.conf import settings
 from sixdice.gamekit.engine import get_engine
 from sixdice.gamekit.replay import describe_parts, replay
 from sixdice.rules.game import FACES
-from sixdice.tables import selectors, services
-from sixdice.tables.host import host_command
-from sixdice.tables.i18n import localize_frame, render_notation
-from sixdice.tables.services import Credentials
-from sixdice.tables.undo import take_back
+from sixdice.tables.core.i18n import localize_frame, render_notation
+from sixdice.tables.core.keys import Credentials
+from sixdice.tables.live.host_commands import host_command
+from sixdice.tables.policies.undo import take_back
+from sixdice.tables.reads import selectors, table_frame
+from sixdice.tables.writes import checked_path, services
 
 CODE = re.compile(r"\b[RB]\d{1,2}\b|#\s?\d|\bn[°º]\s?\d|№\s?\d")
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
@@ -92,7 +93,7 @@ def test_engine_log_lines_in_every_language_have_no_codes(slug, seed):
 
 def _play(table: Any, n: int) -> None:
     for i in range(n):
-        game = services.current_game(table)
+        game = table_frame.current_game(table)
         if game is None or game.status != "playing":
             return
         engine = get_engine(game.engine)
@@ -103,7 +104,7 @@ def _play(table: Any, n: int) -> None:
             count = engine.view(game.state, seat)["pending"]["count"]
             faces = FACES if game.engine == "sixdice" else (1, 2, 3, 4, 5, 6)
             action = {"type": "roll", "values": [rng.choice(faces) for _ in range(count)]}
-        services.apply_action(table_code=table.code, credentials=Credentials(), action=action,
+        checked_path.apply_action(table_code=table.code, credentials=Credentials(), action=action,
                               expected_seq=game.seq, bot_seat=seat)
 
 
@@ -118,7 +119,7 @@ def test_table_log_with_undo_take_back_and_correction_and_end_screen_have_no_cod
     services.start_game(table=table, rng=random.Random(3))
     _play(table, 4)
     # A correction of the first typed roll, a host undo, then a take-back of the next seat move.
-    game = services.current_game(table)
+    game = table_frame.current_game(table)
     roll = next(e for e in game.events.order_by("seq") if e.action.get("type") == "roll")
     faces = list(FACES) if slug == "sixdice" else [1, 2, 3, 4, 5, 6]
     fixed = [faces[(faces.index(v) + 1) % len(faces)] for v in roll.action["values"]]
@@ -126,24 +127,24 @@ def test_table_log_with_undo_take_back_and_correction_and_end_screen_have_no_cod
                  fields={"expected_seq": game.seq, "seq": roll.seq, "values": fixed})
     _play(table, 3)
     host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="undo",
-                 fields={"expected_seq": services.current_game(table).seq})
+                 fields={"expected_seq": table_frame.current_game(table).seq})
     took_back = False
     for _ in range(400):
-        game = services.current_game(table)
+        game = table_frame.current_game(table)
         if game.status != "playing":
             break
         engine = get_engine(game.engine)
         seat = min(engine.actors(game.state))
         action = engine.bot_action(game.state, seat, random.Random(game.seq))
         if action is not None and action.get("type") != "roll" and not took_back:
-            services.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]),
+            checked_path.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]),
                                   action=action, expected_seq=game.seq)
             take_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]),
-                      expected_seq=services.current_game(table).seq)
+                      expected_seq=table_frame.current_game(table).seq)
             took_back = True
             continue
         _play(table, 1)
-    game = services.current_game(table)
+    game = table_frame.current_game(table)
     assert game.status == "finished" and took_back
     kinds = [e.action.get("type") for e in game.events.order_by("seq")]
     assert kinds.count("undo") >= 3  # the correction, the host's undo and the take-back
@@ -164,7 +165,7 @@ def test_log_lines_link_to_a_rule_that_each_rules_page_has(slug):
     from pathlib import Path
 
     from sixdice.gamekit.notation import first_rule
-    from sixdice.tables.i18n import localize_events
+    from sixdice.tables.core.i18n import localize_events
 
     anchors: set[str] = set()
     for seed in range(4):
@@ -187,7 +188,7 @@ def test_log_lines_link_to_a_rule_that_each_rules_page_has(slug):
 @pytest.mark.parametrize("slug", ["sixdice", "runbuster"])
 def test_automatic_steps_are_worded_for_the_seat_whose_dice_moved(slug):
     """A line about a seat's dice moved by the app carries, for that seat's phone, the same news in words to it."""
-    from sixdice.tables.i18n import localize_events
+    from sixdice.tables.core.i18n import localize_events
 
     said: dict[str, set[str]] = {}
     for seed in range(6):

@@ -9,10 +9,12 @@ import pytest
 from django.test import Client
 
 from sixdice.gamekit.engine import get_engine
-from sixdice.tables import services
+from sixdice.tables.core import keys
 from sixdice.tables.models import Table
-from sixdice.tables.play import start_against_bots
-from sixdice.tables.views import credentials
+from sixdice.tables.pages.play_against_app import start_against_bots
+from sixdice.tables.pages.views import credentials
+from sixdice.tables.reads import table_frame
+from sixdice.tables.writes import services
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +26,7 @@ def test_start_against_bots_seats_this_phone_adds_bots_and_starts(game):
     seats = list(table.seats.order_by("position"))
     assert [s.is_bot for s in seats] == [False, True, True]
     assert {s.bot_strength for s in seats[1:]} == {get_engine(game).bot_strengths[-1]}
-    assert table.status == Table.Status.PLAYING and services.current_game(table) is not None
+    assert table.status == Table.Status.PLAYING and table_frame.current_game(table) is not None
 
 
 @pytest.mark.parametrize("game", ["sixdice", "runbuster"])
@@ -37,7 +39,7 @@ def test_the_play_page_lands_on_the_seat_page_holding_host_rights_too(game):
     table = Table.objects.get(code=code)
     request = type("R", (), {"session": client.session})()
     creds = credentials(request, code)
-    assert services.is_host(table, creds) and services.seat_for(table, creds) is not None
+    assert keys.is_host(table, creds) and services.seat_for(table, creds) is not None
     assert client.get(response["Location"]).status_code == 200
 
 

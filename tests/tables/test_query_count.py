@@ -9,9 +9,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from runbuster.engine import RunBusterEngine
-from sixdice.tables import dedupe, services
+from sixdice.tables.core.keys import Credentials
 from sixdice.tables.models import Event
-from sixdice.tables.services import Credentials
+from sixdice.tables.reads import table_frame
+from sixdice.tables.writes import action_receipts, checked_path, services
 
 MAX_QUERIES = 5  # BEGIN, the SELECT of table, game and seat, the conditional UPDATE, the INSERT of the events, COMMIT
 
@@ -28,7 +29,7 @@ def _counted(call, **kwargs):
 
 
 def _apply_counted(**kwargs):
-    return _counted(services.apply_action, **kwargs)
+    return _counted(checked_path.apply_action, **kwargs)
 
 
 def test_tiny_game_action_takes_at_most_five_queries(tiny_table):
@@ -95,18 +96,18 @@ def test_a_table_change_costs_a_few_statements_and_one_frame_for_everyone(tiny_t
 
     (Before table versions every connection re-read a snapshot, about 9 queries each.)
     """
-    from sixdice.tables import outbox, selectors
+    from sixdice.tables.writes import after_commit
 
     table, _host, _secrets = tiny_table
     services.start_game(table=table, rng=random.Random(3))
     sent = []
-    monkeypatch.setattr(outbox, "send_now", lambda code, message: sent.append(message))
+    monkeypatch.setattr(after_commit, "send_now", lambda code, message: sent.append(message))
     with CaptureQueriesContext(connection) as ctx:
         services.set_paused(table=table, paused=True)
     frame_queries = [q["sql"] for q in ctx.captured_queries]
-    selectors.FRAMES.clear()  # computed from scratch, as in the change (no part of it remembered)
+    table_frame.FRAMES.clear()  # computed from scratch, as in the change (no part of it remembered)
     with CaptureQueriesContext(connection) as only_frame:
-        selectors.table_frame(table.pk)
+        table_frame.table_frame(table.pk)
     assert len(only_frame.captured_queries) <= MAX_FRAME_QUERIES, "\n".join(q["sql"] for q in only_frame)
     change = len(frame_queries) - len(only_frame.captured_queries)
     assert change <= MAX_CHANGE_QUERIES, "\n".join(frame_queries)
@@ -191,10 +192,10 @@ async def test_a_connect_takes_at_most_six_statements_and_the_next_at_the_table_
     """
     from asgiref.sync import sync_to_async
 
-    from sixdice.tables import selectors
+    from sixdice.tables.reads import selectors
 
     table, _host, _secrets, game, keys = await sync_to_async(_connect_fixture)(tiny_table)
-    await sync_to_async(selectors.FRAMES.clear)()  # as in a process that never saw this table
+    await sync_to_async(table_frame.FRAMES.clear)()  # as in a process that never saw this table
     statements = _Statements(monkeypatch)
     first, welcome, cold = await statements.connect(table.code, keys[0])
     assert len(cold) <= MAX_CONNECT_STATEMENTS, "\n".join(cold)
@@ -239,7 +240,6 @@ async def test_a_connect_after_a_move_this_process_did_not_see_stays_within_six_
     """A move applied elsewhere costs the log's query: the rest of the frame is still this process's."""
     from asgiref.sync import sync_to_async
 
-    from sixdice.tables import selectors
 
     table, host, secrets, game, keys = await sync_to_async(_connect_fixture)(tiny_table)
     statements = _Statements(monkeypatch)
@@ -248,11 +248,11 @@ async def test_a_connect_after_a_move_this_process_did_not_see_stays_within_six_
     def move() -> None:
         game.refresh_from_db()
         seat = game.state["current"]
-        services.apply_action(
+        checked_path.apply_action(
             table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]), action={"type": "add", "n": 1},
             expected_seq=game.seq, rng=random.Random(5),
         )
-        selectors.FRAMES.clear()  # another process applied it
+        table_frame.FRAMES.clear()  # another process applied it
 
     await sync_to_async(move)()
     second, welcome2, after_move = await statements.connect(table.code, keys[1])
@@ -271,7 +271,6 @@ async def test_after_a_finished_game_a_first_connect_also_reads_the_standings(mo
     """The one case over six: a process that never saw the table, after a finished game (documented)."""
     from asgiref.sync import sync_to_async
 
-    from sixdice.tables import selectors
     from tests.live_client import make_session
 
     def finished_then_rematch():
@@ -280,14 +279,14 @@ async def test_after_a_finished_game_a_first_connect_also_reads_the_standings(mo
         game = services.start_game(table=table, rng=random.Random(3)).game
         while game.status == "playing":
             seat = game.state["current"]
-            services.apply_action(
+            checked_path.apply_action(
                 table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]),
                 action={"type": "add", "n": 2}, expected_seq=game.seq, rng=random.Random(5),
             )
             game.refresh_from_db()
         table.refresh_from_db()
         services.start_game(table=table, rng=random.Random(4))
-        selectors.FRAMES.clear()
+        table_frame.FRAMES.clear()
         return table, [make_session(table.code, seat=s) for s in secrets]
 
     table, keys = await sync_to_async(finished_then_rematch)()
@@ -310,7 +309,7 @@ def test_a_phones_action_with_its_client_id_adds_only_the_receipt(tiny_table):
         game.refresh_from_db()
         seat = game.state["current"]
         outcome, queries = _counted(
-            dedupe.apply_once, table_id=table.pk, sender=str(seat), action_id=f"tap-{k}", table_code=table.code,
+            action_receipts.apply_once, table_id=table.pk, sender=str(seat), action_id=f"tap-{k}", table_code=table.code,
             credentials=Credentials(seat_secret=secrets[seat]), action={"type": "add", "n": 1},
             expected_seq=game.seq, as_host=False,
         )

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from sixdice.tables import selectors, services
-from sixdice.tables.services import Credentials
+from sixdice.tables.core.keys import Credentials
+from sixdice.tables.reads import selectors
+from sixdice.tables.writes import checked_path, services
 
 
 @pytest.mark.django_db
@@ -18,7 +19,7 @@ def test_a_welcomes_missed_events_stop_at_its_snapshots_seq(tiny_table, monkeypa
     game = services.start_game(table=table).game
 
     def move(seat: int, seq: int) -> None:
-        services.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]),
+        checked_path.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]),
                               action={"type": "add", "n": 1}, expected_seq=seq)
 
     move(game.first, 0)  # seq 2 (the add and the app's roll)

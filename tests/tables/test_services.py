@@ -4,20 +4,23 @@ from __future__ import annotations
 
 import pytest
 
-from sixdice.tables import selectors, services
+from sixdice.tables.core import keys
+from sixdice.tables.core.errors import ServiceError
+from sixdice.tables.core.keys import Credentials
 from sixdice.tables.models import Event, Game, Table
-from sixdice.tables.services import Credentials, ServiceError
+from sixdice.tables.reads import table_frame
+from sixdice.tables.writes import checked_path, services
 
 pytestmark = pytest.mark.django_db
 
 
 def test_create_table_gives_a_short_code_and_host_secret():
     table, host_secret = services.create_table(game="tiny", options={"target": "7"}, capacity=2)
-    assert len(table.code) == services.CODE_LENGTH
-    assert set(table.code) <= set(services.CODE_ALPHABET)
+    assert len(table.code) == keys.CODE_LENGTH
+    assert set(table.code) <= set(keys.CODE_ALPHABET)
     assert table.options == {"target": 7, "series": True}
-    assert services.is_host(table, Credentials(host_secret=host_secret))
-    assert not services.is_host(table, Credentials(host_secret="guess"))
+    assert keys.is_host(table, Credentials(host_secret=host_secret))
+    assert not keys.is_host(table, Credentials(host_secret="guess"))
 
 
 def test_create_table_refuses_bad_options_and_sizes():
@@ -71,7 +74,7 @@ def test_start_needs_enough_players(db):
 
 
 def _act(table, secret, n, seq, **kw):
-    return services.apply_action(
+    return checked_path.apply_action(
         table_code=table.code, credentials=Credentials(seat_secret=secret), action={"type": "add", "n": n},
         expected_seq=seq, **kw,
     )
@@ -88,7 +91,7 @@ def test_apply_appends_the_action_and_the_app_roll(tiny_table, rng):
     game.refresh_from_db()
     assert game.seq == 2
     assert game.state["total"] == 2
-    assert services.replay(game) == game.state
+    assert checked_path.replay(game) == game.state
 
 
 def test_permissions_out_of_turn_spectator_and_non_host(tiny_table, rng):
@@ -102,7 +105,7 @@ def test_permissions_out_of_turn_spectator_and_non_host(tiny_table, rng):
         _act(table, "not-a-seat", 1, 0)
     assert exc.value.code == "spectator"
     with pytest.raises(ServiceError) as exc:
-        services.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[0]),
+        checked_path.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[0]),
                               action={"type": "end"}, expected_seq=0, as_host=True)
     assert exc.value.code == "not_host"
     game.refresh_from_db()
@@ -112,7 +115,7 @@ def test_permissions_out_of_turn_spectator_and_non_host(tiny_table, rng):
 def test_host_action_goes_through_the_engine(tiny_table):
     table, host, _secrets = tiny_table
     services.start_game(table=table)
-    applied = services.apply_action(table_code=table.code, credentials=Credentials(host_secret=host),
+    applied = checked_path.apply_action(table_code=table.code, credentials=Credentials(host_secret=host),
                                     action={"type": "end"}, expected_seq=0, as_host=True)
     assert applied.game.status == Game.Status.FINISHED
     assert applied.events[0].actor == "host"
@@ -147,7 +150,7 @@ def test_paused_unknown_and_finished_tables(tiny_table):
     assert exc.value.code == "paused"
     services.set_paused(table=table, paused=False)
     with pytest.raises(ServiceError) as exc:
-        services.apply_action(table_code="ZZZZZ", credentials=Credentials(), action={"type": "add"}, expected_seq=0)
+        checked_path.apply_action(table_code="ZZZZZ", credentials=Credentials(), action={"type": "add"}, expected_seq=0)
     assert exc.value.code == "unknown_table"
     Table.objects.filter(pk=table.pk).update(status=Table.Status.CLOSED)
     with pytest.raises(ServiceError) as exc:
@@ -168,9 +171,9 @@ def test_game_over_then_rematch_rotates_player_one(tiny_table, rng):
     assert exc.value.code == "game_over"
     rematch = services.start_game(table=table, rng=rng).game
     assert rematch.number == 2 and rematch.first == (game.first + 1) % 2
-    assert services.replay(game) == game.state
+    assert checked_path.replay(game) == game.state
     winner = game.winners[0]
-    rows = {row["name"]: row for row in selectors.standings(table)}
+    rows = {row["name"]: row for row in table_frame.standings(table)}
     assert rows[game.players[winner]]["wins"] == 1 and rows[game.players[winner]]["places"] == [1, 0]
     assert rows[game.players[1 - winner]]["lost"] == 1 and rows[game.players[1 - winner]]["places"] == [0, 1]
 

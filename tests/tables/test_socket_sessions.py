@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from sixdice.tables.sessions import SocketSessionMiddlewareStack
+from sixdice.tables.transport.socket_sessions import SocketSessionMiddlewareStack
 
 
 async def _send(message: dict[str, Any]) -> None:

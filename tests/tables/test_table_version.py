@@ -5,11 +5,13 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 
-from sixdice.tables import frames as table_frames
-from sixdice.tables import selectors, services
-from sixdice.tables.host import host_command
+from sixdice.tables.core import errors
+from sixdice.tables.core.keys import Credentials
+from sixdice.tables.live.host_commands import host_command
 from sixdice.tables.models import Game, Table, TableChange
-from sixdice.tables.services import Credentials
+from sixdice.tables.reads import table_frame
+from sixdice.tables.reads import table_frame as table_frames
+from sixdice.tables.writes import checked_path, services
 from tests.live_client import connect, receive_until
 
 
@@ -45,7 +47,7 @@ def test_every_table_change_bumps_the_version_once_and_is_logged(tiny_table):
     services.claim_seat(table=table, token=token)
     assert _version(table) == before + 1
     game = Game.objects.get(table=table)
-    services.apply_action(table_code=table.code, credentials=Credentials(host_secret=host), as_host=True,
+    checked_path.apply_action(table_code=table.code, credentials=Credentials(host_secret=host), as_host=True,
                           action={"type": "end"}, expected_seq=game.seq)  # the game ends: one change
     _host(table, host, "rematch")
     _host(table, host, "close")
@@ -63,9 +65,9 @@ def test_every_table_change_bumps_the_version_once_and_is_logged(tiny_table):
 def test_refused_commands_change_no_version(tiny_table):
     table, host, secrets = tiny_table
     before = _version(table)
-    with pytest.raises(services.ServiceError):
+    with pytest.raises(errors.ServiceError):
         _host(table, host, "bot", position=7)
-    with pytest.raises(services.ServiceError):
+    with pytest.raises(errors.ServiceError):
         _host(table, "not the host", "pause")
     assert _version(table) == before
     assert TableChange.objects.filter(table=table).count() == before
@@ -134,13 +136,13 @@ async def test_one_frame_per_change_computed_once_and_right_for_every_role(tiny_
 async def test_a_missed_table_change_shows_in_pong_and_is_resynced(tiny_table):
     from channels.layers import get_channel_layer
 
-    from sixdice.tables import outbox
+    from sixdice.tables.writes import after_commit
 
     table, host, secrets = tiny_table
     await sync_to_async(services.start_game)(table=table)
     seat, welcome = await connect(table.code, seat=secrets[0])
     known = welcome["table"]["version"]
-    layer, group = get_channel_layer(), outbox.group_name(table.code)
+    layer, group = get_channel_layer(), after_commit.group_name(table.code)
     for channel in list(layer.groups[group]):  # the table frame of the next change is lost
         await layer.group_discard(group, channel)
     await sync_to_async(services.set_paused)(table=table, paused=True)
@@ -161,13 +163,13 @@ async def test_a_table_frame_older_than_the_last_one_sent_is_dropped(tiny_table)
     """Two writers in two processes: their frames may reach a connection out of order."""
     from channels.layers import get_channel_layer
 
-    from sixdice.tables import outbox
+    from sixdice.tables.writes import after_commit
 
     table, host, secrets = tiny_table
     seat, welcome = await connect(table.code, seat=secrets[0])
-    old = await sync_to_async(selectors.table_frame)(table.pk)
+    old = await sync_to_async(table_frame.table_frame)(table.pk)
     old["table"]["version"] = welcome["table"]["version"] - 1
-    await get_channel_layer().group_send(outbox.group_name(table.code),
+    await get_channel_layer().group_send(after_commit.group_name(table.code),
                                          {"type": "table.frame", "frame": old, "revoked": []})
     await seat.send_json_to({"type": "ping", "id": 1})
     reply = await seat.receive_json_from()
@@ -182,20 +184,20 @@ async def test_a_table_frame_older_than_the_last_one_sent_is_dropped(tiny_table)
 async def test_every_update_carries_the_table_version_so_a_missed_change_shows_at_the_next_move(tiny_table):
     from channels.layers import get_channel_layer
 
-    from sixdice.tables import outbox
+    from sixdice.tables.writes import after_commit
 
     table, host, secrets = tiny_table
     game = (await sync_to_async(services.start_game)(table=table)).game
     watcher, welcome = await connect(table.code)
     known = welcome["table"]["version"]
-    layer, group = get_channel_layer(), outbox.group_name(table.code)
+    layer, group = get_channel_layer(), after_commit.group_name(table.code)
     members = list(layer.groups[group])
     for channel in members:  # the next table frame is lost
         await layer.group_discard(group, channel)
     await sync_to_async(services.hand_over_seat)(table=table, position=1 - game.first)
     for channel in members:  # broadcasts reach the watcher again
         await layer.group_add(group, channel)
-    await sync_to_async(services.apply_action)(
+    await sync_to_async(checked_path.apply_action)(
         table_code=table.code, credentials=Credentials(seat_secret=secrets[game.first]),
         action={"type": "add", "n": 1}, expected_seq=game.seq,
     )

@@ -22,7 +22,7 @@ def test_json_strings_restores_quotes_and_escapes_markup():
 def test_plural_forms_per_category_in_ukrainian():
     from django.utils import translation
 
-    from sixdice.tables.plurals import plural_table
+    from sixdice.tables.core.plural_forms import plural_table
 
     with translation.override("uk"):
         forms = plural_table()["bank"]

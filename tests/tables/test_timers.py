@@ -13,10 +13,14 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from sixdice.tables import services, timers
-from sixdice.tables.host import host_command
+from sixdice.tables.core import keys
+from sixdice.tables.core.errors import ServiceError
+from sixdice.tables.core.keys import Credentials
+from sixdice.tables.live.host_commands import host_command
 from sixdice.tables.models import Event, Game, Seat, TableChange
-from sixdice.tables.services import Credentials, ServiceError
+from sixdice.tables.policies import turn_timers
+from sixdice.tables.reads import table_frame, timer_clock
+from sixdice.tables.writes import checked_path, services
 from tests.live_client import connect, receive_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -35,7 +39,7 @@ def tiny_bot(monkeypatch):
 def timed(tiny_table, tiny_bot):
     """A started tiny game at a table with a 30 s timer."""
     table, host, secrets = tiny_table
-    timers.configure(table, 30)
+    turn_timers.configure(table, 30)
     game = services.start_game(table=table).game
     return table, host, secrets, game
 
@@ -49,10 +53,10 @@ def log(game: Game) -> list[tuple[int, str, str]]:
 
 
 def test_the_host_chooses_off_30_60_or_120_seconds():
-    assert [timers.clean_seconds(v) for v in ("", "0", "off", "30", "60", "120", None)] == [0, 0, 0, 30, 60, 120, 0]
+    assert [timer_clock.clean_seconds(v) for v in ("", "0", "off", "30", "60", "120", None)] == [0, 0, 0, 30, 60, 120, 0]
     for bad in ("45", "abc", "-30", "3600"):
         with pytest.raises(ServiceError) as err:
-            timers.clean_seconds(bad)
+            timer_clock.clean_seconds(bad)
         assert err.value.code == "bad_options"
 
 
@@ -75,26 +79,25 @@ def test_the_new_table_form_sets_the_timer_and_refuses_another_time(client):
 
 def test_time_running_out_plays_the_seat_s_action_and_the_log_says_so(timed):
     table, _host, _secrets, game = timed
-    clock = timers.clock(table.pk)
+    clock = timer_clock.clock(table.pk)
     assert clock is not None and clock.seats == (game.first,) and clock.seq == 0
-    assert timers.fire(table.code, game_id=game.pk, seq=0, at=later(29)) is None  # not yet
-    fired = timers.fire(table.code, game_id=game.pk, seq=0, at=later())
+    assert turn_timers.fire(table.code, game_id=game.pk, seq=0, at=later(29)) is None  # not yet
+    fired = turn_timers.fire(table.code, game_id=game.pk, seq=0, at=later())
     assert fired is not None and fired.seat == game.first and fired.misses == 1 and not fired.away
     assert log(game) == [(1, str(game.first), "timeout"), (2, "system", "")]
-    from sixdice.tables import selectors
 
-    frame_log = selectors.table_frame(table.pk)["game"]["log"]
+    frame_log = table_frame.table_frame(table.pk)["game"]["log"]
     assert frame_log[0]["stand_in"] == "timeout" and "stand_in" not in frame_log[1]
     # the same deadline cannot fire twice: the game's seq moved on
-    assert timers.fire(table.code, game_id=game.pk, seq=0, at=later()) is None
+    assert turn_timers.fire(table.code, game_id=game.pk, seq=0, at=later()) is None
     assert len(log(game)) == 2
 
 
 def test_a_move_made_just_before_the_deadline_wins_over_the_timer(timed):
     table, _host, secrets, game = timed
-    services.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[game.first]),
+    checked_path.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[game.first]),
                           action={"type": "add", "n": 2}, expected_seq=0)
-    assert timers.fire(table.code, game_id=game.pk, seq=0, at=later()) is None
+    assert turn_timers.fire(table.code, game_id=game.pk, seq=0, at=later()) is None
     assert log(game) == [(1, str(game.first), ""), (2, "system", "")]
 
 
@@ -105,7 +108,7 @@ def test_three_timeouts_in_a_row_hand_the_seat_to_the_app_until_i_m_back(timed):
     fired = []
     while not (fired and fired[-1].away):
         game.refresh_from_db()
-        result = timers.fire(table.code, game_id=game.pk, seq=game.seq, at=later())
+        result = turn_timers.fire(table.code, game_id=game.pk, seq=game.seq, at=later())
         assert result is not None
         fired.append(result)
     # both seats ran out each time; the first to miss three in a row is the first seat
@@ -114,21 +117,21 @@ def test_three_timeouts_in_a_row_hand_the_seat_to_the_app_until_i_m_back(timed):
     assert seat.is_bot and seat.secret_hash == "" and seat.parked_secret_hash
     away = TableChange.objects.filter(table=table, kind="away").get()
     assert away.actor == "system" and away.payload == {"position": first, "misses": 3}
-    clock = timers.clock(table.pk)
+    clock = timer_clock.clock(table.pk)
     assert clock is not None and clock.away == (first,)
     game.refresh_from_db()
     assert first not in clock.seats  # a seat the app plays is not timed (its bot moves by itself)
     # Only that seat's own phone may come back
     with pytest.raises(ServiceError) as err:
-        timers.come_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[other]))
+        turn_timers.come_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[other]))
     assert err.value.code == "not_away"
-    assert timers.come_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[first])) == first
+    assert turn_timers.come_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[first])) == first
     seat.refresh_from_db()
-    assert not seat.is_bot and seat.secret_hash == services.hash_secret(secrets[first]) and not seat.parked_secret_hash
+    assert not seat.is_bot and seat.secret_hash == keys.hash_secret(secrets[first]) and not seat.parked_secret_hash
     assert TableChange.objects.filter(table=table).order_by("-version").first().kind == "back"
-    assert timers.clock(table.pk).away == ()
+    assert timer_clock.clock(table.pk).away == ()
     with pytest.raises(ServiceError):
-        timers.come_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[first]))
+        turn_timers.come_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[first]))
     # nothing was lost: every event is in the log once, in order
     assert [s for s, _a, _t in log(game)] == list(range(1, game.seq + 1))
 
@@ -137,21 +140,21 @@ def test_the_host_giving_the_seat_back_also_ends_the_away(timed):
     table, _host, _secrets, game = timed
     for _ in range(5):
         game.refresh_from_db()
-        timers.fire(table.code, game_id=game.pk, seq=game.seq, at=later())
-    assert timers.clock(table.pk).away == (game.first,)
+        turn_timers.fire(table.code, game_id=game.pk, seq=game.seq, at=later())
+    assert timer_clock.clock(table.pk).away == (game.first,)
     services.set_bot(table=table, position=game.first, is_bot=False)
-    assert timers.clock(table.pk).away == ()
+    assert timer_clock.clock(table.pk).away == ()
 
 
 def test_a_move_of_its_own_starts_the_count_of_misses_again(timed):
     table, _host, secrets, game = timed
-    timers.fire(table.code, game_id=game.pk, seq=0, at=later())  # first seat misses once
+    turn_timers.fire(table.code, game_id=game.pk, seq=0, at=later())  # first seat misses once
     game.refresh_from_db()
-    timers.fire(table.code, game_id=game.pk, seq=game.seq, at=later())  # the other misses once
+    turn_timers.fire(table.code, game_id=game.pk, seq=game.seq, at=later())  # the other misses once
     game.refresh_from_db()
-    services.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[game.first]),
+    checked_path.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[game.first]),
                           action={"type": "add", "n": 1}, expected_seq=game.seq)
-    assert timers.misses(game.pk, [0, 1]) == {1 - game.first: 1}
+    assert timer_clock.misses(game.pk, [0, 1]) == {1 - game.first: 1}
 
 
 @pytest.mark.parametrize("stop", ["pause_table", "pause_timer", "close", "finished"])
@@ -165,19 +168,19 @@ def test_a_paused_or_closed_table_or_a_finished_game_never_fires(timed, stop):
     elif stop == "close":
         services.close_table(table=table)
     else:
-        services.apply_action(table_code=table.code, credentials=Credentials(host_secret=host),
+        checked_path.apply_action(table_code=table.code, credentials=Credentials(host_secret=host),
                               action={"type": "end"}, expected_seq=0, as_host=True)
     game.refresh_from_db()
-    assert timers.fire(table.code, game_id=game.pk, seq=game.seq, at=later(10_000)) is None
-    clock = timers.clock(table.pk)
+    assert turn_timers.fire(table.code, game_id=game.pk, seq=game.seq, at=later(10_000)) is None
+    clock = timer_clock.clock(table.pk)
     assert clock is None or clock.seats == ()
     assert not Event.objects.filter(game=game, stand_in="timeout").exists()
 
 
 def test_the_lobby_never_fires(tiny_table, tiny_bot):
     table, _host, _secrets = tiny_table
-    timers.configure(table, 30)
-    clock = timers.clock(table.pk)
+    turn_timers.configure(table, 30)
+    clock = timer_clock.clock(table.pk)
     assert clock is not None and not clock.running and clock.seats == () and clock.deadline is None
 
 
@@ -185,10 +188,10 @@ def test_resuming_gives_the_seat_in_turn_its_time_again(timed):
     table, host, _secrets, game = timed
     creds = Credentials(host_secret=host)
     host_command(table_code=table.code, credentials=creds, command="timer", fields={"paused": True})
-    paused = timers.clock(table.pk)
+    paused = timer_clock.clock(table.pk)
     assert paused.paused and paused.deadline is None
     host_command(table_code=table.code, credentials=creds, command="timer", fields={"paused": False})
-    resumed = timers.clock(table.pk)
+    resumed = timer_clock.clock(table.pk)
     change = TableChange.objects.filter(table=table).order_by("-version").first()
     assert change.kind == "timer_resume"
     assert resumed.deadline == change.created_at + timedelta(seconds=30)
@@ -219,26 +222,26 @@ def test_a_roll_of_real_dice_is_not_timed(db):
     table, _host = services.create_table(game="runbuster", options={"dice": "physical"}, capacity=2)
     for name in ("Ana", "Bo"):
         services.join_table(table=table, name=name)
-    timers.configure(table, 30)
+    turn_timers.configure(table, 30)
     game = services.start_game(table=table).game
-    clock = timers.clock(table.pk)
+    clock = timer_clock.clock(table.pk)
     assert clock.running and clock.seats == () and clock.deadline is None
-    assert timers.fire(table.code, game_id=game.pk, seq=game.seq, at=later(10_000)) is None
+    assert turn_timers.fire(table.code, game_id=game.pk, seq=game.seq, at=later(10_000)) is None
 
 
 def test_run_buster_s_bot_stands_in(db):
     table, _host = services.create_table(game="runbuster", options={"dice": "app"}, capacity=2)
     for name in ("Ana", "Bo"):
         services.join_table(table=table, name=name)
-    timers.configure(table, 60)
+    turn_timers.configure(table, 60)
     game = services.start_game(table=table).game
-    fired = timers.fire(table.code, game_id=game.pk, seq=game.seq, at=later(61))
+    fired = turn_timers.fire(table.code, game_id=game.pk, seq=game.seq, at=later(61))
     assert fired is not None
     event = Event.objects.get(game=game, seq=fired.seq)
     assert event.stand_in == "timeout" and event.actor == str(fired.seat) and event.action["type"] == "roll"
     assert len(event.action["values"]) == 6  # the app's dice, recorded: the game replays
     game.refresh_from_db()
-    assert services.replay(game) == game.state
+    assert checked_path.replay(game) == game.state
 
 
 @pytest.mark.asyncio
@@ -246,7 +249,7 @@ async def test_live_the_countdown_is_sent_and_the_stand_in_arrives_as_an_update(
     """The driver: a timer frame with the seat in turn, then the stand-in's update (the timer sped up 100 times)."""
     settings.SIXDICE_TIMER_SPEEDUP = 100  # 30 s -> 0.3 s
     table, host, _secrets = tiny_table
-    await sync_to_async(timers.configure)(table, 30)
+    await sync_to_async(turn_timers.configure)(table, 30)
     hosting, welcome = await connect(table.code, host=host)
     assert welcome["timer"]["seconds"] == 30 and welcome["timer"]["seats"] == []
     await hosting.send_json_to({"type": "host", "command": "start", "id": 1})
@@ -272,14 +275,14 @@ def test_a_stand_in_is_kept_by_export_and_import_and_named_in_who_decided(db):
     table, _host = services.create_table(game="runbuster", options={"dice": "app"}, capacity=2)
     for name in ("Ana", "Bo"):
         services.join_table(table=table, name=name)
-    timers.configure(table, 30)
+    turn_timers.configure(table, 30)
     game = services.start_game(table=table).game
-    fired = timers.fire(table.code, game_id=game.pk, seq=game.seq, at=later())
+    fired = turn_timers.fire(table.code, game_id=game.pk, seq=game.seq, at=later())
     assert fired is not None
     services.close_table(table=table)  # only an ended game is exported and imported
     game.refresh_from_db()
     steps = replay_steps(game)
-    made = decisions(timers.get_engine(game.engine), steps, [False, False], game.players)
+    made = decisions(turn_timers.get_engine(game.engine), steps, [False, False], game.players)
     stood = next(d for d in made if d.seq == fired.seq)
     assert stood.kind == TIMEOUT and stood.seat == fired.seat
     assert stood.label(game.players) == f"{game.players[fired.seat]} (time ran out: the app played)"
@@ -307,7 +310,7 @@ async def test_live_the_phone_is_told_the_app_plays_for_it_and_i_m_back_returns_
     def run_out_five_times() -> None:
         for _ in range(5):
             game.refresh_from_db()
-            timers.fire(table.code, game_id=game.pk, seq=game.seq, at=later())
+            turn_timers.fire(table.code, game_id=game.pk, seq=game.seq, at=later())
 
     await sync_to_async(run_out_five_times)()
     revoked = await receive_until(phone, "revoked", timeout=5)
@@ -333,16 +336,16 @@ def test_six_dice_s_bot_stands_in_for_a_seat_s_decision(db):
     table, _host = services.create_table(game="sixdice", options={"dice": "app", "rounds": "6"}, capacity=2)
     for name in ("Ana", "Bo"):
         services.join_table(table=table, name=name)
-    timers.configure(table, 30)
+    turn_timers.configure(table, 30)
     game = services.start_game(table=table).game
-    clock = timers.clock(table.pk)
+    clock = timer_clock.clock(table.pk)
     assert clock is not None and len(clock.seats) == 1  # a seat's decision is waited for, and timed
-    fired = timers.fire(table.code, game_id=game.pk, seq=game.seq, at=later())
+    fired = turn_timers.fire(table.code, game_id=game.pk, seq=game.seq, at=later())
     assert fired is not None and fired.seat == clock.seats[0]
     event = Event.objects.get(game=game, seq=fired.seq)
     assert event.stand_in == "timeout" and event.actor == str(fired.seat)
     game.refresh_from_db()
-    assert services.replay(game) == game.state
+    assert checked_path.replay(game) == game.state
 
 
 def test_the_review_s_table_log_tells_the_away_and_the_return_and_who_played(timed):
@@ -351,8 +354,8 @@ def test_the_review_s_table_log_tells_the_away_and_the_return_and_who_played(tim
     table, _host, secrets, game = timed
     for _ in range(5):
         game.refresh_from_db()
-        timers.fire(table.code, game_id=game.pk, seq=game.seq, at=later())
-    timers.come_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[game.first]))
+        turn_timers.fire(table.code, game_id=game.pk, seq=game.seq, at=later())
+    turn_timers.come_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[game.first]))
     game.refresh_from_db()
     name = game.players[game.first]
     texts = [change.text for change in table_log(game)]

@@ -10,10 +10,12 @@ from sixdice.gamekit.engine import get_engine
 from sixdice.gamekit.replay import undone
 from sixdice.review import exchange
 from sixdice.rules.game import FACES
-from sixdice.tables import services
-from sixdice.tables.host import host_command
+from sixdice.tables.core.errors import ServiceError
+from sixdice.tables.core.keys import Credentials
+from sixdice.tables.live.host_commands import host_command
 from sixdice.tables.models import Event, Game
-from sixdice.tables.services import Credentials, ServiceError
+from sixdice.tables.reads import table_frame
+from sixdice.tables.writes import checked_path, services
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +38,7 @@ def _table(slug: str, dice: str):
 def _move(table, n: int) -> None:
     """Play ``n`` actions: each seat in turn as a bot would, typed-in rolls drawn from a seeded rng."""
     for i in range(n):
-        game = services.current_game(table)
+        game = table_frame.current_game(table)
         engine = get_engine(game.engine)
         seat = min(engine.actors(game.state))
         rng = random.Random(f"{i}-{game.seq}")
@@ -44,25 +46,25 @@ def _move(table, n: int) -> None:
         if action is None:  # a physical roll: type in values, as the phone would
             count = engine.view(game.state, seat)["pending"]["count"]
             action = {"type": "roll", "values": [rng.choice(FACES) for _ in range(count)]}
-        services.apply_action(table_code=table.code, credentials=Credentials(), action=action,
+        checked_path.apply_action(table_code=table.code, credentials=Credentials(), action=action,
                               expected_seq=game.seq, bot_seat=seat)
 
 
 def _undo(table, host, to=None):
     return host_command(table_code=table.code, credentials=Credentials(host_secret=host),
                                  command="undo",
-                        fields={"expected_seq": services.current_game(table).seq, **({} if to is None else {"to": to})})
+                        fields={"expected_seq": table_frame.current_game(table).seq, **({} if to is None else {"to": to})})
 
 
 @pytest.mark.parametrize("slug", ["sixdice", "runbuster"])
 def test_host_undoes_typed_moves_as_an_event_and_the_one_replay_follows(slug):
     table, host = _table(slug, "physical")
     _move(table, 4)
-    game = services.current_game(table)
+    game = table_frame.current_game(table)
     before = list(game.events.order_by("seq").values_list("seq", "actor", "action"))
     states = {}
     for k in range(len(before) + 1):  # the state after each event, by the engines alone
-        states[k] = services.replay(game, list(game.events.filter(seq__lte=k).order_by("seq")))
+        states[k] = checked_path.replay(game, list(game.events.filter(seq__lte=k).order_by("seq")))
     _undo(table, host)
     game.refresh_from_db()
     log = list(game.events.order_by("seq"))
@@ -71,7 +73,7 @@ def test_host_undoes_typed_moves_as_an_event_and_the_one_replay_follows(slug):
     assert last.actor == "host" and last.action["type"] == "undo" and last.seq == len(before) + 1
     target = last.action["to"]
     assert target < len(before) and last.text == _undid(game, before, target)  # plain words: no event number
-    assert game.state == states[target] == services.replay(game)
+    assert game.state == states[target] == checked_path.replay(game)
     assert undone([(e.actor, e.action) for e in log]) == set(range(target + 1, len(before) + 1))
 
     # Play on from there, then undo to an explicit seq; the replay still agrees.
@@ -79,7 +81,7 @@ def test_host_undoes_typed_moves_as_an_event_and_the_one_replay_follows(slug):
     game.refresh_from_db()
     _undo(table, host, to=target)
     game.refresh_from_db()
-    assert game.state == states[target] == services.replay(game)
+    assert game.state == states[target] == checked_path.replay(game)
 
     # Play on to the end (only finished or abandoned games are imported), then export and import.
     for _ in range(3000):
@@ -103,7 +105,7 @@ def test_no_undo_across_dice_the_app_drew_before_the_last_move(slug):
     """The app's dice drawn after the last move go back with it (and are dealt again); those before it do not."""
     table, host = _table(slug, "app")
     _move(table, 3)
-    game = services.current_game(table)
+    game = table_frame.current_game(table)
     seq = game.seq
     events = list(game.events.order_by("seq"))
     last_move = max(e.seq for e in events if e.actor != "system")
@@ -123,7 +125,7 @@ def test_undoing_the_last_move_keeps_the_dice_drawn_after_it_for_the_move_made_a
 
     table, host = _table(slug, "app")
     _move(table, 3)
-    game = services.current_game(table)
+    game = table_frame.current_game(table)
     events = list(game.events.order_by("seq"))
     last_move = max(e.seq for e in events if e.actor != "system")
     drawn = [v for e in events if e.seq >= last_move and engine_of(game.engine).draws_at_random(game.options, e.action)
@@ -138,7 +140,7 @@ def test_undoing_the_last_move_keeps_the_dice_drawn_after_it_for_the_move_made_a
     assert dealt[: len(drawn)] == drawn[: len(dealt)]  # no value seen is rolled again
     log = [(e.actor, e.action) for e in game.events.order_by("seq")]
     assert game.pinned == pinned_values(log, engine_of(game.engine), game.options)  # the log says the same
-    assert game.state == services.replay(game)
+    assert game.state == checked_path.replay(game)
 
 
 def seq_of_undo(game):
@@ -149,7 +151,7 @@ def test_undo_is_for_the_host_and_checks_its_field():
     table, host = _table("runbuster", "physical")
     _move(table, 2)
     with pytest.raises(ServiceError) as exc:
-        host_command(table_code=table.code, credentials=Credentials(), command="undo", fields={"expected_seq": services.current_game(table).seq})
+        host_command(table_code=table.code, credentials=Credentials(), command="undo", fields={"expected_seq": table_frame.current_game(table).seq})
     assert exc.value.code == "not_host"
     for bad in ("1", True, 99, -1):
         with pytest.raises(ServiceError) as exc:
@@ -163,7 +165,7 @@ def test_the_replay_steps_follow_the_undo_and_mark_the_undone_moves():
     table, host = _table("runbuster", "physical")
     _move(table, 4)
     _undo(table, host)
-    game = services.current_game(table)
+    game = table_frame.current_game(table)
     target = game.events.order_by("-seq").first().action["to"]
     steps = replay_steps(game)
     assert steps[-1].state == game.state
@@ -177,13 +179,13 @@ def test_the_replay_steps_follow_the_undo_and_mark_the_undone_moves():
 def test_host_corrects_a_typed_roll_after_later_moves(slug):
     table, host = _table(slug, "physical")
     _move(table, 5)
-    game = services.current_game(table)
+    game = table_frame.current_game(table)
     before = list(game.events.order_by("seq").values_list("seq", "actor", "action"))
     roll = next(e for e in game.events.order_by("seq") if e.action["type"] == "roll")
     faces = list(FACES) if slug == "sixdice" else [1, 2, 3, 4, 5, 6]
     fixed = [faces[(faces.index(v) + 1) % len(faces)] for v in roll.action["values"]]  # every die differs
     host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="correct",
-                          fields={"expected_seq": services.current_game(table).seq, "seq": roll.seq, "values": fixed})
+                          fields={"expected_seq": table_frame.current_game(table).seq, "seq": roll.seq, "values": fixed})
     game.refresh_from_db()
     log = list(game.events.order_by("seq"))
     assert [(e.seq, e.actor, e.action) for e in log[: len(before)]] == before  # nothing deleted
@@ -192,7 +194,7 @@ def test_host_corrects_a_typed_roll_after_later_moves(slug):
     roller = game.players[int(roll.actor)] if roll.actor.isdigit() else None
     assert added[0].text == (f"The host corrects {roller}'s roll" if roller else "The host corrects a typed roll")
     assert added[1].actor == "host" and added[1].action["values"] == fixed
-    assert game.state == services.replay(game)  # the one replay reaches the corrected state
+    assert game.state == checked_path.replay(game)  # the one replay reaches the corrected state
     remade = [e for e in added[2:] if e.actor != "system"]
     original_later = [(a, act) for s, a, act in before if s > roll.seq and a != "system"]
     assert [(e.actor, e.action) for e in remade] == original_later[: len(remade)]  # re-made in order while legal
@@ -201,16 +203,16 @@ def test_host_corrects_a_typed_roll_after_later_moves(slug):
 def test_a_correction_needs_a_typed_roll_in_play():
     table, host = _table("runbuster", "app")
     _move(table, 2)
-    game = services.current_game(table)
+    game = table_frame.current_game(table)
     roll = next(e for e in game.events.order_by("seq") if e.action["type"] == "roll")
     seq = game.seq
     with pytest.raises(ServiceError) as exc:
         host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="correct",
-                              fields={"expected_seq": services.current_game(table).seq, "seq": roll.seq, "values": [1, 2, 3, 4, 5, 6]})
+                              fields={"expected_seq": table_frame.current_game(table).seq, "seq": roll.seq, "values": [1, 2, 3, 4, 5, 6]})
     assert exc.value.code == "cannot_correct"
     with pytest.raises(ServiceError) as exc:
         host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="correct",
-                              fields={"expected_seq": services.current_game(table).seq, "seq": roll.seq, "values": "123"})
+                              fields={"expected_seq": table_frame.current_game(table).seq, "seq": roll.seq, "values": "123"})
     assert exc.value.code == "bad_field"
     game.refresh_from_db()
     assert game.seq == seq and game.events.count() == seq  # refusals wrote nothing

@@ -8,9 +8,9 @@ import random
 import pytest
 from asgiref.sync import sync_to_async
 
-from sixdice.tables import services
+from sixdice.tables.core.keys import Credentials
 from sixdice.tables.models import Game
-from sixdice.tables.services import Credentials
+from sixdice.tables.writes import checked_path, services
 from tests.live_client import connect, receive_until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -22,9 +22,9 @@ def _runbuster_after_a_choice():
     secrets = [services.join_table(table=table, name=name)[1] for name in ("Ana", "Bo")]
     game = services.start_game(table=table, rng=random.Random(1)).game
     first = game.first
-    services.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[first]),
+    checked_path.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[first]),
                           action={"type": "roll", "values": [1, 2, 3, 3, 5, 6]}, expected_seq=0)
-    services.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[first]),
+    checked_path.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[first]),
                           action={"type": "choose", "straight": [1, 2, 3]}, expected_seq=1)
     return table, secrets, first
 

@@ -12,11 +12,13 @@ from sixdice.gamekit.options import table_options, takes_back
 from sixdice.gamekit.replay import take_back_point, undone, undone_by
 from sixdice.review import exchange
 from sixdice.rules.game import FACES
-from sixdice.tables import services
-from sixdice.tables.host import host_command
+from sixdice.tables.core.errors import ServiceError
+from sixdice.tables.core.keys import Credentials
+from sixdice.tables.live.host_commands import host_command
 from sixdice.tables.models import Event, Game
-from sixdice.tables.services import Credentials, ServiceError
-from sixdice.tables.undo import take_back
+from sixdice.tables.policies.undo import take_back
+from sixdice.tables.reads import table_frame
+from sixdice.tables.writes import checked_path, services
 
 pytestmark = pytest.mark.django_db
 
@@ -71,7 +73,7 @@ def _table(slug: str, dice: str, **options):
 
 def _act(table, secrets, *, seat: int | None = None) -> int:
     """One action by the seat in turn (as a strong player would), typed rolls from a seeded rng; returns the seat."""
-    game = services.current_game(table)
+    game = table_frame.current_game(table)
     engine = get_engine(game.engine)
     actor = min(engine.actors(game.state)) if seat is None else seat
     rng = random.Random(f"{game.seq}")
@@ -79,7 +81,7 @@ def _act(table, secrets, *, seat: int | None = None) -> int:
     if action is None:  # a physical roll: type in values, as the phone would
         count = engine.view(game.state, actor)["pending"]["count"]
         action = {"type": "roll", "values": [rng.choice(FACES) for _ in range(count)]}
-    services.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[actor]),
+    checked_path.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[actor]),
                           action=action, expected_seq=game.seq)
     return actor
 
@@ -88,7 +90,7 @@ def _play_to_a_decision(table, secrets) -> int:
     """Play until a seat's last action is a decision (not a roll) that nobody followed; returns that seat."""
     for _ in range(200):
         seat = _act(table, secrets)
-        game = services.current_game(table)
+        game = table_frame.current_game(table)
         log = [(e.actor, e.action) for e in game.events.order_by("seq")]
         if take_back_point(log, seat, engine=SIXDICE) is not None:
             return seat
@@ -99,11 +101,11 @@ def _play_to_a_decision(table, secrets) -> int:
 def test_a_player_takes_back_their_last_action_as_an_event(slug):
     table, _host, secrets = _table(slug, "physical")
     seat = _play_to_a_decision(table, secrets)
-    game = services.current_game(table)
+    game = table_frame.current_game(table)
     before = list(game.events.order_by("seq").values_list("seq", "actor", "action"))
     own = max(s for s, a, _ in before if a == str(seat))
     to = max([s for s, a, _ in before if s < own] or [0])
-    expected = services.replay(game, list(game.events.filter(seq__lte=to).order_by("seq")))
+    expected = checked_path.replay(game, list(game.events.filter(seq__lte=to).order_by("seq")))
 
     take_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]), expected_seq=game.seq)
 
@@ -114,7 +116,7 @@ def test_a_player_takes_back_their_last_action_as_an_event(slug):
     assert last.actor == str(seat) and last.action == {"type": "undo", "to": to, "seat": seat}
     move = get_engine(game.engine).move_name(dict(next(a for q, _, a in before if q == own)))["msg"]
     assert last.text == f"{NAMES[seat]} took back their {move}"  # plain words: no event number
-    assert game.state == expected == services.replay(game)
+    assert game.state == expected == checked_path.replay(game)
     assert own in undone([(e.actor, e.action) for e in log])
     # The same seat may now make its move again: the game goes on from there.
     assert seat in get_engine(game.engine).actors(game.state)
@@ -124,7 +126,7 @@ def test_take_back_refusals_change_nothing():
     table, host, secrets = _table("runbuster", "physical")
     seat = _play_to_a_decision(table, secrets)
     other = 1 - seat
-    game = services.current_game(table)
+    game = table_frame.current_game(table)
     seq = game.seq
 
     def refused(credentials, expected_seq=seq) -> str:
@@ -152,10 +154,10 @@ def test_no_take_back_once_someone_else_acted_or_a_die_was_rolled():
     table, _host, secrets = _table("runbuster", "physical")
     refusals = 0
     for _ in range(12):
-        if services.current_game(table).status != Game.Status.PLAYING:
+        if table_frame.current_game(table).status != Game.Status.PLAYING:
             break
         seat = _act(table, secrets)
-        game = services.current_game(table)
+        game = table_frame.current_game(table)
         log = [(e.actor, e.action) for e in game.events.order_by("seq")]
         if game.status == Game.Status.PLAYING and take_back_point(log, seat, engine=SIXDICE) is None:  # a roll, or Bo acted since
             with pytest.raises(ServiceError) as exc:
@@ -164,7 +166,7 @@ def test_no_take_back_once_someone_else_acted_or_a_die_was_rolled():
             assert exc.value.code == "cannot_take_back"
             refusals += 1
     assert refusals
-    game = services.current_game(table)
+    game = table_frame.current_game(table)
     assert not game.events.filter(action__type="undo").exists()
 
 
@@ -177,7 +179,7 @@ def test_a_wrong_flip_is_taken_back_across_the_apps_draw_and_made_again_with_the
     taken_back = 0
     for _ in range(10):
         seat = _act(table, secrets)
-        game = services.current_game(table)
+        game = table_frame.current_game(table)
         events = list(game.events.order_by("seq"))
         own = next(e for e in reversed(events) if e.actor != "system")
         after = [e for e in events if e.seq > own.seq]
@@ -187,8 +189,8 @@ def test_a_wrong_flip_is_taken_back_across_the_apps_draw_and_made_again_with_the
         assert drawn  # a flip is always followed by the app's roll at an app-dice Six-Dice table
         take_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]), expected_seq=game.seq)
         game.refresh_from_db()
-        assert game.pinned == drawn and game.state == services.replay(game)
-        services.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]),
+        assert game.pinned == drawn and game.state == checked_path.replay(game)
+        checked_path.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]),
                               action=own.action, expected_seq=game.seq)  # the same flip again
         game.refresh_from_db()
         again = list(game.events.filter(seq__gt=game.seq - len(after) - 1).order_by("seq"))
@@ -203,7 +205,7 @@ def test_a_wrong_flip_is_taken_back_across_the_apps_draw_and_made_again_with_the
 def test_a_table_may_forbid_take_backs(slug):
     table, _host, secrets = _table(slug, "physical", takeback="off")
     assert table.options["takeback"] is False
-    game = services.current_game(table)
+    game = table_frame.current_game(table)
     assert game.options["takeback"] is False
     seat = _play_to_a_decision(table, secrets)
     game.refresh_from_db()
@@ -214,7 +216,7 @@ def test_a_table_may_forbid_take_backs(slug):
 
 def _finish(table, secrets) -> Game:
     for _ in range(3000):
-        game = services.current_game(table)
+        game = table_frame.current_game(table)
         if game.status != Game.Status.PLAYING:
             return game
         _act(table, secrets)
@@ -225,7 +227,7 @@ def _finish(table, secrets) -> Game:
 def test_export_and_import_keep_a_take_back_and_check_it(slug):
     table, _host, secrets = _table(slug, "physical")
     seat = _play_to_a_decision(table, secrets)
-    game = services.current_game(table)
+    game = table_frame.current_game(table)
     take_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]), expected_seq=game.seq)
     undo_seq = game.seq + 1
     game = _finish(table, secrets)
@@ -271,14 +273,14 @@ def _replay_data(client, game: Game, language: str = "en") -> dict:
 def test_the_replay_strikes_through_what_was_taken_back_and_says_by_whom(client):
     table, host, secrets = _table("runbuster", "physical")
     seat = _play_to_a_decision(table, secrets)
-    game = services.current_game(table)
+    game = table_frame.current_game(table)
     own = game.seq if game.events.order_by("-seq").first().actor == str(seat) else None
     take_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]), expected_seq=game.seq)
     back_at = game.seq + 1
     for _ in range(3):
         _act(table, secrets)
     game.refresh_from_db()
-    host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="undo", fields={"expected_seq": services.current_game(table).seq})
+    host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="undo", fields={"expected_seq": table_frame.current_game(table).seq})
     game.refresh_from_db()
     host_at = game.seq
     game = _finish(table, secrets)
@@ -322,13 +324,13 @@ def test_turns_taken_back_are_not_counted():
 
     table, _host, secrets = _table("runbuster", "physical")
     seat = _act(table, secrets)  # a roll: Run Buster's turn
-    game = services.current_game(table)
+    game = table_frame.current_game(table)
     engine = get_engine("runbuster")
     log = [(e.actor, e.action) for e in game.events.order_by("seq")]
     assert count_turns(engine, log) == 1
     # The host undoes the roll: that turn no longer counts, and the undo is no turn.
     host_command(table_code=table.code, credentials=Credentials(host_secret=_host), command="undo",
-                          fields={"expected_seq": services.current_game(table).seq})
+                          fields={"expected_seq": table_frame.current_game(table).seq})
     game.refresh_from_db()
     log = [(e.actor, e.action) for e in game.events.order_by("seq")]
     assert count_turns(engine, log) == 0 and replay_steps(game)[-1].turn == 0
@@ -343,7 +345,7 @@ def test_statistics_count_only_the_turns_still_in_play():
 
     table, host, secrets = _table("runbuster", "physical")
     _act(table, secrets)  # a roll: Run Buster's turn
-    host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="undo", fields={"expected_seq": services.current_game(table).seq})
+    host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="undo", fields={"expected_seq": table_frame.current_game(table).seq})
     game = _finish(table, secrets)
     log = [(e.actor, e.action) for e in game.events.order_by("seq")]
     engine = get_engine("runbuster")
@@ -357,7 +359,7 @@ def test_statistics_count_only_the_turns_still_in_play():
 def test_a_move_the_timer_made_for_the_seat_is_not_taken_back():
     table, _host, secrets = _table("runbuster", "physical")
     seat = _play_to_a_decision(table, secrets)
-    game = services.current_game(table)
+    game = table_frame.current_game(table)
     Event.objects.filter(game=game, seq=game.seq).update(stand_in="timeout")  # as the turn timer marks it
     with pytest.raises(ServiceError) as exc:
         take_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]), expected_seq=game.seq)
@@ -369,7 +371,7 @@ def test_the_admin_game_page_strikes_through_what_was_taken_back(admin_client):
 
     table, _host, secrets = _table("runbuster", "physical")
     seat = _play_to_a_decision(table, secrets)
-    game = services.current_game(table)
+    game = table_frame.current_game(table)
     own = game.seq
     take_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]), expected_seq=game.seq)
     page = admin_client.get(reverse("admin:tables_game_change", args=[game.pk])).content.decode()

@@ -9,8 +9,10 @@ import random
 import pytest
 
 from runbuster.engine import RunBusterEngine
-from sixdice.tables import i18n, outbox, selectors, services
-from sixdice.tables.services import Credentials
+from sixdice.tables.core import i18n
+from sixdice.tables.core.keys import Credentials
+from sixdice.tables.wire import outgoing
+from sixdice.tables.writes import after_commit, checked_path, services
 
 
 def _moves(n: int) -> list[dict]:
@@ -18,7 +20,7 @@ def _moves(n: int) -> list[dict]:
     engine = RunBusterEngine()
     table, _host = services.create_table(game="runbuster", options={"dice": "app"}, capacity=3)
     secrets = [services.join_table(table=table, name=name)[1] for name in ("Ana", "Bo", "Cy")]
-    with outbox.collect() as box:
+    with after_commit.collect() as box:
         game = services.start_game(table=table, rng=random.Random(7)).game
     rng = random.Random(11)
     for _ in range(n):
@@ -28,8 +30,8 @@ def _moves(n: int) -> list[dict]:
         action = ({"type": "roll"} if view["phase"] == "roll" else
                   {"type": "choose", "straight": view["hand_options"][0]} if view["phase"] == "choose" else
                   {"type": "end_turn"})
-        with outbox.collect() as moved:
-            services.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]),
+        with after_commit.collect() as moved:
+            checked_path.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]),
                                   action=action, expected_seq=game.seq, rng=rng)
         box += moved
     return [message for _code, message in box if message["type"] == "table.events"]
@@ -44,10 +46,10 @@ def test_prepared_text_equals_the_per_seat_frame_for_every_seat_and_language():
         events, state = json.loads(message["events"]), json.loads(message["state"])
         for seat in (0, 1, 2, None):
             for language in ("en", "uk", "fr"):
-                expected = i18n.localize_frame(selectors.update_frame(
+                expected = i18n.localize_frame(outgoing.update_frame(
                     message["engine"], message["game"], message["number"], message["seq"], message["status"],
                     copy.deepcopy(events), state, seat, message["version"]), language)
-                got = json.loads(selectors.update_text(copy.deepcopy(message), seat, language))
+                got = json.loads(outgoing.update_text(copy.deepcopy(message), seat, language))
                 assert got == expected, (seat, language)
 
 
@@ -69,7 +71,7 @@ def test_each_view_and_language_is_prepared_once_per_move(monkeypatch):
         return shared, counted_own
 
     monkeypatch.setattr(RunBusterEngine, "view_parts", counted)
-    texts = [selectors.update_text(copy.deepcopy(message), seat, lang)
+    texts = [outgoing.update_text(copy.deepcopy(message), seat, lang)
              for seat, lang in [(0, "en"), (1, "en"), (None, "en"), (None, "uk"), (0, "fr"), (None, "en")]]
     assert parsed == [1]  # the state is parsed and its shared part built once per move
     assert sorted(calls, key=str) == sorted([0, 1, None], key=str)  # spectators and the host share one view

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from sixdice.tables import services
+from sixdice.tables.core import keys
 from sixdice.tables.models import Seat, Table
+from sixdice.tables.writes import services
 
 pytestmark = pytest.mark.django_db
 
@@ -48,9 +49,9 @@ def test_bad_options_show_a_clear_error_and_create_nothing(client: Client):
 def test_join_then_the_same_phone_returns_to_its_seat(client: Client):
     table, _ = services.create_table(game="tiny", options={}, capacity=2)
     assert b"Your name" in client.get(f"/t/{table.code}/").content
-    bad = client.post(f"/t/{table.code}/join/", {"name": " ", "pin": services.join_pin(table)})
+    bad = client.post(f"/t/{table.code}/join/", {"name": " ", "pin": keys.join_pin(table)})
     assert bad.status_code == 400 and b"Please type a name" in bad.content
-    assert client.post(f"/t/{table.code}/join/", {"name": "Ana", "pin": services.join_pin(table)}).url == f"/t/{table.code}/"
+    assert client.post(f"/t/{table.code}/join/", {"name": "Ana", "pin": keys.join_pin(table)}).url == f"/t/{table.code}/"
     again = client.get(f"/t/{table.code}/")
     assert b'data-role="seat"' in again.content
     client.post(f"/t/{table.code}/join/", {"name": "Another"})  # already seated: no second seat
@@ -64,7 +65,7 @@ def test_seats_close_at_the_start_and_latecomers_watch(client: Client):
     services.start_game(table=table)
     page = client.get(f"/t/{table.code}/")
     assert b'data-role="spectator"' in page.content
-    late = client.post(f"/t/{table.code}/join/", {"name": "Cy", "pin": services.join_pin(table)})
+    late = client.post(f"/t/{table.code}/join/", {"name": "Cy", "pin": keys.join_pin(table)})
     assert late.status_code == 400 and b"seats are closed" in late.content
 
 

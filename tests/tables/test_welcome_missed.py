@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import pytest
 
-from sixdice.tables import selectors, services
-from sixdice.tables.services import Credentials
+from sixdice.tables.core.keys import Credentials
+from sixdice.tables.reads import selectors, table_frame
+from sixdice.tables.writes import checked_path, services
 
 pytestmark = pytest.mark.django_db
 
 
 def _add(table, secrets) -> None:
-    game = services.current_game(table)
-    services.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[game.state["current"]]),
+    game = table_frame.current_game(table)
+    checked_path.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[game.state["current"]]),
                           action={"type": "add", "n": 1}, expected_seq=game.seq)
 
 

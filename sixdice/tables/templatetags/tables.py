@@ -9,7 +9,7 @@ from django import template
 from django.utils.html import json_script
 from django.utils.safestring import SafeString
 
-from ..plurals import plural_table
+from sixdice.tables.core.plural_forms import plural_table
 
 register = template.Library()
 

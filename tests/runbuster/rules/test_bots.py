@@ -63,7 +63,7 @@ def test_unknown_policy():
 
 
 def test_simulation_runs_and_reports():
-    from runbuster.rules.simulate import report, run
+    from runbuster.lab.simulate import report, run
 
     stats = run(30, 3, ["optimal", "greedy", "random"], seed=3, rotate=True)
     assert stats.games == 30 and sum(stats.wins.values()) == 30 and sum(stats.losses.values()) == 30

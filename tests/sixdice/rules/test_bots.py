@@ -8,8 +8,8 @@ from collections import Counter
 
 import pytest
 
+from sixdice.lab.arena import match, rates, seat_counts, seating, wilson
 from sixdice.rules import FACES, Hand, State, apply, default_action, legal_actions, new_game, position
-from sixdice.rules.arena import match, rates, seat_counts, seating, wilson
 from sixdice.rules.bots import (
     LEAF_2P,
     STRENGTHS,
@@ -323,7 +323,7 @@ def test_strong_plays_the_same_with_cold_caches():
 
 
 def test_leaffit_recovers_a_known_logistic_and_collects_every_turn_left():
-    from sixdice.rules.leaffit import collect, features, fit, log_loss
+    from sixdice.lab.leaffit import collect, features, fit, log_loss
 
     rng = random.Random(25)
     true = [0.5, 0.8, -0.3]
@@ -342,8 +342,8 @@ def test_leaffit_recovers_a_known_logistic_and_collects_every_turn_left():
 
 
 def test_study_turn_order_shares_leave_out_games_won_during_the_start():
-    from sixdice.rules.arena import GameResult
-    from sixdice.rules.study import order_shares
+    from sixdice.lab.arena import GameResult
+    from sixdice.lab.study import order_shares
 
     games = [
         GameResult(["greedy"] * 2, (1,), "rounds", 24, 0),  # the second in turn order wins

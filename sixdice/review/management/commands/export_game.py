@@ -7,8 +7,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from sixdice.review import exchange
+from sixdice.tables.core.keys import normalise_code
 from sixdice.tables.models import Game
-from sixdice.tables.services import normalise_code
 
 
 class Command(BaseCommand):

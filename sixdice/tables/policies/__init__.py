@@ -1,0 +1,2 @@
+"""Policies above the checked path: undo, correction and take-back; turn timers; bots.
+"""

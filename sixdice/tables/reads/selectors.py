@@ -1,0 +1,212 @@
+"""Reads for pages and the live connection: what each role at a table is shown.
+
+A table frame (:func:`~sixdice.tables.reads.table_frame.table_frame`) is what everyone at a table shares; it is
+computed once per table change and each connection turns it into its own
+``snapshot`` with :func:`for_connection` (its role and its seat's view), with
+no further query.
+"""
+
+from __future__ import annotations
+
+import functools
+import hmac
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, connections
+
+from sixdice.gamekit.engine import get_engine
+from sixdice.tables.core import i18n
+from sixdice.tables.core.plain_rows import columns, from_db, ordered
+from sixdice.tables.models import Event, Game, Seat, Table, TurnTimer
+from sixdice.tables.reads.table_frame import (
+    FRAMES,
+    FrameKey,
+    build_frame,
+    table_frame,
+    with_timer,
+)
+from sixdice.tables.wire.outgoing import (
+    event_payload,
+    seat_view,
+    update_frame,
+)
+
+
+def events_since(game: Game, since: int) -> list[Event] | None:
+    """Events after ``since``; ``None`` when the client is too far behind (send a snapshot)."""
+    if since < 0 or since > game.seq:
+        return None
+    if game.seq - since > settings.SIXDICE_RESYNC_MAX_EVENTS:
+        return None
+    return list(game.events.filter(seq__gt=since).order_by("seq"))
+
+
+def role(seat: int | None, host: bool) -> str:
+    return "seat" if seat is not None else "host" if host else "spectator"
+
+
+def for_connection(frame: dict[str, Any], *, seat: int | None, host: bool) -> dict[str, Any]:
+    """The snapshot fields for one connection, from a table frame: its role and its seat's view."""
+    game = frame["game"]
+    if game is not None:
+        shown = {key: value for key, value in game.items() if key not in {"engine", "state"}}
+        shown["view"] = seat_view(get_engine(game["engine"]), game["state"], seat, host=host)
+        game = shown
+    return {"role": role(seat, host), "seat": seat, "host": host, **frame, "game": game}
+
+
+def snapshot(table_id: int, *, seat: int | None, host: bool) -> dict[str, Any]:
+    return for_connection(table_frame(table_id), seat=seat, host=host)
+
+
+def welcome(table_id: int, *, seat: int | None, host: bool, game_id: int | None, since: int | None) -> dict[str, Any]:
+    """A full snapshot; a reconnecting client that says where it was also gets the events it missed."""
+    frame: dict[str, Any] = {"type": "welcome", **snapshot(table_id, seat=seat, host=host)}
+    game = frame["game"]
+    if game_id is not None and since is not None and game and game["id"] == game_id and since <= game["seq"]:
+        frame["missed"] = _missed(game, since)
+    return frame
+
+
+def _missed(game: dict[str, Any], since: int) -> list[dict[str, Any]]:
+    """The events after ``since`` up to the frame's own seq: from its log when the log reaches back that far.
+
+    Up to the snapshot's own seq: an event committed since then comes as an
+    update, and sending it here too would show it twice.
+    """
+    log = game["log"]
+    if since >= game["seq"]:
+        return []
+    if log and log[0]["seq"] <= since + 1 and log[-1]["seq"] == game["seq"]:
+        return [e for e in log if e["seq"] > since][: settings.SIXDICE_RESYNC_MAX_EVENTS]
+    missed = Event.objects.filter(game_id=game["id"], seq__gt=since, seq__lte=game["seq"]).order_by("seq")
+    return [event_payload(e) for e in missed[: settings.SIXDICE_RESYNC_MAX_EVENTS]]
+
+
+# ------------------------------------------------------------------ the connect path (docs/performance.md, "Connects")
+
+# ------------------------------------------------------------------ a connect's one statement (docs/performance.md)
+
+# The columns the connect path reads of each model; the others are deferred (reading one would be a query).
+_TABLE_FIELDS = ordered(Table, ("id", "code", "game", "options", "host_secret_hash", "status", "capacity", "paused", "version"))
+_GAME_FIELDS = ordered(Game, ("id", "table_id", "number", "seq", "status", "players", "started_at", "engine", "state"))
+_SEAT_FIELDS = ordered(Seat, ("id", "table_id", "position", "name", "secret_hash", "is_bot", "bot_strength", "parked_secret_hash"))
+_TIMER_FIELDS = ordered(TurnTimer, ("table_id", "seconds", "paused"))
+# Where each model's columns start in a row, and the seat columns :func:`arrival` compares.
+_G = len(_TABLE_FIELDS)
+_S = _G + len(_GAME_FIELDS)
+_TT = _S + len(_SEAT_FIELDS)
+_POSITION, _SECRET, _PARKED = (_SEAT_FIELDS.index(name) for name in ("position", "secret_hash", "parked_secret_hash"))
+
+_ARRIVAL_SQL = """
+SELECT {table_columns}, {game_columns}, {seat_columns}, {timer_columns}
+FROM {table} t LEFT JOIN {game} g
+  ON g.id = (SELECT g2.id FROM {game} g2 WHERE g2.table_id = t.id ORDER BY g2.number DESC LIMIT 1)
+  LEFT JOIN {seat} s ON s.table_id = t.id
+  LEFT JOIN {timer} tt ON tt.table_id = t.id
+WHERE t.code = %s ORDER BY s.position
+"""
+
+
+@functools.cache
+def _arrival_sql() -> str:
+    return _ARRIVAL_SQL.format(
+        table_columns=columns("t", Table, _TABLE_FIELDS), game_columns=columns("g", Game, _GAME_FIELDS),
+        seat_columns=columns("s", Seat, _SEAT_FIELDS), timer_columns=columns("tt", TurnTimer, _TIMER_FIELDS),
+        seat=Seat._meta.db_table, table=Table._meta.db_table, game=Game._meta.db_table, timer=TurnTimer._meta.db_table,
+    )
+
+
+@dataclass
+class Arrived:
+    """What :func:`arrival` read of a table in its one statement, and the seat the connecting browser holds."""
+
+    table: Table
+    game: Game | None
+    timer: TurnTimer | None
+    seat_rows: list[tuple[Any, ...]]  # each seat's :data:`_SEAT_FIELDS`, in seat order
+    seat: int | None  # the seat whose secret the browser holds
+    parked: int | None  # the seat the app took over from this browser (its secret kept aside)
+
+    @functools.cached_property
+    def seats(self) -> list[Seat]:
+        """The seats as model instances, built only when needed: for a table frame or a turn timer."""
+        db = connections[DEFAULT_DB_ALIAS]
+        return [from_db(Seat, _SEAT_FIELDS, row, db) for row in self.seat_rows]
+
+
+def arrival(code: str, seat_digest: str | None) -> Arrived | None:
+    """The table with this code, its current game, seats and turn timer, in one plain statement (a row per seat).
+
+    ``seat_digest``: the hash of the seat secret the browser holds, if any.  A
+    plain cursor, not the ORM: a ``RawQuerySet`` built a model per row and
+    converted every column of every row, several times the cost of the SQL
+    itself; here each object is built once, from the columns it needs.
+    """
+    db = connections[DEFAULT_DB_ALIAS]
+    with db.cursor() as cursor:
+        cursor.execute(_arrival_sql(), [code])
+        rows = cursor.fetchall()
+    if not rows:
+        return None
+    first = rows[0]
+    table = from_db(Table, _TABLE_FIELDS, first[:_G], db)
+    game = None if first[_G] is None else from_db(Game, _GAME_FIELDS, first[_G:_S], db)
+    timer = None if first[_TT] is None else from_db(TurnTimer, _TIMER_FIELDS, first[_TT:], db)
+    Table._meta.get_field("turn_timer").set_cached_value(table, timer)  # as select_related: no query for it
+    seat_rows = [row[_S:_TT] for row in rows if row[_S] is not None]
+    seat = parked = None
+    if seat_digest:
+        seat = next((r[_POSITION] for r in seat_rows if r[_SECRET] and hmac.compare_digest(r[_SECRET], seat_digest)), None)
+        parked = next((r[_POSITION] for r in seat_rows if r[_PARKED] and hmac.compare_digest(r[_PARKED], seat_digest)), None)
+    return Arrived(table, game, timer, seat_rows, seat, parked)
+
+
+def welcome_for(
+    arrived: Arrived, *, host: bool, here: dict[str, Any], lang: str, game_id: int | None = None,
+    since: int | None = None,
+) -> dict[str, Any]:
+    """The ``welcome`` for a connection that :func:`arrival` identified, its log already in ``lang``.
+
+    From this process's cached table frame when it is still the table's (no
+    query); else the frame is built from the arrival's rows (seats, log and,
+    after a finished game, the standings).  ``presence`` is ``here``, counted
+    just now.
+    """
+    table, game, seat = arrived.table, arrived.game, arrived.seat
+    key: FrameKey = (table.code, table.version, None, 0, None, None) if game is None else (
+        table.code, table.version, game.pk, game.seq, game.status, game.started_at.isoformat()
+    )
+    cached = FRAMES.get(table.pk)
+    if cached is None or cached.key != key:
+        cached = build_frame(table, game, here, reuse=cached, seats=arrived.seats)
+    # The turn timer's part is never remembered (its time left changes by the second); no timer, nothing to compute.
+    timed = {**cached.frame, "timer": None} if arrived.timer is None else with_timer(cached.frame, table, game, arrived.seats)
+    frame: dict[str, Any] = {"type": "welcome", **for_connection(timed, seat=seat, host=host), "presence": here}
+    shown = frame["game"]
+    if shown is not None:
+        log = cached.logs.get(lang)
+        if log is None:  # each language's lines are rendered once per frame, not once per connection
+            log = cached.logs[lang] = i18n.localize_events(shown["log"], lang)
+        missed = _missed(shown, since) if (
+            game_id is not None and since is not None and shown["id"] == game_id and since <= shown["seq"]
+        ) else None
+        frame["game"] = {**shown, "log": log}
+        if missed is not None:
+            frame["missed"] = i18n.localize_events(missed, lang)
+    return frame
+
+
+def resync(table_id: int, *, seat: int | None, host: bool, game_id: int | None, since: int) -> dict[str, Any]:
+    """The events after ``since`` as an ``update`` when that is possible, else a full ``snapshot``."""
+    game = Game.objects.filter(table_id=table_id).order_by("-number").select_related("table").first()
+    selected = events_since(game, since) if game is not None and game_id == game.pk else None
+    if game is None or selected is None:
+        return {"type": "snapshot", **snapshot(table_id, seat=seat, host=host)}
+    events = [event_payload(e) for e in selected]
+    return update_frame(
+        game.engine, game.pk, game.number, game.seq, game.status, events, game.state, seat, game.table.version,
+        host=host,
+    )

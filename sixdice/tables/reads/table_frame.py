@@ -1,0 +1,240 @@
+"""The table frame: what everyone at a table shares, computed once per table change, and remembered.
+
+The writer of a change computes it once after the commit (:mod:`.outbox`)
+and every connection at the table turns it into its own snapshot
+(:func:`sixdice.tables.reads.selectors.for_connection`).  Each process remembers the
+last frame of each table (:data:`FRAMES`) for the welcome of the next
+connection.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.urls import reverse
+
+from sixdice.gamekit.engine import get_engine
+from sixdice.tables.models import Event, Game, Seat, Table
+from sixdice.tables.reads import timer_clock
+from sixdice.tables.transport import presence
+from sixdice.tables.wire import offers
+from sixdice.tables.wire.outgoing import event_payload
+
+
+def table_info(table: Table, seats: Sequence[Seat] | None = None) -> dict[str, Any]:
+    engine = get_engine(table.game)
+    if seats is None:
+        seats = list(table.seats.order_by("position"))
+    return {
+        "code": table.code,
+        "game": table.game,
+        "label": engine.label,
+        "status": table.status,
+        "paused": table.paused,
+        "version": table.version,
+        "capacity": table.capacity,
+        "min_players": engine.min_players,
+        "options": table.options,
+        **offers.table_part(engine, table.options),  # the game's declarations for the page
+        "join_url": reverse("tables:table", args=[table.code]),
+        "seats": [
+            {"position": seat.position, "name": seat.name, "bot": seat.is_bot, "strength": seat.bot_strength, "vacant": not (seat.secret_hash or seat.is_bot)}
+            for seat in seats
+        ],
+    }
+
+
+def current_game(table: Table) -> Game | None:
+    return table.games.order_by("-number").first()
+
+
+def recent_events(game: Game, limit: int = 40) -> list[Event]:
+    return list(reversed(game.events.order_by("-seq")[:limit]))
+
+
+def standings(table: Table, seats: Sequence[Seat] | None = None) -> list[dict[str, Any]]:
+    """Per seat over every finished game at the table: wins, times last, and places."""
+    if seats is None:
+        seats = list(table.seats.order_by("position"))
+    rows: dict[int, dict[str, Any]] = {
+        s.position: {"position": s.position, "name": s.name, "wins": 0, "lost": 0, "places": [0] * len(seats)}
+        for s in seats
+    }
+    finished = Game.objects.filter(table_id=table.pk, status=Game.Status.FINISHED)
+    for winners, places, loser in finished.values_list("winners", "places", "loser"):
+        for seat in winners or []:
+            if seat in rows:
+                rows[seat]["wins"] += 1
+        for place, seat in enumerate(places or []):
+            if seat in rows and place < len(seats):
+                rows[seat]["places"][place] += 1
+        if loser in rows:
+            rows[loser]["lost"] += 1
+    return [rows[s.position] for s in seats]
+
+
+def table_frame(table_id: int, *, log_size: int = 40) -> dict[str, Any]:
+    """What everyone at the table shares, in at most six queries: computed once per table change.
+
+    ``game`` carries the engine and the full ``state``: each connection
+    derives its own seat's ``view`` from it (:func:`for_connection`).
+    """
+    table = Table.objects.select_related("turn_timer").get(pk=table_id)
+    seats = list(Seat.objects.filter(table_id=table_id).order_by("position"))
+    game = current_game(table)
+    cached = build_frame(table, game, presence.current(table_id), log_size=log_size, reuse=FRAMES.get(table_id), seats=seats)
+    return with_timer(cached.frame, table, game, seats)
+
+
+def with_timer(frame: dict[str, Any], table: Table, game: Game | None, seats: Sequence[Seat]) -> dict[str, Any]:
+    """The frame with its ``timer`` (issue 14) as of now: never remembered, its time left changes by the second.
+
+    ``table`` with its ``turn_timer`` loaded (or known to be absent).
+    """
+    log = (frame["game"] or {}).get("log") or []
+    last_at = datetime.fromisoformat(log[-1]["at"]) if log and log[-1].get("at") else None
+    return {**frame, "timer": timer_clock.frame_part(table, game, seats, last_at)}
+
+
+def build_frame(
+    table: Table, game: Game | None, here: dict[str, Any], *, log_size: int = 40, reuse: CachedFrame | None = None,
+    seats: list[Seat] | None = None,
+) -> CachedFrame:
+    """The table frame from the table row, its current game and who is here: 3 queries at most, and remembered.
+
+    ``reuse``: an older frame of this table; its table part (seats, standings)
+    is taken when the table's version is the same, its game part when the game
+    and its seq are, each without a query.
+    """
+    frame: dict[str, Any] = {"table": None, "presence": here, "standings": None, "game": None}
+    logs: dict[str, list[dict[str, Any]]] = {}
+    if reuse is not None and reuse.key[:2] == (table.code, table.version):
+        frame["table"] = {**reuse.frame["table"], "status": table.status, "paused": table.paused}
+        frame["standings"] = reuse.frame["standings"]
+    else:
+        if seats is None:
+            seats = list(Seat.objects.filter(table_id=table.pk).order_by("position"))
+        # Only a finished game counts in the standings: none exists while the first game is being played.
+        no_results = game is None or (game.number == 1 and game.status == Game.Status.PLAYING)
+        frame["table"] = table_info(table, seats)
+        frame["standings"] = [_no_standing(s, len(seats)) for s in seats] if no_results else standings(table, seats)
+    if game is not None:
+        game_key = (game.pk, game.seq, game.status, game.started_at.isoformat())
+        if reuse is not None and reuse.key[2:] == game_key and reuse.frame["game"] is not None:
+            frame["game"] = reuse.frame["game"]
+            logs = reuse.logs
+        else:
+            frame["game"] = {
+                "id": game.pk,
+                "number": game.number,
+                "seq": game.seq,
+                "status": game.status,
+                "players": game.players,
+                "started_at": game.started_at.isoformat(),
+                # A game at seq 0 has no events yet: no query.
+                "log": [event_payload(e) for e in recent_events(game, log_size)] if game.seq else [],
+                "engine": game.engine,
+                "state": game.state,
+            }
+            frame["game"].update(offers.game_part(get_engine(game.engine), frame["game"]["log"], status=game.status,
+                                                          state=game.state))
+            links = end_links(game, code=table.code)
+            if links is not None:  # the end screen: the replay, the standings, "Send to BG Stats"
+                frame["game"]["links"] = links
+    return FRAMES.put(table.pk, frame, logs)
+
+
+GameLinks = Callable[[Game, str], Mapping[str, str]]
+END_LINKS: list[GameLinks] = []
+"""What else a finished game's end screen links to, each given the game and its table's code: the
+review app adds the replay and "Send to BG Stats" (its ``apps.py``; the tables never import it)."""
+
+STANDINGS_PANEL = "standings-card"
+"""The id of the table page's standings panel: a link to ``#standings-card`` opens it (``static/js/table.js``)."""
+
+
+def end_links(game: Game, *, code: str) -> dict[str, str] | None:
+    """The links of a finished game's end screen (the table frame's ``game.links``); ``None`` before its end.
+
+    The table's standings, then whatever :data:`END_LINKS` add; no query of their own.
+    """
+    if game.status != Game.Status.FINISHED:
+        return None
+    links = {"standings": reverse("tables:table", args=[code]) + "#" + STANDINGS_PANEL}
+    for more in END_LINKS:
+        links.update(more(game, code))
+    return links
+
+
+def _no_standing(seat: Seat, n: int) -> dict[str, Any]:
+    return {"position": seat.position, "name": seat.name, "wins": 0, "lost": 0, "places": [0] * n}
+
+
+FrameKey = tuple[str, int, int | None, int, str | None, str | None]
+
+
+def frame_key(frame: dict[str, Any]) -> FrameKey:
+    """What identifies a table frame: the table's code and version, its current game and that game's seq.
+
+    Every change to the table bumps its version, every event the game's seq,
+    and events are only ever appended (an undo is an event too), so two frames
+    with one key hold the same thing, whichever process computed them (a
+    game abandoned when the host closes the table changes its status, not its
+    seq: the status is in the key too).  (The
+    code and the game's start time guard against a database whose ids start
+    again, as between tests.)
+    """
+    game = frame["game"]
+    if game is None:
+        return (frame["table"]["code"], frame["table"]["version"], None, 0, None, None)
+    return (frame["table"]["code"], frame["table"]["version"], game["id"], game["seq"], game["status"], game["started_at"])
+
+
+@dataclass
+class CachedFrame:
+    key: FrameKey
+    frame: dict[str, Any]
+    logs: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # the game's log per language
+
+
+class FrameCache:
+    """The last table frame this process computed for each table, for the welcome of the next connection.
+
+    A connect compares the key it reads from the database (in the one query
+    that identifies it) with the cached frame's: equal keys, no query for the
+    frame; else the parts still current are reused (:func:`build_frame`).  Bounded (least recently used out); shared by the database
+    threads, hence the lock.
+    """
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._frames: OrderedDict[int, CachedFrame] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, table_id: int) -> CachedFrame | None:
+        with self._lock:
+            cached = self._frames.get(table_id)
+            if cached is not None:
+                self._frames.move_to_end(table_id)
+            return cached
+
+    def put(self, table_id: int, frame: dict[str, Any], logs: dict[str, list[dict[str, Any]]] | None = None) -> CachedFrame:
+        cached = CachedFrame(frame_key(frame), frame, {} if logs is None else logs)
+        with self._lock:
+            self._frames[table_id] = cached
+            self._frames.move_to_end(table_id)
+            while len(self._frames) > self.size:
+                self._frames.popitem(last=False)
+        return cached
+
+    def clear(self) -> None:
+        with self._lock:
+            self._frames.clear()
+
+
+FRAMES = FrameCache()
