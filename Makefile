@@ -1,7 +1,8 @@
 # Two commands do all the set-up on a fresh Debian/Ubuntu machine:
 #   make run    serve the app on http://127.0.0.1:8000/ (SQLite, in-memory channel layer, one process);
 #               LAN=1 serves it to the phones on the local network too (sixdice/serve.py)
-#   make test   lint (ruff), type-check (mypy) and run the whole test suite; any error fails it
+#   make test   lint (ruff), type-check (mypy), check the layers (lint-imports) and run the whole test suite;
+#               any error fails it
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
@@ -23,11 +24,13 @@ dev:
 test: $(STAMP) system-deps
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 bench: $(STAMP)
 	$(PY) -m sixdice.lab.bench
@@ -39,7 +42,7 @@ $(STAMP): pyproject.toml
 	@$(MAKE) --no-print-directory python-venv
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e ".[test]"
+	$(PY) -m pip install -q -e ".[test,lab]"
 	touch $(STAMP)
 
 # Debian/Ubuntu ship venv separately; as root, install it, else say how.
