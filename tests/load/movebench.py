@@ -30,9 +30,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sixdice.tables.core import keys
-from sixdice.tables.wire import outgoing
-from sixdice.tables.writes import checked_path
 from tests.load.infra import base_env, migrate
 
 
@@ -60,10 +57,11 @@ def main() -> None:
         import django
 
         django.setup()
-        from sixdice.tables.core import i18n
+        from sixdice.tables.core import i18n, keys
         from sixdice.tables.models import Game
         from sixdice.tables.reads import selectors
-        from sixdice.tables.writes import after_commit, services
+        from sixdice.tables.wire import outgoing
+        from sixdice.tables.writes import after_commit, checked_path, services
         from tests.load.clients import next_action, setup_tables
 
         plan = setup_tables(1, args.seats)

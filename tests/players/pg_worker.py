@@ -17,8 +17,6 @@ import sys
 import time
 from pathlib import Path
 
-from sixdice.tables.writes import checked_path
-
 
 def main(argv: list[str]) -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sixdice.settings")
@@ -33,7 +31,7 @@ def main(argv: list[str]) -> None:
     from sixdice.players.models import Participant, Rating, RatingUpdate
     from sixdice.tables.core.keys import Credentials
     from sixdice.tables.models import Game
-    from sixdice.tables.writes import services
+    from sixdice.tables.writes import checked_path, services
 
     parser = argparse.ArgumentParser()
     parser.add_argument("command", choices=["setup", "finish", "check"])

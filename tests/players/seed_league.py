@@ -10,8 +10,6 @@ import json
 import os
 import random
 
-from sixdice.tables.core import keys
-
 
 def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sixdice.settings")
@@ -19,6 +17,7 @@ def main() -> None:
 
     django.setup()
     from sixdice.players import services as players
+    from sixdice.tables.core import keys
     from sixdice.tables.writes import services
     from tests.players.helpers import BOT, play, table_with
 
