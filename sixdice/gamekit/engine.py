@@ -391,7 +391,7 @@ class GameEngine:
         """The action as it will be applied and stored, checked against :meth:`action_schema`.
 
         Raises :class:`~sixdice.gamekit.schema.BadAction` (code ``bad_field``)
-        before the game looks at the action.  Not usually overridden.
+        before the game looks at the action.  Not a hook: a game declares :meth:`action_schema`.
         """
         schema = self.action_schema()
         if schema is not None:
