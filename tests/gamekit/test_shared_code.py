@@ -80,3 +80,22 @@ def test_the_probe_finder_finds_a_probe():
 @pytest.mark.parametrize("path", python_files(PROBING_CHECKED), ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_shared_module_probes_for_a_hook(path):
     assert probed_hooks(path.read_text(encoding="utf-8")) == []
+
+
+TEMPLATES = [ROOT / "templates", *sorted((ROOT / "sixdice").glob("*/templates"))]
+
+
+def test_templates_read_only_declared_members_of_an_engine():
+    """A template reading ``engine.x`` that the engine does not declare would show nothing, silently."""
+    engine_members = {n for n in dir(GameEngine) if not n.startswith("_")}
+    shown_members = {n for n in (*dir(Presentation), *Presentation.__annotations__) if not n.startswith("_")}
+    read = []
+    for folder in TEMPLATES:
+        for path in folder.rglob("*.html"):
+            for first, second in re.findall(r"\bengine\.([a-z_]+)(?:\.([a-z_]+))?", path.read_text(encoding="utf-8")):
+                read.append((path.name, first, second))
+                if first == "presentation":
+                    assert second in shown_members, f"{path}: engine.presentation.{second}"
+                else:
+                    assert first in engine_members, f"{path}: engine.{first}"
+    assert ("home.html", "presentation", "lesson") in read  # the check sees the templates
