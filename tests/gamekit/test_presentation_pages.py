@@ -31,3 +31,17 @@ def test_a_rules_page_is_the_presentations_template_with_its_context(client):
     assert response.context["bank_examples"][0] == {"players": 2, "dice": 24}
     assert client.get(reverse("tables:rules", args=["runbuster"])).templates[0].name == "rules/runbuster.en.html"
     assert client.get(reverse("tables:rules", args=["tiny"])).status_code == 404  # no rules_template
+
+
+def test_the_house_rules_filter_asks_the_game_for_its_rules_in_force():
+    from sixdice.tables.writes import services
+    from sixdice.templatetags.house_rules import house_rules
+
+    sixdice, _ = services.create_table(game="sixdice", options={"rules": "recommended"}, capacity=3)
+    rules = house_rules(sixdice)
+    assert rules == get_engine("sixdice").rules_in_force(sixdice.options, players=3)
+    assert rules["preset"] == "recommended"
+    for other in ("runbuster", "tiny"):  # no house rules: the declared default, {}
+        table, _ = services.create_table(game=other, options={}, capacity=2)
+        assert get_engine(other).rules_in_force(table.options, players=2) == {}
+        assert house_rules(table) is None
