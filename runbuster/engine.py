@@ -80,9 +80,14 @@ PARSED_KEPT = 4  # states remembered by identity (see RunBusterEngine._state)
 
 
 class RunBusterPresentation(Presentation):
-    """Run Buster on the review pages: each hand's straight with its place (or the loser's cross), the last roll."""
+    """How Run Buster shows itself: each hand's straight with its place (or the loser's cross), the last roll;
+    its words for moves and end reasons; its rules page and lesson; the solver's first-player chance."""
 
     engine: RunBusterEngine
+
+    lesson = "runbuster.lesson"
+    rules_template = "rules/runbuster"
+    end_reasons = {"full_straight": gettext_noop("Full straight")}
 
     def picture(self, state: Mapping[str, Any]) -> BoardPicture:
         s = self.engine._state(state)
@@ -97,17 +102,35 @@ class RunBusterPresentation(Presentation):
             facts = (("roll", fmt_roll(s.last_roll) + roller),)
         return BoardPicture(hands=tuple(hands), facts=facts)
 
+    def move_kind(self, action: Mapping[str, Any]) -> str:
+        """A straight taken, a turn ended or a typed-in roll: the words of the undo and take-back buttons."""
+        kind = action.get("type")
+        return {"choose": "straight", "end_turn": "end_turn", "roll": "roll"}.get(str(kind), "move")
+
+    def move_name(self, action: Mapping[str, Any]) -> Part:
+        """A roll, a choice of straight or an end of turn, as an undo line names it."""
+        kind = action.get("type")
+        if kind == "roll":
+            return part(gettext_noop("roll"))
+        if kind == "choose":
+            return part(gettext_noop("choice of straight"))
+        if kind == "end_turn":
+            return part(gettext_noop("end of turn"))
+        return part(gettext_noop("move"))
+
+    def first_player_reference(self) -> float:
+        """The solver's exact chance that the player about to roll first wins a two-player round."""
+        return float(rules.win_probability((), ()))
+
 
 class RunBusterEngine(GameEngine):
     slug = "runbuster"
     label = "Run Buster"
-    lesson = "runbuster.lesson"
     min_players = rules.MIN_PLAYERS
     max_players = rules.MAX_PLAYERS
     bot_strengths = tuple(reversed(rules.POLICIES))  # random, greedy, heuristic, optimal
     random_actions = frozenset({"roll"})  # the dice: rolled by the app when the roller taps, or typed in
     presentation_class = RunBusterPresentation
-    rules_template = "rules/runbuster"
 
     # -- options and start -------------------------------------------------
     def clean_options(self, raw: Mapping[str, Any], *, players: int) -> JSON:
@@ -145,11 +168,6 @@ class RunBusterEngine(GameEngine):
         if isinstance(upgraded.get("options"), Mapping):
             upgraded["options"] = self.upgrade_options(upgraded["options"], version=version)
         return upgraded
-
-    def move_kind(self, action: Mapping[str, Any]) -> str:
-        """A straight taken, a turn ended or a typed-in roll: the words of the undo and take-back buttons."""
-        kind = action.get("type")
-        return {"choose": "straight", "end_turn": "end_turn", "roll": "roll"}.get(str(kind), "move")
 
     def plays_series(self, options: Mapping[str, Any]) -> bool:
         """A series of rounds (Player 1 moving on), or one round and the table closes."""
@@ -332,16 +350,6 @@ class RunBusterEngine(GameEngine):
         """A coached first game: hints on (a round of Run Buster is short already)."""
         return {**options, "hints": True}
 
-    def move_name(self, action: Mapping[str, Any]) -> Part:
-        kind = action.get("type")
-        if kind == "roll":
-            return part(gettext_noop("roll"))
-        if kind == "choose":
-            return part(gettext_noop("choice of straight"))
-        if kind == "end_turn":
-            return part(gettext_noop("end of turn"))
-        return part(gettext_noop("move"))
-
     def describe_parts(
         self, state_before: Mapping[str, Any], action: Mapping[str, Any], *, names: Sequence[str]
     ) -> list[Part]:
@@ -434,18 +442,12 @@ class RunBusterEngine(GameEngine):
         """A turn is a roll (by the seat, the host typing physical dice in, or the app for a bot)."""
         return action.get("type") == "roll"
 
-    # -- review pages and rules -------------------------------------------
-    end_reasons = {"full_straight": gettext_noop("Full straight")}
-
+    # -- review pages -----------------------------------------------------
     def first_player(self, state: Mapping[str, Any]) -> FirstPlayer | None:
         """Player 1 rolls first: the table draws it for its first round and moves it one seat on each round."""
         st = self._state(state)
         return FirstPlayer(st.first, part(gettext_noop(
             "Player 1, chosen by the table: drawn at random for the first round, then the next seat each round")))
-
-    def first_player_reference(self) -> float:
-        """The solver's exact chance that the player about to roll first wins a two-player round."""
-        return float(rules.win_probability((), ()))
 
 
 ENGINE = register(RunBusterEngine())

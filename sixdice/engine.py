@@ -87,9 +87,24 @@ def _parse(state: Mapping[str, Any]) -> State:
 
 
 class SixDicePresentation(Presentation):
-    """Six-Dice on the review pages: signed dice, each hand's groups and value, the round and the bank."""
+    """How Six-Dice shows itself: signed dice, each hand's groups and value, the round and the bank; its
+    words for moves, end reasons and presets; its rules page, lesson and the bank's plural."""
 
     engine: SixDiceEngine
+
+    lesson = "sixdice.lesson"
+    rules_template = "rules/sixdice"
+    end_reasons = {
+        "all_threes": gettext_noop("All threes"),
+        "rounds": gettext_noop("All rounds played"),
+        "time": gettext_noop("Time is up"),
+    }
+    rule_sets = {  # the presets of sixdice.rules.variants, and any other house rules
+        "as_written": gettext_noop("As written"),
+        "recommended": gettext_noop("Recommended"),
+        "custom": gettext_noop("Own house rules"),
+    }
+    end_reasons_by_rules = ("all_threes",)  # how often each set of rules ends at once, on all threes
 
     def die_face(self, value: int) -> DieFace:
         """Blue +1..+3, red −1..−3."""
@@ -102,6 +117,38 @@ class SixDicePresentation(Presentation):
         )
         facts = (("round", f"{st.round} / {st.rounds}"), ("bank", str(st.bank)))
         return BoardPicture(hands=hands, facts=facts)
+
+    def move_kind(self, action: Mapping[str, Any]) -> str:
+        """A flip, a grouping, a keep or a typed-in roll: the words of the undo and take-back buttons."""
+        kind = action.get("type")
+        return {"flip": "flip", "group": "grouping", "keep": "keep", "roll": "roll"}.get(str(kind), "move")
+
+    def move_name(self, action: Mapping[str, Any]) -> Part:
+        """A flip, a grouping, a choice of groups to keep or a roll, as an undo line names it."""
+        kind = action.get("type")
+        if kind == "flip":
+            return part(gettext_noop("flip"))
+        if kind == "group":
+            return part(gettext_noop("grouping"))
+        if kind == "keep":
+            return part(gettext_noop("choice of groups to keep"))
+        if kind == "roll":
+            return part(gettext_noop("roll"))
+        return part(gettext_noop("move"))
+
+    def play_record(self, state: Mapping[str, Any], *, players: int) -> PlayRecord:
+        """Each seat's score is its final hand value (no BoardGameGeek id: not verified that it lists the game)."""
+        st = self.engine._state(state)
+        return PlayRecord(scores=tuple(float(v) for v in st.values()[:players]))
+
+    def rules_context(self) -> JSON:
+        """Bank sizes of the usual game, per number of players (the rules page shows them with plural forms)."""
+        players = range(self.engine.min_players, self.engine.max_players + 1)
+        return {"bank_examples": [{"players": n, "dice": BANK_PER_PLAYER * n} for n in players]}
+
+    def plural_forms(self, ngettext: Callable[[str, str, int], str]) -> Mapping[str, Callable[[int], str]]:
+        """The bank's count on the board."""
+        return {"bank": lambda n: ngettext("Bank: %(n)s die", "Bank: %(n)s dice", n)}
 
 
 class SixDiceEngine(GameEngine):
@@ -117,10 +164,8 @@ class SixDiceEngine(GameEngine):
 
     slug = "sixdice"
     label = "Six-Dice"
-    lesson = "sixdice.lesson"
     min_players = 2
     max_players = 8
-    rules_template = "rules/sixdice"
     bot_strengths = bots.STRENGTHS  # random, greedy, strong (weakest first)
     random_actions = frozenset({"roll"})  # the dice: rolled by the app, or real dice typed in
     presentation_class = SixDicePresentation
@@ -256,11 +301,6 @@ class SixDiceEngine(GameEngine):
     def app_draws(self, options: Mapping[str, Any]) -> bool:
         """The app rolls unless the table plays with real dice (``dice: physical``)."""
         return options.get("dice", "app") != "physical"
-
-    def move_kind(self, action: Mapping[str, Any]) -> str:
-        """A flip, a grouping, a keep or a typed-in roll: the words of the undo and take-back buttons."""
-        kind = action.get("type")
-        return {"flip": "flip", "group": "grouping", "keep": "keep", "roll": "roll"}.get(str(kind), "move")
 
     def system_reason(self, action: Mapping[str, Any]) -> str:
         """The app ends a game on time (``end_on_time``, R10); it rolls app dice and balances by default."""
@@ -450,18 +490,6 @@ class SixDiceEngine(GameEngine):
         """A coached first game: hints on and at most :data:`COACH_ROUNDS` rounds."""
         return {**options, "hints": True, "rounds": min(int(options.get("rounds") or COACH_ROUNDS), COACH_ROUNDS)}
 
-    def move_name(self, action: Mapping[str, Any]) -> Part:
-        kind = action.get("type")
-        if kind == "flip":
-            return part(gettext_noop("flip"))
-        if kind == "group":
-            return part(gettext_noop("grouping"))
-        if kind == "keep":
-            return part(gettext_noop("choice of groups to keep"))
-        if kind == "roll":
-            return part(gettext_noop("roll"))
-        return part(gettext_noop("move"))
-
     def describe_parts(
         self, state_before: Mapping[str, Any], action: Mapping[str, Any], *, names: Sequence[str]
     ) -> list[Part]:
@@ -497,18 +525,7 @@ class SixDiceEngine(GameEngine):
         values = final_scores(st)  # the absolute values, as the house rules count them
         return dense_ranks([(seat not in won, -values[seat]) for seat in range(st.n)])
 
-    def play_record(self, state: Mapping[str, Any], *, players: int) -> PlayRecord:
-        """Each seat's score is its final hand value (no BoardGameGeek id: not verified that it lists the game)."""
-        st = self._state(state)
-        return PlayRecord(scores=tuple(float(v) for v in st.values()[:players]))
-
-    # ------------------------------------------------------------ review pages, statistics and rules
-
-    end_reasons = {
-        "all_threes": gettext_noop("All threes"),
-        "rounds": gettext_noop("All rounds played"),
-        "time": gettext_noop("Time is up"),
-    }
+    # ------------------------------------------------------------ review pages, statistics and house rules
 
     def first_player(self, state: Mapping[str, Any]) -> FirstPlayer | None:
         """Once every start hand is balanced, the hand nearest to 0 begins (the lowest seat on a tie; R1)."""
@@ -530,13 +547,9 @@ class SixDiceEngine(GameEngine):
         bank = options.get("bank") or BANK_PER_PLAYER * players
         return {"preset": preset_of(v, bank / players, players), "variants": v.to_dict(), "bank": bank}
 
-    def rules_context(self) -> JSON:
-        # Bank sizes of the usual game, per number of players (shown with plural forms).
-        return {
-            "bank_examples": [
-                {"players": n, "dice": BANK_PER_PLAYER * n} for n in range(self.min_players, self.max_players + 1)
-            ]
-        }
+    def rule_set(self, options: Mapping[str, Any], *, players: int) -> str:
+        """The preset the options amount to: ``as_written``, ``recommended`` or ``custom`` (see :meth:`rules_in_force`)."""
+        return str(self.rules_in_force(options, players=players)["preset"])
 
 
 ENGINE = register(SixDiceEngine())

@@ -5,7 +5,9 @@ dealt (its random step, named ``deal``, not ``roll``: the shared code must
 ask the engine, never name it).  The app deals it (a system action, so the
 value is recorded), or, with the option ``dealer: table``, a real die is
 thrown and the seat in turn or the host types it in.  Whoever brings the
-total to 10 or more wins.  The host may end the game at any time.
+total to the target (10 unless the table sets another) wins; a target below
+10 is the "short game", a set of rules of its own in the statistics.  The
+host may end the game at any time.
 
 Nothing outside this file names it: ``tests/conftest.py`` registers it, and
 ``tests/gamekit/test_third_game.py`` plays it through every shared part
@@ -35,6 +37,15 @@ from sixdice.gamekit.notation import Part, part
 
 
 class TinyPresentation(Presentation):
+    """Its words: how a game ends, its two sets of rules (by the target), the total's plural."""
+
+    end_reasons = {"target": "Target reached", "host": "Ended by the host"}
+    rule_sets = {"standard": "Standard", "short": "Short game"}
+    end_reasons_by_rules = ("host",)
+
+    def plural_forms(self, ngettext: Callable[[str, str, int], str]) -> Mapping[str, Callable[[int], str]]:
+        return {"tiny_total": lambda n: ngettext("Total: %(n)s point", "Total: %(n)s points", n)}
+
     def picture(self, state: Mapping[str, Any]) -> BoardPicture:
         """The dice dealt so far as one row; the total as a fact."""
         deals = HandPicture(loose=tuple(state["deals"]), score=state["total"])
@@ -65,6 +76,10 @@ class TinyGame(GameEngine):
 
     def app_draws(self, options: Mapping[str, Any]) -> bool:
         return options.get("dealer", "app") != "table"
+
+    def rule_set(self, options: Mapping[str, Any], *, players: int) -> str:
+        """A target below 10 is the short game."""
+        return "short" if int(options.get("target", 10)) < 10 else "standard"
 
     def plays_series(self, options: Mapping[str, Any]) -> bool:
         return bool(options.get("series", True))

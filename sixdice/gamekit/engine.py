@@ -18,12 +18,18 @@ dice that the app rolls, :meth:`GameEngine.system_action` returns a complete
 action (with the values drawn from the ``rng`` it is given) and the service
 applies it like any other action and records it as an event.
 
-Every hook is declared on :class:`GameEngine`.  Five have no default and
-must be written (:meth:`~GameEngine.clean_options`, :meth:`~GameEngine.start`,
-:meth:`~GameEngine.actors`, :meth:`~GameEngine.apply`,
-:meth:`~GameEngine.outcome`); every other one has a default that suits a
-game without that feature (no system actions, no bots, no hints, no dice to
-draw, every seat's action is a turn, a series of rematches).
+Every hook is declared with its default: the rules' hooks on
+:class:`GameEngine`, how the game shows itself (its words for moves, its
+rules page and lesson, its labels, figures and plural strings, its dice and
+board on the review pages) on :class:`Presentation`.  Five have no default
+and must be written (:meth:`~GameEngine.clean_options`,
+:meth:`~GameEngine.start`, :meth:`~GameEngine.actors`,
+:meth:`~GameEngine.apply`, :meth:`~GameEngine.outcome`); every other one has
+a default that suits a game without that feature (no system actions, no
+bots, no hints, no dice to draw, every seat's action is a turn, a series of
+rematches, no house rules, nothing of its own to show).  The shared code
+never probes for a hook: it calls it.  ``docs/gamekit.md`` lists them all
+(``tests/test_docs.py`` keeps that list true).
 
 Refusals: a :class:`GameError` may be raised with an English format string
 and ``params`` (``NotAllowed("It is %(name)s's turn.", params={"name": "Ana"})``);
@@ -136,7 +142,7 @@ class BoardPicture:
     """A state as plain data for the review pages' generic drawing.
 
     ``facts`` are ``(key, value)`` pairs shown above the hands; ``key`` names
-    a label the page translates (Six-Dice: ``"round"``, ``"bank"``).
+    a label the page translates (e.g. ``"round"``).
     """
 
     hands: tuple[HandPicture, ...] = ()
@@ -180,12 +186,34 @@ def suggested_action(hint: Mapping[str, Any]) -> JSON | None:
 
 
 class Presentation:
-    """How a game is drawn on the server's own pages (the admin, the replay's generic drawing).
+    """How a game shows itself: its words, its pages, its pictures and its figures, apart from the rules.
 
-    Apart from the rules: an engine points to its presentation
-    (:attr:`GameEngine.presentation_class`), whose defaults draw a die as its
-    number and nothing of the board.
+    An engine points to its presentation (:attr:`GameEngine.presentation_class`)
+    and builds one (:attr:`GameEngine.presentation`).  Every hook here has a
+    default that suits a game without that feature: a die drawn as its number,
+    nothing of the board, every move a "move", no rules page, no lesson, no
+    labels, no figures of its own.  The shared pages, the statistics, the review
+    and the play log ask these hooks and never name a game's own words.
     """
+
+    engine: GameEngine
+    """The engine this presentation shows (a presentation reads states through it)."""
+
+    rules_template: ClassVar[str | None] = None
+    """Base name of the rules page templates (``"rules/mygame"`` gives
+    ``rules/mygame.<language>.html``); ``None``: the game has no rules page."""
+    lesson: ClassVar[str] = ""
+    """Dotted path of the module whose ``LESSON`` (a :class:`sixdice.gamekit.lesson.Lesson`) teaches the game by
+    doing; empty: the game has no lesson."""
+    end_reasons: ClassVar[Mapping[str, str]] = {}
+    """A label per :attr:`Outcome.end_reason` code (English, marked with ``gettext_noop``), for the
+    statistics page and the admin; a code without a label is shown as it is."""
+    rule_sets: ClassVar[Mapping[str, str]] = {}
+    """A label per code of :meth:`GameEngine.rule_set` (English, marked with ``gettext_noop``), in the order
+    the statistics list them; empty: the game has no named sets of rules."""
+    end_reasons_by_rules: ClassVar[tuple[str, ...]] = ()
+    """The :attr:`Outcome.end_reason` codes whose share of games the statistics show for each set of rules
+    (a column each, headed by its label in :attr:`end_reasons`)."""
 
     def __init__(self, engine: GameEngine) -> None:
         self.engine = engine
@@ -201,6 +229,54 @@ class Presentation:
         """
         return BoardPicture()
 
+    def move_kind(self, action: Mapping[str, Any]) -> str:
+        """The kind of move ``action`` is, in the game's own words: a key the game's page translates.
+
+        The undo and take-back buttons say what they would take back ("Undo
+        Ann's move"); the page looks the key up among the game's strings
+        (``move-words``) and falls back to the plain "move".  Default: ``"move"``.
+        """
+        return "move"
+
+    def move_name(self, action: Mapping[str, Any]) -> Part:
+        """What a player calls ``action``, as a notation part: an undo line names the move it took back
+        ("The host undid Ana's move").  Default: "move"."""
+        return part(notation.gettext_noop("move"))
+
+    def rules_context(self) -> JSON:
+        """Extra context for this game's rules page templates (see :attr:`rules_template`).  Default: none."""
+        return {}
+
+    def first_player_reference(self) -> float | None:
+        """The exact chance that the first player wins a two-player game, when it is known.
+
+        The statistics page then shows the two-player rate beside it.  Default: ``None``.
+        """
+        return None
+
+    def play_record(self, state: Mapping[str, Any], *, players: int) -> PlayRecord:
+        """A finished game's scores per seat and its BoardGameGeek id, for a play log
+        (``sixdice.review.bgstats``).  Default: no points, no id."""
+        return PlayRecord()
+
+    def plural_forms(self, ngettext: Callable[[str, str, int], str]) -> Mapping[str, Callable[[int], str]]:
+        """The game's strings that its page's scripts fill with a live number, by key: each a function of the
+        number giving the text in the reader's language.
+
+        ``ngettext`` is the translating function the tables pass in; a game
+        calls it by that name (``lambda n: ngettext("%(n)s coin", "%(n)s
+        coins", n)``) so that ``makemessages`` finds the strings.  The keys
+        are shared by every game's page (``sixdice.tables.core.plural_forms``),
+        so a game's keys are its own.  Default: none.
+        """
+        return {}
+
+
+#: The public names of :class:`Presentation`: an engine class may not define one of them (see ``__init_subclass__``).
+PRESENTED = frozenset(
+    name for name in (*vars(Presentation), *Presentation.__annotations__) if not name.startswith("_") and name != "engine"
+)
+
 
 class GameEngine:
     """What a game provides to the shared machinery; subclass it and :func:`register` an instance."""
@@ -211,12 +287,16 @@ class GameEngine:
     max_players: ClassVar[int] = 2
     bot_strengths: ClassVar[tuple[str, ...]] = ()
     """The strengths :meth:`bot_action` offers, weakest first (empty: no bots)."""
-    rules_template: ClassVar[str | None] = None
-    """Base name of the rules page templates (``"rules/sixdice"`` gives
-    ``rules/sixdice.<language>.html``); ``None``: the game has no rules page."""
-    lesson: ClassVar[str] = ""
-    """Dotted path of the module whose ``LESSON`` (a :class:`sixdice.gamekit.lesson.Lesson`) teaches the game by
-    doing; empty: the game has no lesson."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Refuse an engine class that answers a presentation hook itself: the shared code would never ask it."""
+        super().__init_subclass__(**kwargs)
+        misplaced = sorted(PRESENTED.intersection(vars(cls)))
+        if misplaced:
+            raise TypeError(
+                f"{cls.__name__} defines {', '.join(misplaced)}: these are answered by the game's Presentation "
+                f"(its presentation_class), not by the engine"
+            )
 
     # ------------------------------------------------------------ required hooks
 
@@ -289,15 +369,6 @@ class GameEngine:
         values = action.get("values")
         return list(values) if isinstance(values, list) else []
 
-    def move_kind(self, action: Mapping[str, Any]) -> str:
-        """The kind of move ``action`` is, in the game's own words: a key the game's page translates (hook).
-
-        The undo and take-back buttons say what they would take back ("Undo
-        Ann's flip"); the page looks the key up among the game's strings
-        (``move-words``) and falls back to the plain "move".  Default: ``"move"``.
-        """
-        return "move"
-
     def system_reason(self, action: Mapping[str, Any]) -> str:
         """Why the app (:data:`SYSTEM`) took ``action``: :data:`DRAW`, :data:`DEFAULT` or :data:`TIMEOUT`.
 
@@ -320,7 +391,7 @@ class GameEngine:
         """The action as it will be applied and stored, checked against :meth:`action_schema`.
 
         Raises :class:`~sixdice.gamekit.schema.BadAction` (code ``bad_field``)
-        before the game looks at the action.  Not usually overridden.
+        before the game looks at the action.  Not a hook: a game declares :meth:`action_schema`.
         """
         schema = self.action_schema()
         if schema is not None:
@@ -423,11 +494,6 @@ class GameEngine:
         """
         return [part("%(type)s", type=str(action.get("type", "?")))]
 
-    def move_name(self, action: Mapping[str, Any]) -> Part:
-        """What a player calls ``action``, as a part ("flip", "roll"...): an undo line names the move it took
-        back ("The host undid Ana's flip").  Default: "move"."""
-        return part(notation.gettext_noop("move"))
-
     def describe(self, state_before: Mapping[str, Any], action: Mapping[str, Any], *, names: Sequence[str]) -> str:
         """The English log line: :meth:`describe_parts` rendered untranslated (not a hook)."""
         return notation.render_parts(self.describe_parts(state_before, action, names=names))
@@ -439,26 +505,21 @@ class GameEngine:
         """
         return isinstance(actor, int)
 
-    # ------------------------------------------------------------ hooks with defaults: review pages
+    # ------------------------------------------------------------ how the game shows itself
 
     presentation_class: ClassVar[type[Presentation]] = Presentation
-    """How the game is drawn on server pages (:class:`Presentation` unless the game draws its own)."""
+    """How the game shows itself (:class:`Presentation`, whose defaults suit a game with nothing of its own)."""
 
     @functools.cached_property
     def presentation(self) -> Presentation:
-        """The game's :class:`Presentation` (its dice and its board on the review pages; not a hook)."""
+        """The game's :class:`Presentation`, built once (not a hook)."""
         return self.presentation_class(self)
 
-    def first_player_reference(self) -> float | None:
-        """The exact chance that the first player wins a two-player game, when it is known.
-
-        The statistics page then shows the two-player rate beside it.  Default: ``None``.
-        """
-        return None
-
-    def rules_context(self) -> JSON:
-        """Extra context for this game's rules page templates (see :attr:`rules_template`)."""
-        return {}
+    @property
+    def end_reasons(self) -> Mapping[str, str]:
+        """The presentation's :attr:`Presentation.end_reasons` (not a hook: a read-through for callers that ask
+        the engine, such as the admin's filter; a game sets them on its presentation)."""
+        return self.presentation.end_reasons
 
     # ------------------------------------------------------------ hooks with defaults: reviewing a game
 
@@ -499,14 +560,21 @@ class GameEngine:
         shape of format ``version + 1``, for a game whose state holds its options.  Default: unchanged."""
         return dict(state)
 
-    def play_record(self, state: Mapping[str, Any], *, players: int) -> PlayRecord:
-        """A finished game's scores per seat and its BoardGameGeek id, for a play log
-        (``sixdice.review.bgstats``).  Default: no points, no id."""
-        return PlayRecord()
+    def rules_in_force(self, options: Mapping[str, Any], *, players: int) -> JSON:
+        """The house rules a game with these (cleaned) options plays, as the game's own pages word them.
 
-    end_reasons: ClassVar[Mapping[str, str]] = {}
-    """A label per :attr:`Outcome.end_reason` code (English, marked with ``gettext_noop``), for the
-    statistics page and the admin; a code without a label is shown as it is."""
+        Default: ``{}``, no house rules (the rules as written).  The shape is
+        the game's own; the shared code asks :meth:`rule_set` instead.
+        """
+        return {}
+
+    def rule_set(self, options: Mapping[str, Any], *, players: int) -> str | None:
+        """Which named set of rules (a key of :attr:`Presentation.rule_sets`) a game with these options plays.
+
+        The statistics give each set its own row.  Default: ``None``, the game
+        has no named sets of rules.
+        """
+        return None
 
     def first_player(self, state: Mapping[str, Any]) -> FirstPlayer | None:
         """Who begins the game in ``state`` and why, once it is decided; ``None`` before (default: never known).

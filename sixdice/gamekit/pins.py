@@ -1,11 +1,11 @@
 """Dice an undo took back are dealt again, in the order they were drawn: no value anyone has seen is rolled again.
 
-At a table where the app rolls, every flip in Six-Dice is followed by the
-app's draw, so an undo of the flip takes that draw back too.  The values
+At a table where the app rolls, a player's move may be followed by the
+app's draw, so an undo of the move takes that draw back too.  The values
 drawn are not forgotten: they wait, in order, as *pins*, and the next dice the
 app draws take them first (:class:`PinnedRandom`).  The die drawn after a
-flip keeps its value when the flip is made again, and so does any pair the
-balancing drew.  Pins are derived data: :func:`pinned_values` works them out
+move keeps its value when the move is made again, and so does every later
+draw that was taken back.  Pins are derived data: :func:`pinned_values` works them out
 from the event log alone, so a replay reaches the same pins as the server.
 """
 
@@ -55,8 +55,8 @@ def pinned_values(
 class PinnedRandom(random.Random):
     """A ``random.Random`` that deals the pinned values first, then draws from ``fallback``.
 
-    A die is drawn with ``choice(faces)`` (Six-Dice) or ``randint(1, 6)`` (Run
-    Buster): the first pin that is one of the faces is dealt.  Every other
+    A die is drawn with ``choice(faces)`` or ``randint(low, high)``, as the
+    game's rules draw it: the first pin that is one of the faces is dealt.  Every other
     draw, and every draw once the pins are used up, is ``fallback``'s.
     """
 

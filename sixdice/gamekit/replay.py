@@ -96,7 +96,7 @@ def describe_parts(
 
     ``undone``: the first event an undo takes back (its actor and action),
     when the caller knows it; the line then names the move ("The host undid
-    Ana's flip").  No event number is ever shown to players.
+    Ana's roll").  No event number is ever shown to players.
     """
     if is_undo(action):
         return _undo_parts(engine, action, names, undone)
@@ -111,7 +111,7 @@ def _seat_name(names: Any, seat: Any) -> str | None:
 
 def _undo_parts(engine: GameEngine, action: Mapping[str, Any], names: Any,
                 undone: tuple[Actor | str, Mapping[str, Any]] | None) -> list[Part]:
-    move = engine.move_name(undone[1]) if undone is not None else None
+    move = engine.presentation.move_name(undone[1]) if undone is not None else None
     mover = _seat_name(names, _who(undone[0])) if undone is not None else None
     name = _seat_name(names, action.get("seat"))
     if name is not None:  # a take-back

@@ -10,7 +10,7 @@ JSON>`` with ``sourceName``, ``sourcePlayId``, ``playDate``
 ``startPlayer``).  See ``docs/reviewing.md``, "Send to BG Stats".
 
 What only a game knows (its points per seat, its BoardGameGeek id) comes from
-its adapter's :meth:`~sixdice.gamekit.engine.GameEngine.play_record` hook.
+its presentation's :meth:`~sixdice.gamekit.engine.Presentation.play_record` hook.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def play_data(game: Game, *, code: str | None = None, names: Sequence[str] | Non
     players = len(game.players)
     try:
         ranks = engine.final_ranks(game.state, players=players)
-        record = engine.play_record(game.state, players=players)
+        record = engine.presentation.play_record(game.state, players=players)
     except GameError:  # a damaged snapshot: no link rather than an error page
         return None
     start = first_player(game, engine)

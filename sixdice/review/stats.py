@@ -5,13 +5,16 @@ across tables; a guest (no profile) counts only at their own table, and bots
 are grouped by strength (:func:`sixdice.players.selectors.who_played`).  A game's length is given
 both in events (log lines) and in turns (each game's adapter says what a turn
 is; see :mod:`sixdice.review.steps`).  What is particular to a game comes from
-its adapter: a game whose outcome names a loser gets a "rounds lost" count
-per player, and a game with a known first-player chance
-(:meth:`~sixdice.gamekit.engine.GameEngine.first_player_reference`) gets
-the two-player rate beside it.
+its adapter and its presentation: a game whose outcome names a loser gets a
+"rounds lost" count per player; a game with a known first-player chance
+(:meth:`~sixdice.gamekit.engine.Presentation.first_player_reference`) gets
+the two-player rate beside it; a game with named sets of rules
+(:meth:`~sixdice.gamekit.engine.GameEngine.rule_set`) gets a row per set, with
+the share of the end reasons it picks (``Presentation.end_reasons_by_rules``).
+Nothing here names a game's own words.
 The first player is the seat that played first: the adapter's
 :meth:`~sixdice.gamekit.engine.GameEngine.first_player` where the game decides
-it (Six-Dice, with the start rolls), else the table's choice, ``Game.first``.
+it (with its own start rolls, say), else the table's choice, ``Game.first``.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from typing import Any
 from django.utils.formats import number_format
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext, gettext_noop, pgettext
+from django.utils.translation import gettext, pgettext
 
 from sixdice.gamekit.engine import REGISTRY, GameEngine, GameError
 from sixdice.gamekit.replay import is_undo
@@ -39,7 +42,7 @@ class PlayerStats:
     name: str
     games: int = 0
     wins: int = 0
-    rounds_lost: int = 0  # games with a loser (a Run Buster round) that this player lost
+    rounds_lost: int = 0  # games with a loser (the outcome names one) that this player lost
     loser_games: int = 0  # games played whose outcome names a loser
     url: str = ""  # the player page of a profile
 
@@ -72,9 +75,10 @@ class BotStats:
 
 @dataclass
 class RulesStats:
-    """The games of one engine played under one set of rules (Six-Dice: as written, recommended, custom)."""
+    """The games of one engine played under one named set of rules (the engine's ``rule_set``)."""
 
     rules: str
+    slug: str = ""  # the engine's: it words the set's name and the end reasons
     games: int = 0
     turns: int = 0
     first_games: int = 0
@@ -83,7 +87,10 @@ class RulesStats:
 
     @property
     def label(self) -> str:
-        return rules_label(self.rules)
+        """The set's name in the active language, as its game words it (the code when it has none)."""
+        engine = REGISTRY.get(self.slug)
+        labels = engine.presentation.rule_sets if engine is not None else {}
+        return gettext(labels[self.rules]) if self.rules in labels else self.rules
 
     @property
     def avg_turns(self) -> float:
@@ -94,28 +101,20 @@ class RulesStats:
         return percent(self.first_wins / self.first_games if self.first_games else None)
 
     @property
-    def all_threes_pct(self) -> str:
-        return percent(self.end_reasons["all_threes"] / self.games if self.games else None)
-
-
-RULES_LABELS = {
-    "as_written": gettext_noop("As written"),
-    "recommended": gettext_noop("Recommended"),
-    "custom": gettext_noop("Own house rules"),
-}
-
-
-def rules_label(code: str) -> str:
-    return gettext(RULES_LABELS[code]) if code in RULES_LABELS else code
+    def end_reason_shares(self) -> list[tuple[str, str, str]]:
+        """(code, label, share of these games) for each end reason its game shows by rules (``end_reasons_by_rules``)."""
+        engine = REGISTRY.get(self.slug)
+        codes = engine.presentation.end_reasons_by_rules if engine is not None else ()
+        return [(code, end_reason_label(self.slug, code),
+                 percent(self.end_reasons[code] / self.games if self.games else None)) for code in codes]
 
 
 def rules_of(game: Game, engine: GameEngine | None) -> str | None:
-    """The rules a game was played under, for an engine that has house rules (``None`` otherwise)."""
-    read = getattr(engine, "rules_in_force", None)
-    if read is None or not game.players:
+    """The named set of rules a game was played under, for an engine that has such sets (``None`` otherwise)."""
+    if engine is None or not game.players:
         return None
     try:
-        return str(read(game.options or {}, players=len(game.players))["preset"])
+        return engine.rule_set(game.options or {}, players=len(game.players))
     except (GameError, KeyError, TypeError, ValueError, ZeroDivisionError):
         return None
 
@@ -138,8 +137,17 @@ class EngineStats:
 
     @property
     def rules_rows(self) -> list[RulesStats]:
-        order = list(RULES_LABELS)
+        """One row per set of rules played, in the order the game lists its sets."""
+        engine = REGISTRY.get(self.slug)
+        order = list(engine.presentation.rule_sets) if engine is not None else []
         return sorted(self.rules.values(), key=lambda r: (order.index(r.rules) if r.rules in order else len(order), r.rules))
+
+    @property
+    def rules_columns(self) -> list[tuple[str, str]]:
+        """(code, label) of each end reason whose share the rules table shows (the game's ``end_reasons_by_rules``)."""
+        engine = REGISTRY.get(self.slug)
+        codes = engine.presentation.end_reasons_by_rules if engine is not None else ()
+        return [(code, end_reason_label(self.slug, code)) for code in codes]
 
     @property
     def bot_rows(self) -> list[BotStats]:
@@ -236,7 +244,8 @@ def compute(engine: str | None = None, *, imported: bool = True) -> Statistics:
     for game in games:
         adapter = engine_of[game.pk]
         label = adapter.label if adapter is not None else game.engine
-        reference = adapter.first_player_reference() if adapter is not None and game.engine not in engines else None
+        reference = (adapter.presentation.first_player_reference()
+                     if adapter is not None and game.engine not in engines else None)
         es = engines.setdefault(game.engine, EngineStats(game.engine, label, reference=reference))
         es.games += 1
         es.events += events[game.pk]
@@ -245,7 +254,7 @@ def compute(engine: str | None = None, *, imported: bool = True) -> Statistics:
         winners = set(game.winners or [])
         first = first_player(game, adapter)
         rules = rules_of(game, adapter)
-        rs = es.rules.setdefault(rules, RulesStats(rules)) if rules is not None else None
+        rs = es.rules.setdefault(rules, RulesStats(rules, game.engine)) if rules is not None else None
         if rs is not None:
             rs.games += 1
             rs.turns += turns[game.pk]
@@ -353,7 +362,8 @@ def end_reason_label(slug: str, code: str) -> str:
         return gettext("Unknown")
     if code == CLOSED:  # any game: the host closed the table mid-game (the game is abandoned)
         return gettext("Abandoned: the table was closed")
-    labels = getattr(REGISTRY.get(slug), "end_reasons", {}) or {}
+    engine = REGISTRY.get(slug)
+    labels = engine.presentation.end_reasons if engine is not None else {}
     return gettext(labels[code]) if code in labels else code
 
 

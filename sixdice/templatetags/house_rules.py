@@ -1,7 +1,8 @@
-"""``{{ table|house_rules }}``, ``{{ game|house_rules }}``: the Six-Dice rules a table or game plays.
+"""``{{ table|house_rules }}``, ``{{ game|house_rules }}``: the house rules a table or game plays.
 
-The result is :meth:`sixdice.engine.SixDiceEngine.rules_in_force` (``preset``,
-``variants``, ``bank``), or ``None`` for another game.  Templates word it
+The result is the game's :meth:`~sixdice.gamekit.engine.GameEngine.rules_in_force`
+(Six-Dice: ``preset``, ``variants``, ``bank``), or ``None`` for a game without
+house rules.  The game's own templates word it
 (``templates/sixdice/_rules_in_force.html``), so it is translated.
 """
 
@@ -17,18 +18,16 @@ register = template.Library()
 @register.filter
 def house_rules(obj: Any) -> dict[str, Any] | None:
     """The rules in force of a Table (its options, its capacity) or a Game (its options, its players)."""
-    from sixdice.engine import ENGINE, SixDiceEngine
+    from sixdice.gamekit.engine import REGISTRY
 
-    assert isinstance(ENGINE, SixDiceEngine)
     slug = getattr(obj, "engine", None) or getattr(obj, "game", None)
-    if slug != ENGINE.slug:
-        return None
+    engine = REGISTRY.get(slug) if isinstance(slug, str) else None
     options = getattr(obj, "options", None) or {}
     players = getattr(obj, "players", None)
     n = len(players) if isinstance(players, list | tuple) and players else getattr(obj, "capacity", 0) or 0
-    if not n:
+    if engine is None or not n:
         return None
-    return ENGINE.rules_in_force(options, players=n)
+    return engine.rules_in_force(options, players=n) or None
 
 
 @register.simple_tag

@@ -25,7 +25,7 @@ from sixdice.gamekit import (
     register,
     replay,
 )
-from sixdice.gamekit.engine import REGISTRY, Presentation, suggested_action
+from sixdice.gamekit.engine import REGISTRY, PlayRecord, Presentation, suggested_action
 from sixdice.gamekit.options import on_off, whole_number
 from tests.tinygame import TINY
 
@@ -77,8 +77,34 @@ def test_every_optional_hook_has_a_default():
     assert isinstance(game.presentation, Presentation) and game.presentation.engine is game
     assert game.presentation.die_face(5).text == "5"
     assert game.presentation.picture(state) == BoardPicture()
-    assert game.first_player_reference() is None and game.first_player(state) is None
-    assert game.rules_template is None and game.rules_context() == {}
+    assert game.presentation.first_player_reference() is None and game.first_player(state) is None
+    assert game.presentation.rules_template is None and game.presentation.rules_context() == {}
+    assert game.rules_in_force({}, players=2) == {} and game.rule_set({}, players=2) is None  # no house rules
+
+
+def test_every_presentation_hook_has_a_default():
+    game = Counting()
+    shown = game.presentation
+    state = game.start(players=["A", "B"], options={})
+    assert shown.move_kind({"type": "count"}) == "move"
+    assert shown.move_name({"type": "count"}) == part("move")
+    assert shown.lesson == "" and shown.rules_template is None and shown.rules_context() == {}
+    assert shown.end_reasons == {} and shown.rule_sets == {} and shown.end_reasons_by_rules == ()
+    assert shown.first_player_reference() is None
+    assert shown.play_record(state, players=2) == PlayRecord()
+    assert shown.plural_forms(lambda one, many, n: one if n == 1 else many) == {}
+
+
+def test_an_engine_class_may_not_answer_a_presentation_hook():
+    """Such a hook on the engine would never be asked: the class is refused as it is written."""
+    with pytest.raises(TypeError, match="move_kind, rules_template: these are answered by the game's Presentation"):
+        type("Misplaced", (Counting,), {"move_kind": lambda self, action: "count", "rules_template": "rules/x"})
+    assert type("Fine", (Counting,), {"rules_in_force": lambda self, options, *, players: {}})  # a rules hook
+
+
+def test_the_engine_reads_its_end_reasons_from_its_presentation():
+    assert TINY.end_reasons is TINY.presentation.end_reasons
+    assert TINY.end_reasons["target"] == "Target reached"
 
 
 def test_default_final_ranks_put_the_winners_first_and_the_others_tied():

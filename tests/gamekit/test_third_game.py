@@ -150,3 +150,37 @@ def test_a_row_in_the_statistics(client):
     html = client.get(reverse("review:stats"), {"game": "tiny"}).content.decode()
     assert 'id="engine-tiny"' in html
     assert get_engine("tiny").label in html
+
+
+@pytest.mark.django_db
+def test_its_sets_of_rules_and_end_reasons_in_the_statistics(client):
+    """The statistics' rules table is the game's: its sets in its order, the share of the end reasons it picks."""
+    for seed in range(2):
+        play("tiny", ("Ana", "Bo"), seed=seed)  # target 10: the standard game
+    short = play("tiny", ("Ana", "Bo"), seed=5, options={"target": 4})
+    table, host = services.create_table(game="tiny", options={"target": 6}, capacity=2)
+    for name in ("Cy", "Di"):
+        services.join_table(table=table, name=name)
+    ended = services.start_game(table=table, rng=random.Random(3)).game
+    checked_path.apply_action(table_code=table.code, credentials=Credentials(host_secret=host),
+                              action={"type": "end"}, expected_seq=ended.seq, as_host=True, rng=random.Random(3))
+    ended.refresh_from_db()
+    assert (short.end_reason, ended.status, ended.end_reason) == ("target", Game.Status.FINISHED, "host")
+
+    (row,) = stats.compute("tiny").engines
+    assert [(r.rules, r.label, r.games) for r in row.rules_rows] == [("standard", "Standard", 2), ("short", "Short game", 2)]
+    assert row.rules_columns == [("host", "Ended by the host")]
+    shares = {r.rules: r.end_reason_shares for r in row.rules_rows}
+    assert shares == {"standard": [("host", "Ended by the host", "0.0%")], "short": [("host", "Ended by the host", "50.0%")]}
+    assert {label for _code, label, _n in row.end_reason_rows} == {"Target reached", "Ended by the host"}
+    html = client.get(reverse("review:stats"), {"game": "tiny"}).content.decode()
+    assert 'data-rules="short"' in html and "Short game" in html
+    assert '<th>Ended by the host</th>' in html and 'data-reason="host" data-label="Ended by the host">50.0%<' in html
+
+
+def test_its_plural_strings_reach_the_page_beside_the_tables_own():
+    from sixdice.tables.core.plural_forms import plural_table
+
+    table = plural_table()
+    assert (table["tiny_total"]["one"], table["tiny_total"]["other"]) == ("Total: %(n)s point", "Total: %(n)s points")
+    assert table["dice_count"]["one"] == "%(n)s die"  # the tables' own

@@ -69,7 +69,7 @@ def test_runbuster_link_has_no_points_and_no_bgg_id(runbuster_game):
 
 def test_the_adapter_gives_the_bgg_id_and_scores(runbuster_game, monkeypatch):
     engine = get_engine("runbuster")
-    monkeypatch.setattr(type(engine), "play_record",
+    monkeypatch.setattr(type(engine.presentation), "play_record",
                         lambda self, state, *, players: PlayRecord(scores=(3.5, None), bgg_id=12345, highest_wins=True))
     data = _decoded(bgstats.link(runbuster_game))
     assert data["game"]["bggId"] == 12345 and data["game"]["highestWins"] is True

@@ -170,8 +170,8 @@ def test_bot_strengths_and_hint_hooks():
     with pytest.raises(ValueError, match="unknown bot strength"):
         ENGINE.bot_action(state, 0, random.Random(1), strength="godlike")
     assert ENGINE.hint(state, 1) is None  # not Bo's turn
-    assert ENGINE.hint(state, 0)["win"] == pytest.approx(ENGINE.first_player_reference())
-    assert round(ENGINE.first_player_reference(), 4) == 0.5085
+    assert ENGINE.hint(state, 0)["win"] == pytest.approx(ENGINE.presentation.first_player_reference())
+    assert round(ENGINE.presentation.first_player_reference(), 4) == 0.5085
 
 
 def test_turns_and_picture_for_the_review_pages():

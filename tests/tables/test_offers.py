@@ -67,8 +67,8 @@ def test_the_hosts_undo_offer_names_the_last_move_still_in_play():
     assert offers.game_part(SIXDICE, undone)["undo"] == offer
     assert offers.update_part(SIXDICE, [ev(6, "system", "group")]) == {}  # server steps: unchanged
     assert offers.update_part(SIXDICE, [ev(6, "system", "group")], status="finished") == {"undo": None}
-    assert get_engine("runbuster").move_kind({"type": "choose"}) == "straight"
-    assert TINY.move_kind({"type": "add"}) == "move"  # the default
+    assert get_engine("runbuster").presentation.move_kind({"type": "choose"}) == "straight"
+    assert TINY.presentation.move_kind({"type": "add"}) == "move"  # the default
 
 
 def test_undone_seqs_strike_what_an_undo_took_back_even_in_the_last_events_only():

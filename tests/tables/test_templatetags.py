@@ -33,3 +33,18 @@ def test_plural_forms_per_category_in_ukrainian():
     with translation.override("en"):
         forms = plural_table()["dice_count"]
     assert (forms["one"], forms["other"]) == ("%(n)s die", "%(n)s dice")
+
+
+def test_each_games_plural_keys_are_its_own():
+    """The page gets one table of every game's plural strings: no game's key shadows another's or the tables' own."""
+    from django.utils.translation import ngettext
+
+    from sixdice.gamekit.engine import REGISTRY
+    from sixdice.tables.core.plural_forms import FORMS, plural_table
+
+    seen = set(FORMS)
+    for engine in REGISTRY.values():
+        keys = set(engine.presentation.plural_forms(ngettext))
+        assert not keys & seen, f"{engine.slug} reuses {keys & seen}"
+        seen |= keys
+    assert set(plural_table()) == seen and "bank" in seen  # Six-Dice's bank, from its presentation

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 def _undid(game, before, target: int) -> str:
     """The plain-words line of the host's undo back to ``target``: whose move it took back, and which."""
     seq, actor, action = next(e for e in before if e[0] > target)
-    move = get_engine(game.engine).move_name(dict(action))["msg"]
+    move = get_engine(game.engine).presentation.move_name(dict(action))["msg"]
     return f"The host undid {game.players[int(actor)]}'s {move}" if actor.isdigit() else f"The host undid the app's {move}"
 
 

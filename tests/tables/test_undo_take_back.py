@@ -114,7 +114,7 @@ def test_a_player_takes_back_their_last_action_as_an_event(slug):
     assert [(e.seq, e.actor, e.action) for e in log[:-1]] == before  # nothing deleted or changed
     last = log[-1]
     assert last.actor == str(seat) and last.action == {"type": "undo", "to": to, "seat": seat}
-    move = get_engine(game.engine).move_name(dict(next(a for q, _, a in before if q == own)))["msg"]
+    move = get_engine(game.engine).presentation.move_name(dict(next(a for q, _, a in before if q == own)))["msg"]
     assert last.text == f"{NAMES[seat]} took back their {move}"  # plain words: no event number
     assert game.state == expected == checked_path.replay(game)
     assert own in undone([(e.actor, e.action) for e in log])

@@ -30,10 +30,10 @@ MAX_BODY = 4096
 
 
 def lesson_for(slug: str) -> tuple[GameEngine, kit.Lesson]:
-    if slug not in REGISTRY or not get_engine(slug).lesson:
+    if slug not in REGISTRY or not get_engine(slug).presentation.lesson:
         raise Http404("No lesson for this game.")
     engine = get_engine(slug)
-    module = importlib.import_module(engine.lesson)
+    module = importlib.import_module(engine.presentation.lesson)
     return engine, module.LESSON
 
 
@@ -100,7 +100,7 @@ def learn_page(request: HttpRequest, game: str) -> HttpResponse:
 
 
 def learn_home(request: HttpRequest) -> HttpResponse:
-    games = [e for e in REGISTRY.values() if e.lesson]
+    games = [e for e in REGISTRY.values() if e.presentation.lesson]
     return render(request, "tables/learn_home.html", {"games": games})
 
 

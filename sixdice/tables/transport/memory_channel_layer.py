@@ -1,7 +1,7 @@
 """The in-memory channel layer (one process), made to scale to a thousand connections.
 
 Besides sweeping less often than Channels' layer, it can hand a group message
-straight to a consumer of this process (a *local* fan-out): a connection that
+directly to a consumer of this process (a *local* fan-out): a connection that
 is idle, with nothing queued before the message, gets it at once from the
 sender, instead of through its queue, a task of its own and a dispatch.  The
 order each connection sees its messages in stays the order they were sent.
@@ -26,7 +26,7 @@ Take = Callable[[dict[str, Any]], Awaitable[bool]]
 """A consumer's way to take a group message at once: ``False`` when it is busy (then it is queued)."""
 
 DIRECT_TYPES = frozenset({"table.events", "table.presence", "table.timer"})
-"""Group messages a consumer may take straight from the sender: their handlers only send a frame
+"""Group messages a consumer may take directly from the sender: their handlers only send a frame
 (they neither wait for the database nor change the message, which every taker then shares)."""
 
 

@@ -70,7 +70,7 @@ def take_back_offer(engine: GameEngine, log: Sequence[Payload]) -> dict[str, Any
 
     The rule is the service's (:func:`~sixdice.gamekit.replay.take_back_point`);
     it looks back only to the last event that is not a server step, so the
-    last events of a log are enough.  ``kind``: the engine's ``move_kind``.  A move the app played
+    last events of a log are enough.  ``kind``: the presentation's ``move_kind``.  A move the app played
     for the seat when its time ran out is not the seat's own.
     """
     last = next((e for e in reversed(log) if _decides(engine, e)), None)
@@ -79,11 +79,11 @@ def take_back_offer(engine: GameEngine, log: Sequence[Payload]) -> dict[str, Any
     seat = int(last["actor"])
     if take_back_point([(e["actor"], e["action"]) for e in log], seat, engine=engine) is None:
         return None
-    return {"seat": seat, "seq": last["seq"], "kind": engine.move_kind(last["action"])}
+    return {"seat": seat, "seq": last["seq"], "kind": engine.presentation.move_kind(last["action"])}
 
 
 def _offer(engine: GameEngine, event: Payload) -> dict[str, Any]:
-    return {"seq": event["seq"], "actor": event["actor"], "kind": engine.move_kind(event["action"])}
+    return {"seq": event["seq"], "actor": event["actor"], "kind": engine.presentation.move_kind(event["action"])}
 
 
 def undo_offer(engine: GameEngine, log: Sequence[Payload], *, status: str, gone: Sequence[int] = ()) -> dict[str, Any] | None:
