@@ -8,6 +8,9 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# The suite runs on this many processes (pytest-xdist), a test file to a process: each
+# file's server and browser stay in one process.  TEST_WORKERS=0 runs it in this process.
+TEST_WORKERS ?= 2
 SYSTEM_PACKAGES := chromium redis-server postgresql gettext
 
 .PHONY: run dev test lint bench system-deps
@@ -25,7 +28,7 @@ test: $(STAMP) system-deps
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
