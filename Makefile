@@ -40,6 +40,7 @@ bench: $(STAMP)
 	$(PY) -m sixdice.lab.botbench
 	$(PY) -m runbuster.lab.bench
 	$(PY) -m tests.load.bench $(BENCH_ARGS)
+	$(PY) -m tests.load.browserbench
 
 $(STAMP): pyproject.toml
 	@$(MAKE) --no-print-directory python-venv
