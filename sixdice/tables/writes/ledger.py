@@ -120,7 +120,12 @@ def run_system_actions(
 
 
 def save(game: Game, applied: Applied, *, expected_seq: int, table: Table) -> None:
-    """Conditional update of the snapshot plus the unique (game, seq) events: one writer wins (else :class:`Stale`)."""
+    """Conditional update of the snapshot plus the unique (game, seq) events: one writer wins (else :class:`Stale`).
+
+    The UPDATE matches only while the game is still played at ``expected_seq``:
+    a move read before the table was closed (:func:`abandon`, which keeps the
+    ``seq``) is refused on PostgreSQL too, where it commits after the close.
+    """
     engine = get_engine(game.engine)
     outcome = engine.outcome(game.state)
     new_seq = expected_seq + len(applied.events)
@@ -137,7 +142,7 @@ def save(game: Game, applied: Applied, *, expected_seq: int, table: Table) -> No
     if applied.repinned:
         fields["pinned"] = list(game.pinned)
     if outcome is not None or applied.repinned:  # the last move of a game, or one around an undo: rare, through the ORM
-        saved = Game.objects.filter(pk=game.pk, seq=expected_seq).update(**fields)
+        saved = Game.objects.filter(pk=game.pk, seq=expected_seq, status=Game.Status.PLAYING).update(**fields)
     else:
         saved = _update_game(game.pk, expected_seq, new_seq, game.state)
     if saved != 1:
@@ -160,6 +165,19 @@ def save(game: Game, applied: Applied, *, expected_seq: int, table: Table) -> No
                       payload={"game": game.number, "winners": list(outcome.winners)})
 
 
+def abandon(table: Table, *, reason: str = "closed") -> int:
+    """Mark the table's game in play abandoned, as it stands (its log and ``seq`` unchanged); how many were.
+
+    The ``seq`` stays the number of the game's events (export, import and the
+    clients' resync count on it); a move read before this commits is refused
+    by :func:`save`'s condition on the status instead.  The caller records the
+    table's change (:func:`record_change`), in the same transaction.
+    """
+    return Game.objects.filter(table_id=table.pk, status=Game.Status.PLAYING).update(
+        status=Game.Status.ABANDONED, end_reason=reason, finished_at=timezone.now(),
+    )
+
+
 def column(model: type[models.Model], name: str) -> str:
     found = getattr(model._meta.get_field(name), "column", None)
     assert found is not None
@@ -170,14 +188,16 @@ def column(model: type[models.Model], name: str) -> str:
 def _update_sql() -> str:
     qn = connection.ops.quote_name
     return (f"UPDATE {qn(Game._meta.db_table)} SET {qn(column(Game, 'seq'))} = %s, {qn(column(Game, 'state'))} = %s "
-            f"WHERE {qn(column(Game, 'id'))} = %s AND {qn(column(Game, 'seq'))} = %s")
+            f"WHERE {qn(column(Game, 'id'))} = %s AND {qn(column(Game, 'seq'))} = %s "
+            f"AND {qn(column(Game, 'status'))} = %s")
 
 
 def _update_game(game_id: int, expected_seq: int, new_seq: int, state: dict[str, Any]) -> int:
-    """The conditional UPDATE of a move, on the cursor: 1 if ``seq`` was still ``expected_seq``."""
+    """The conditional UPDATE of a move, on the cursor: 1 if the game is still played at ``expected_seq``."""
     state_field = Game._meta.get_field("state")
     with connection.cursor() as cursor:
-        cursor.execute(_update_sql(), [new_seq, state_field.get_db_prep_save(state, connection), game_id, expected_seq])
+        cursor.execute(_update_sql(), [new_seq, state_field.get_db_prep_save(state, connection), game_id, expected_seq,
+                                       Game.Status.PLAYING.value])
         return cursor.rowcount
 
 

@@ -14,7 +14,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 from django.utils.translation import gettext
 
 from sixdice.gamekit.engine import OptionsError, get_engine
@@ -211,11 +210,10 @@ def set_bot(*, table: Table, position: int, is_bot: bool = True, strength: str =
 def close_table(*, table: Table) -> Table:
     """End the series: nothing more is played at this table; it can still be watched.
 
-    A game still being played is kept as it stands, marked abandoned.
+    A game still being played is kept as it stands, marked abandoned; a move
+    read before the close and saved after it is refused ``stale`` (:func:`.ledger.save`).
     """
-    Game.objects.filter(table=table, status=Game.Status.PLAYING).update(
-        status=Game.Status.ABANDONED, end_reason="closed", finished_at=timezone.now()
-    )
+    ledger.abandon(table)
     Table.objects.filter(pk=table.pk).update(status=Table.Status.CLOSED, paused=False)
     ledger.record_change(table, TableChange.Kind.CLOSE)
     table.refresh_from_db()
