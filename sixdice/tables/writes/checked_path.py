@@ -33,7 +33,6 @@ from sixdice.gamekit.replay import final_state
 from sixdice.tables.core import signals
 from sixdice.tables.core.errors import (
     STALE_MESSAGE,
-    BadField,
     GameOver,
     NoGame,
     NotAllowed,
@@ -50,6 +49,7 @@ from sixdice.tables.core.keys import Credentials, hash_secret, is_host, normalis
 from sixdice.tables.core.plain_rows import columns, from_db, ordered
 from sixdice.tables.core.rng import system_rng
 from sixdice.tables.models import Event, Game, Seat, Table, TurnTimer
+from sixdice.tables.wire import incoming
 from sixdice.tables.writes import ledger
 from sixdice.tables.writes.ledger import Applied
 
@@ -77,13 +77,6 @@ def game_in_play(table: Table, game: Game | None, *, while_paused: bool = False)
     if table.paused and not while_paused:
         raise Paused(gettext("The host has paused the game."))
     return game
-
-
-def expected(value: Any, name: str = "seq") -> int:
-    """The ``seq`` a sender saw, checked to be a whole number (else :class:`BadField`)."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise BadField(gettext("Field %(name)s must be a whole number.") % {"name": repr(name)})
-    return value
 
 
 def _resolve_actor(table: Table, credentials: Credentials, *, as_host: bool, seat: int | None,
@@ -207,7 +200,7 @@ def checked_write(
     to change nothing.  ``bot_seat``: a driver (bot, timer) plays that seat.
     ``seat_only``: only a seat may send it (the refusal's message for anyone else).
     """
-    seq = expected(expected_seq)
+    seq = incoming.whole_number(expected_seq, "seq")
     loaded = load_for_action(table_code, credentials)
     table = loaded.table
     actor: Actor = (

@@ -9,8 +9,9 @@ the names the rest of the code base and the tests use.
 
 from __future__ import annotations
 
+import itertools
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -137,6 +138,20 @@ def join_table(
     )
     ledger.record_change(table, TableChange.Kind.JOIN, actor=str(seat.position), payload={"position": seat.position, "bot": is_bot})
     return seat, secret
+
+
+def bot_name(taken: Iterable[str]) -> str:
+    """The name of a new seat the app plays: the first "Bot n" that no name in ``taken`` is (in any case)."""
+    used = {name.casefold() for name in taken}
+    return next(name for n in itertools.count(1) if (name := f"Bot {n}").casefold() not in used)
+
+
+@transaction.atomic
+def add_bot(*, table: Table, strength: Any = "") -> Seat:
+    """A seat the app plays, named :func:`bot_name` (the host's "add a bot", the new-table form, play against the app)."""
+    taken = Seat.objects.filter(table_id=table.pk).values_list("name", flat=True)
+    seat, _secret = join_table(table=table, name=bot_name(taken), is_bot=True, strength=strength)
+    return seat
 
 
 @transaction.atomic
