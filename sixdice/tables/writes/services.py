@@ -66,6 +66,23 @@ def clean_name(name: str) -> str:
     return cleaned
 
 
+SAME_NAME, LOOKALIKE = "same", "lookalike"
+
+
+def name_clash(name: str, names: Iterable[str]) -> tuple[str, str] | None:
+    """The name at the table that ``name`` clashes with, and how: :data:`SAME_NAME` (in any case) or :data:`LOOKALIKE`.
+
+    The other half of the seat-name rule (:func:`clean_name` is the first): the
+    join form and an imported game's players keep names apart by it.
+    """
+    names = list(names)
+    same = next((other for other in names if other.casefold() == name.casefold()), None)
+    if same is not None:
+        return SAME_NAME, same
+    lookalike = lookalikes.confusable_with(name, names)
+    return None if lookalike is None else (LOOKALIKE, lookalike)
+
+
 def create_table(
     *,
     game: str,
@@ -122,11 +139,12 @@ def join_table(
     seats = list(table.seats.all())
     if len(seats) >= table.capacity:
         raise TableFull(gettext("All %(n)s seats are taken.") % {"n": table.capacity})
-    if any(seat.name.casefold() == cleaned.casefold() for seat in seats):
+    clash = name_clash(cleaned, [seat.name for seat in seats])
+    if clash is not None and clash[0] == SAME_NAME:
         raise NameTaken(gettext("Someone at this table is already called %(name)s.") % {"name": cleaned})
-    if (lookalike := lookalikes.confusable_with(cleaned, [seat.name for seat in seats])) is not None:
+    if clash is not None:
         raise NameTaken(gettext("%(name)s looks too much like %(other)s, who is already at this table.")
-                           % {"name": cleaned, "other": lookalike})
+                           % {"name": cleaned, "other": clash[1]})
     secret = new_secret()
     seat = Seat.objects.create(
         table=table,
