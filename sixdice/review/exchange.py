@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -26,8 +27,8 @@ from sixdice.gamekit.options import takes_back
 from sixdice.gamekit.pins import pinned_values
 from sixdice.gamekit.replay import describe, describe_parts, is_undo, replay, undone_first
 from sixdice.tables.core import errors, keys
-from sixdice.tables.models import Event, Game, Seat, Table
-from sixdice.tables.writes import services
+from sixdice.tables.models import Event, Game, Seat, Table, TableChange
+from sixdice.tables.writes import ledger, services
 
 from . import csvsafe, limits
 from .hints import MAX_HINT_CHARS, export_hints
@@ -570,47 +571,41 @@ def _hints(raw: Any, events: Sequence[Mapping[str, Any]], label: str) -> list[di
 
 
 def _write(c: dict[str, Any]) -> Game:
+    """Write one checked game through the ledger, as a table that was played here: its seats joined and
+    the game started (at its start), its events, then its end (a finished game's, or the table's close)."""
+    abandoned = c["status"] == Game.Status.ABANDONED
     # The table is opened by the same service as a new table (its old code when free), then filled in.
     table, _host_secret = services.create_table(
         game=c["engine"], options=c["table_options"], capacity=len(c["names"]), code=c["code"],
-        status=Table.Status.CLOSED if c["status"] == Game.Status.ABANDONED else Table.Status.FINISHED,
+        status=Table.Status.CLOSED if abandoned else Table.Status.FINISHED,
     )
-    Seat.objects.bulk_create(
-        Seat(table=table, position=i, name=name, is_bot=bot) for i, (name, bot) in enumerate(zip(c["names"], c["bots"], strict=True))
-    )
-    outcome = c["outcome"]
+    events, outcome = c["events"], c["outcome"]
+    times = [e["at"] for e in events if e["at"] is not None]
     result: dict[str, Any] = (
         {"winners": list(outcome.winners), "end_reason": outcome.end_reason, "places": list(outcome.places),
          "loser": outcome.loser}
         if outcome is not None else {"end_reason": c["end_reason"]}
     )
-    game = Game.objects.create(
+    game = ledger.open_game(table, Game(
         table=table, number=c["number"], engine=c["engine"], options=c["options"], players=c["names"],
-        first=c["first"], initial_state=c["initial"], state=c["state"], seq=len(c["events"]),
-        pinned=pinned_values([(e["actor"], e["action"]) for e in c["events"]], get_engine(c["engine"]), c["options"]),
+        first=c["first"], initial_state=c["initial"], state=c["state"], seq=len(events),
+        pinned=pinned_values([(e["actor"], e["action"]) for e in events], get_engine(c["engine"]), c["options"]),
         status=c["status"], finished_at=c["finished_at"], **result,
-    )
+    ), kind=TableChange.Kind.START, actor=SYSTEM, payload={"imported": True},
+        seats=[Seat(table=table, position=i, name=name, is_bot=bot)
+               for i, (name, bot) in enumerate(zip(c["names"], c["bots"], strict=True))],
+        at=c["started_at"] or (times[0] if times else None))
+    ledger.append([
+        Event(game=game, seq=e["seq"], actor=e["actor"], action=e["action"], text=e["text"],
+              notation=e.get("notation") or [], stand_in=e.get("stand_in", ""), created_at=e["at"]) for e in events
+    ])
     save_note(game, note=c["note"], disputed=c["disputed"])
     HintShown.objects.bulk_create(HintShown(game=game, **h) for h in c.get("hints", []))
     ImportMark.objects.create(game=game, source=c.get("source", "")[:200], content_hash=c["hash"],
                               verified=c["signature"] == VERIFIED)
-    if c["started_at"] is not None:  # auto_now_add set it to now
-        Game.objects.filter(pk=game.pk).update(started_at=c["started_at"])
-    created = Event.objects.bulk_create(
-        Event(game=game, seq=e["seq"], actor=e["actor"], action=e["action"], text=e["text"],
-              notation=e.get("notation") or [], stand_in=e.get("stand_in", "")) for e in c["events"]
-    )
-    stamped = []
-    for event, e in zip(created, c["events"], strict=True):
-        if e["at"] is not None:
-            event.created_at = e["at"]
-            stamped.append(event)
-    if stamped:
-        if any(event.pk is None for event in stamped):  # backends that do not return ids
-            for event in stamped:
-                Event.objects.filter(game=game, seq=event.seq).update(created_at=event.created_at)
-        else:
-            Event.objects.bulk_update(stamped, ["created_at"])
+    end = ledger.Change(TableChange.Kind.CLOSE, HOST, {"game": game.number, "imported": True}) if abandoned else \
+        ledger.Change(TableChange.Kind.GAME_END, SYSTEM, {"game": game.number, "winners": game.winners, "imported": True})
+    ledger.record_changes(table, [replace(end, at=c["finished_at"] or (times[-1] if times else None))])
     game.refresh_from_db()
     return game
 

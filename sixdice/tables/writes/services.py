@@ -284,7 +284,7 @@ def start_game(*, table: Table, rng: random.Random | None = None) -> Applied:
         options = {**engine.coach_options(options), **table_options(table.options)}
     first = rng.randrange(len(seats)) if previous is None else (previous.first + 1) % len(seats)
     state = engine.start(players=names, options=options, first=first)
-    game = Game.objects.create(
+    game = Game(
         table=table,
         number=1 if previous is None else previous.number + 1,
         engine=engine.slug,
@@ -294,10 +294,9 @@ def start_game(*, table: Table, rng: random.Random | None = None) -> Applied:
         initial_state=state,
         state=state,
     )
-    Table.objects.filter(pk=table.pk).update(status=Table.Status.PLAYING, paused=False)
     # The table frame goes out first: it carries the new game, so the update after it is no surprise.
     kind = TableChange.Kind.START if previous is None else TableChange.Kind.REMATCH
-    ledger.record_change(table, kind, payload={"game": game.number})
+    ledger.open_game(table, game, kind=kind, table_status=Table.Status.PLAYING)
     has_timer = TurnTimer.objects.filter(table_id=table.pk, seconds__gt=0).exists()
     applied = Applied(game=game, bots=any(seat.is_bot for seat in seats), timer=has_timer)
     ledger.run_system_actions(engine, game, state, applied, rng)
