@@ -87,6 +87,28 @@ async def _refusals(code: str, secret: str, count: int, reconnect: bool, profile
     return times
 
 
+IN_THREAD: dict[str, list[float]] = {"apply_once": [], "snapshot": []}
+"""CPU time of the database thread's two calls per refused action (``time.thread_time``)."""
+
+
+def _time_in_thread() -> None:
+    """Time the two calls the consumer runs off the event loop for a refused action: the refusal, its snapshot."""
+    from sixdice.tables.reads import selectors
+    from sixdice.tables.writes import action_receipts
+
+    for module, name in ((action_receipts, "apply_once"), (selectors, "snapshot")):
+        real = getattr(module, name)
+
+        def timed(*args: Any, _real: Any = real, _name: str = name, **kwargs: Any) -> Any:
+            t0 = time.thread_time()
+            try:
+                return _real(*args, **kwargs)
+            finally:
+                IN_THREAD[_name].append(time.thread_time() - t0)
+
+        setattr(module, name, timed)
+
+
 def _profile_in_thread(profile: cProfile.Profile) -> None:
     """Profile what the consumer runs off the event loop for a refused action (cProfile sees one thread)."""
     from sixdice.tables.reads import selectors
@@ -128,12 +150,18 @@ def main() -> None:
         in_thread = cProfile.Profile() if args.profile else None
         if in_thread is not None:  # the database thread's part: the refusal and its snapshot
             _profile_in_thread(in_thread)
+        _time_in_thread()
         warm: Any = asyncio.run(_refusals(code, secret, 20, args.reconnect, None))  # imports, caches
         assert warm
+        for spent in IN_THREAD.values():
+            spent.clear()
         times = asyncio.run(_refusals(code, secret, args.actions, args.reconnect, profile))
         what = "a new socket each (welcome, refusal, close)" if args.reconnect else "on one socket"
         print(f"{len(times)} refused stale actions, {what}")
         print(f"  CPU per refused action: {_stats(times)}")
+        for name, spent in IN_THREAD.items():
+            if spent:
+                print(f"    of which the database thread's {name + ':':12} {_stats(spent)}")
         if profile is not None and in_thread is not None:
             print("\n-- the event loop's part")
             pstats.Stats(profile).sort_stats("cumulative").print_stats(25)
