@@ -10,8 +10,10 @@ transaction and in this order (boardgame.io's master):
 3. **shape, turn, legal**: the write's own checks (``compose``): for a move,
    the game's declared action schema, whose turn it is, and the rules engine;
 4. **expected seq**: the ``seq`` the sender saw is still the game's; an old
-   one is refused :class:`~sixdice.tables.core.errors.Stale` and changes nothing
-   (also when step 3 refused it: acting on an old state is then the real reason);
+   one is refused :class:`~sixdice.tables.core.errors.Stale` and changes nothing.
+   It is looked at right after the frame's shape, before the turn and the
+   rules: acting on an old state is the real reason whatever they would say,
+   and a phone on an old screen (or a flood of old frames) costs no rules work;
 5. **append and save** (:func:`sixdice.tables.writes.ledger.save`), after which the
    outbox decides what runs once the transaction commits.
 """
@@ -38,7 +40,6 @@ from sixdice.tables.core.errors import (
     NotAllowed,
     NotHost,
     Paused,
-    ServiceError,
     Spectator,
     Stale,
     TableClosed,
@@ -216,18 +217,12 @@ def checked_write(
             write.shape(turn)
         except GameError as exc:
             raise from_game_error(exc) from None
+    if seq != game.seq:  # acted on an old state: refused before any rules work (the cheap refusal of a stale frame)
+        raise Stale(STALE_MESSAGE)
     try:
         write.compose(turn)
     except GameError as exc:
-        if seq != game.seq:  # the sender acted on an old state: that is the real reason
-            raise Stale(STALE_MESSAGE) from None
         raise from_game_error(exc) from None
-    except ServiceError:
-        if seq != game.seq:
-            raise Stale(STALE_MESSAGE) from None
-        raise
-    if seq != game.seq:
-        raise Stale(STALE_MESSAGE)
     ledger.save(game, turn.applied, expected_seq=seq, table=table)
     return turn.applied
 
