@@ -36,8 +36,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sixdice.tables.core import keys
-from sixdice.tables.writes import checked_path
 from tests.load.infra import ROOT, Daphne, base_env, migrate, no_collector, raise_fd_limit
 
 MAX_STATEMENTS = 6
@@ -79,8 +77,10 @@ def _statements_main(out: str) -> None:
     from django.db.backends.utils import CursorWrapper
 
     from sixdice.asgi import application
+    from sixdice.tables.core import keys
     from sixdice.tables.models import Game
     from sixdice.tables.reads import selectors
+    from sixdice.tables.writes import checked_path
     from tests.load.clients import next_action, setup_tables
 
     sql: list[str] = []
