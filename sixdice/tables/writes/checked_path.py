@@ -7,14 +7,16 @@ transaction and in this order (boardgame.io's master):
 1. **sender**: the seat this browser holds, the host, or a driver's seat;
 2. **in play**: a game is being played (the host's undo and corrections may
    also be made while the table is paused);
-3. **shape, turn, legal**: the write's own checks (``compose``): for a move,
-   the game's declared action schema, whose turn it is, and the rules engine;
+3. **shape**: the frame is of the write's declared shape (for a move, the
+   game's action schema): a malformed frame is refused as it is, whatever its ``seq``;
 4. **expected seq**: the ``seq`` the sender saw is still the game's; an old
-   one is refused :class:`~sixdice.tables.core.errors.Stale` and changes nothing.
-   It is looked at right after the frame's shape, before the turn and the
-   rules: acting on an old state is the real reason whatever they would say,
-   and a phone on an old screen (or a flood of old frames) costs no rules work;
-5. **append and save** (:func:`sixdice.tables.writes.ledger.save`), after which the
+   one is refused :class:`~sixdice.tables.core.errors.Stale` and changes
+   nothing, before the turn and the rules are looked at: acting on an old
+   state is the real reason whatever they would say, and a phone on an old
+   screen (or a flood of old frames) costs no rules work;
+5. **turn, legal**: the write's own checks (``compose``): whose turn it is and
+   the rules engine, which append the events;
+6. **save** (:func:`sixdice.tables.writes.ledger.save`), after which the
    outbox decides what runs once the transaction commits.
 """
 
