@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -20,16 +21,14 @@ from django.db import transaction
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.dateparse import parse_datetime
 
-from sixdice.gamekit.engine import HOST, REGISTRY, SYSTEM, GameError, get_engine
+from sixdice.gamekit.engine import HOST, REGISTRY, SYSTEM, GameEngine, GameError, Outcome, get_engine
 from sixdice.gamekit.options import table_options as shared_options
 from sixdice.gamekit.options import takes_back
 from sixdice.gamekit.pins import pinned_values
 from sixdice.gamekit.replay import describe, describe_parts, is_undo, replay, undone_first
 from sixdice.tables.core import errors, keys
-from sixdice.tables.core import lookalike_names as lookalikes
-from sixdice.tables.models import Event, Game, Seat, Table
-from sixdice.tables.writes import services
-from sixdice.tables.writes.services import NAME_MAX
+from sixdice.tables.models import Event, Game, Seat, Table, TableChange
+from sixdice.tables.writes import ledger, services
 
 from . import csvsafe, limits
 from .hints import MAX_HINT_CHARS, export_hints
@@ -334,85 +333,132 @@ def upgrade(doc: Mapping[str, Any], label: str = "the game") -> Document:
 
 
 def _check(doc: Any, label: str) -> dict[str, Any]:
-    """Validate one document and replay it; returns what :func:`_write` needs."""
+    """Validate one document and replay it; returns what :func:`_write` needs.
+
+    One checker per part of the document, in the order a person reads it; the
+    first refusal is the one reported.
+    """
+    original, doc = _check_header(doc, label)
+    head = _check_game(doc, label)
+    engine = head["engine"]
+    names, bots = _check_players(doc["players"], label)
+    n = len(names)
+    _need(engine.min_players <= n <= engine.max_players,
+          f"{label}: {engine.label} takes {engine.min_players} to {engine.max_players} players, not {n}.")
+    _need(head["first"] < n, f'{label}: "game.first" is not a seat of this game.')
+    cleaned, initial = _check_options(doc, head, names, label)
+    events = _check_events(doc["events"], n, head["started_at"], upgraded=original.get("version") != VERSION,
+                           label=label)
+    state = _replay_events(engine, initial, events, cleaned, names, label)
+    _need(head["g"].get("seq", len(events)) == len(events), f'{label}: "game.seq" is not the number of events.')
+    outcome = _check_result(engine, state, doc, head, label)
+    note, disputed = _check_review(doc, label)
+    hints = _hints(doc.get("hints", []), events, label)
+    fingerprint = limits.content_hash(engine.slug, cleaned, names, head["first"],
+                                      ((e["actor"], e["action"]) for e in events))
+    return {
+        "signature": signature_of(original),
+        "hash": fingerprint, "engine": engine.slug, "number": head["number"], "options": cleaned,
+        "first": head["first"], "names": names, "bots": bots, "initial": initial, "state": state, "outcome": outcome,
+        "events": events, "started_at": head["started_at"], "finished_at": head["finished_at"],
+        "table_options": head["table_options"], "code": head["code"], "status": head["status"], "note": note,
+        "disputed": disputed, "end_reason": head["g"].get("end_reason") or "", "hints": hints,
+    }
+
+
+def _check_header(doc: Any, label: str) -> tuple[Mapping[str, Any], Document]:
+    """The document as it came (its signature is checked on it) and upgraded to :data:`VERSION`, every part there."""
     doc = _obj(doc, label)
     try:
         limits.check_sizes(doc, label)
     except limits.TooLarge as exc:
         raise ImportRefused(str(exc)) from None
     _need(doc.get("format") == FORMAT, f'{label}: "format" must be "{FORMAT}".')
-    original, doc = doc, upgrade(doc, label)  # the signature is the file's own: checked on it as it came
-    upgraded = original.get("version") != VERSION
+    upgraded = upgrade(doc, label)
     for key in ("game", "table", "players", "initial_state", "events", "final_state"):
-        _need(key in doc, f'{label}: "{key}" is missing.')
+        _need(key in upgraded, f'{label}: "{key}" is missing.')
+    return doc, upgraded
+
+
+def _check_game(doc: Document, label: str) -> dict[str, Any]:
+    """``game`` and ``table``: the engine, number, options, first seat, status, times and the table's code."""
     g = _obj(doc["game"], f'{label}: "game"')
     t = _obj(doc["table"], f'{label}: "table"')
     try:
         engine = get_engine(_str(g.get("engine"), f'{label}: "game.engine"'))
     except GameError:
         raise ImportRefused(f'{label}: unknown game engine {g.get("engine")!r}.') from None
-    number = _int(g.get("number"), f'{label}: "game.number"', minimum=1)
-    options = _obj(g.get("options"), f'{label}: "game.options"')
-    first = _int(g.get("first"), f'{label}: "game.first"')
-    status = g.get("status")
+    head: dict[str, Any] = {"g": g, "engine": engine}
+    head["number"] = _int(g.get("number"), f'{label}: "game.number"', minimum=1)
+    head["options"] = _obj(g.get("options"), f'{label}: "game.options"')
+    head["first"] = _int(g.get("first"), f'{label}: "game.first"')
+    status = head["status"] = g.get("status")
     _need(status in (Game.Status.FINISHED, Game.Status.ABANDONED), f'{label}: only finished or abandoned games '
           f'can be imported ("game.status" is {status!r}).')
-    started_at = _time(g.get("started_at"), f'{label}: "game.started_at"')
-    finished_at = _time(g.get("finished_at"), f'{label}: "game.finished_at"')
-    table_options = _obj(t.get("options", {}), f'{label}: "table.options"')
-    code = t.get("code")
+    head["started_at"] = _time(g.get("started_at"), f'{label}: "game.started_at"')
+    head["finished_at"] = _time(g.get("finished_at"), f'{label}: "game.finished_at"')
+    head["table_options"] = dict(_obj(t.get("options", {}), f'{label}: "table.options"'))
+    code = head["code"] = t.get("code")
     _need(code is None or isinstance(code, str), f'{label}: "table.code" must be a string.')
     _need(code is None or _is_table_code(code),
           f'{label}: "table.code" must be {keys.CODE_LENGTH} characters of {keys.CODE_ALPHABET} '
           f"(as the join form reads a code), not {str(code)[:20]!r}.")
+    return head
 
-    # Players.
-    raw_players = doc["players"]
+
+def _check_players(raw_players: Any, label: str) -> tuple[list[str], list[bool]]:
+    """The seats in order: each name as the join form takes it (:func:`_seat_name`), each bot flag."""
     _need(isinstance(raw_players, list), f'{label}: "players" must be a list.')
     names: list[str] = []
     bots: list[bool] = []
     for position, p in enumerate(raw_players):
         p = _obj(p, f'{label}: player {position + 1}')
         _need(p.get("seat") == position, f'{label}: player {position + 1} must have "seat": {position}.')
-        name = _str(p.get("name"), f'{label}: the name of player {position + 1}')
-        _need(name.strip() == name and 0 < len(name) <= NAME_MAX and name.isprintable(),
-              f'{label}: the name of player {position + 1} is not a valid name.')
-        try:  # as the join form takes a name
-            valid = services.clean_name(name) == name
-        except errors.ServiceError:
-            valid = False
-        _need(valid, f'{label}: the name of player {position + 1} is not a valid name.')
-        _need(name.casefold() not in {n.casefold() for n in names}, f'{label}: two players are called {name!r}.')
-        _need(lookalikes.confusable_with(name, names) is None,
-              f'{label}: the name of player {position + 1} looks like another player\'s.')
+        names.append(_seat_name(p.get("name"), names, position, label))
         bot = p.get("bot", False)
         _need(isinstance(bot, bool), f'{label}: "bot" of player {position + 1} must be true or false.')
-        names.append(name)
         bots.append(bot)
-    n = len(names)
-    _need(engine.min_players <= n <= engine.max_players,
-          f"{label}: {engine.label} takes {engine.min_players} to {engine.max_players} players, not {n}.")
-    _need(first < n, f'{label}: "game.first" is not a seat of this game.')
+    return names, bots
 
-    # Options and the initial state, rebuilt by the engine.
+
+def _seat_name(name: Any, names: Sequence[str], position: int, label: str) -> str:
+    """A player's name, by the join form's rule (:func:`services.clean_name`, :func:`services.name_clash`)."""
+    name = _str(name, f'{label}: the name of player {position + 1}')
+    try:
+        valid = services.clean_name(name) == name
+    except errors.ServiceError:
+        valid = False
+    _need(valid, f'{label}: the name of player {position + 1} is not a valid name.')
+    clash = services.name_clash(name, names)
+    _need(clash is None or clash[0] != services.SAME_NAME, f'{label}: two players are called {name!r}.')
+    _need(clash is None, f'{label}: the name of player {position + 1} looks like another player\'s.')
+    return name
+
+
+def _check_options(doc: Document, head: Mapping[str, Any], names: list[str], label: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The options as the engine stores them, the table's options, and the initial state the engine starts with."""
+    engine, options, n = head["engine"], head["options"], len(names)
     try:
         cleaned = {**engine.clean_options(dict(options), players=n), **shared_options(options)}
     except GameError as exc:
         raise ImportRefused(f"{label}: the options are not valid ({exc}).") from None
     _need(_normal(cleaned) == _normal(options), f"{label}: the options are not as the engine would store them.")
     try:
-        engine.clean_options(dict(table_options), players=n)
+        engine.clean_options(dict(head["table_options"]), players=n)
     except GameError as exc:
         raise ImportRefused(f"{label}: the table options are not valid ({exc}).") from None
     try:
-        initial = engine.start(players=names, options=cleaned, first=first)
+        initial = engine.start(players=names, options=cleaned, first=head["first"])
     except GameError as exc:
         raise ImportRefused(f"{label}: the engine cannot start this game ({exc}).") from None
     _need(_normal(initial) == _normal(doc["initial_state"]),
           f'{label}: "initial_state" is not the state the engine starts this game with.')
+    return cleaned, initial
 
-    # Events: each well formed, then replayed through the one replay.
-    raw_events = doc["events"]
+
+def _check_events(raw_events: Any, n: int, started_at: datetime | None, *, upgraded: bool,
+                  label: str) -> list[dict[str, Any]]:
+    """Each event well formed (its seq, actor, action, text, time and stand-in), before any is replayed."""
     _need(isinstance(raw_events, list), f'{label}: "events" must be a list.')
     events: list[dict[str, Any]] = []
     for index, e in enumerate(raw_events, start=1):
@@ -433,6 +479,12 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
         _need(stand_in in ("", "timeout") and (not stand_in or actor.isdigit()),
               f'{where}: "stand_in" is "timeout" (for a seat\'s action) or absent, not {stand_in!r}.')
         events.append({"seq": index, "actor": actor, "action": dict(action), "text": text, "at": at, "stand_in": stand_in})
+    return events
+
+
+def _replay_events(engine: GameEngine, initial: dict[str, Any], events: list[dict[str, Any]], cleaned: Mapping[str, Any],
+                   names: list[str], label: str) -> dict[str, Any]:
+    """Replay the events through the one replay: each actor possible, each text today's; the state reached."""
     state: dict[str, Any] = initial
     done = 0
     try:
@@ -442,14 +494,7 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
             taken_back = is_undo(e["action"]) and e["actor"] not in (HOST, SYSTEM)
             why = None if taken_back else limits.check_actor(engine, step.before, cleaned, e["actor"])
             _need(why is None, f'{label}: event {done + 1}: "actor" {e["actor"]!r} is not possible: {why}.')
-            undone = undone_first([(x["actor"], x["action"]) for x in events[:done]], e["action"].get("to")) \
-                if is_undo(e["action"]) else None
-            e["notation"] = describe_parts(engine, step.before, e["action"], names=names, undone=undone)  # undos too
-            expected_text = describe(engine, step.before, e["action"], names=names, undone=undone)[:500]
-            if e["text"] is None:  # an older version's wording, dropped by its upgrade
-                e["text"] = expected_text
-            _need(e["text"] == expected_text,
-                  f'{label}: event {done + 1}: "text" does not match the action (expected {expected_text!r}).')
+            _describe(engine, step.before, e, events[:done], names, label)
             state = step.after
             done += 1
     except ImportRefused:
@@ -459,14 +504,31 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
         raise ImportRefused(f"{label}: event {done + 1} ({who}) is refused by the rules: {exc}") from None
     except Exception as exc:  # a malformed action must never become a traceback
         raise ImportRefused(f"{label}: event {done + 1} is malformed ({exc.__class__.__name__}: {exc}).") from None
-    _need(g.get("seq", len(events)) == len(events), f'{label}: "game.seq" is not the number of events.')
+    return state
 
-    # The replay must reach the recorded end.
+
+def _describe(engine: GameEngine, before: Mapping[str, Any], e: dict[str, Any], earlier: list[dict[str, Any]],
+              names: list[str], label: str) -> None:
+    """The event's notation and text as today's engine words them; a text given must be that one."""
+    undone = undone_first([(x["actor"], x["action"]) for x in earlier], e["action"].get("to")) \
+        if is_undo(e["action"]) else None
+    e["notation"] = describe_parts(engine, before, e["action"], names=names, undone=undone)  # undos too
+    expected_text = describe(engine, before, e["action"], names=names, undone=undone)[:500]
+    if e["text"] is None:  # an older version's wording, dropped by its upgrade
+        e["text"] = expected_text
+    _need(e["text"] == expected_text,
+          f'{label}: event {e["seq"]}: "text" does not match the action (expected {expected_text!r}).')
+
+
+def _check_result(engine: GameEngine, state: dict[str, Any], doc: Document, head: Mapping[str, Any],
+                  label: str) -> Outcome | None:
+    """The replay reaches the recorded final state and result (an abandoned game: none); the outcome."""
     _need(_normal(state) == _normal(doc["final_state"]),
           f'{label}: replaying the events does not reach the recorded "final_state".')
+    g = head["g"]
     outcome = engine.outcome(state)
     recorded = (g.get("winners"), g.get("end_reason"), g.get("places", []), g.get("loser"))
-    if status == Game.Status.ABANDONED:  # stopped mid-game (its table was closed): no outcome to check
+    if head["status"] == Game.Status.ABANDONED:  # stopped mid-game (its table was closed): no outcome to check
         _need(outcome is None, f'{label}: the replayed game is over, so it was not abandoned.')
         _need((recorded[0], recorded[2], recorded[3]) == ([], [], None) and isinstance(recorded[1], str),
               f"{label}: an abandoned game has no winners, places or loser.")
@@ -476,20 +538,16 @@ def _check(doc: Any, label: str) -> dict[str, Any]:
         replayed = (list(outcome.winners), outcome.end_reason, list(outcome.places), outcome.loser)
         _need(recorded == replayed,
               f"{label}: the recorded winners, end reason or places are not those of the replay.")
+    return outcome
+
+
+def _check_review(doc: Document, label: str) -> tuple[str, bool]:
+    """The staff's note and whether the game is disputed (not covered by the signature)."""
     review = _obj(doc.get("review", {}), f'{label}: "review"')
     note = _str(review.get("note", ""), f'{label}: "review.note"')
     disputed = review.get("disputed", False)
     _need(isinstance(disputed, bool), f'{label}: "review.disputed" must be true or false.')
-    hints = _hints(doc.get("hints", []), events, label)
-    fingerprint = limits.content_hash(engine.slug, cleaned, names, first, ((e["actor"], e["action"]) for e in events))
-    return {
-        "signature": signature_of(original),
-        "hash": fingerprint, "engine": engine.slug, "number": number, "options": cleaned, "first": first, "names": names,
-        "bots": bots, "initial": initial, "state": state, "outcome": outcome, "events": events,
-        "started_at": started_at, "finished_at": finished_at, "table_options": dict(table_options), "code": code,
-        "status": status, "note": note, "disputed": disputed, "end_reason": g.get("end_reason") or "",
-        "hints": hints,
-    }
+    return note, disputed
 
 
 def _hints(raw: Any, events: Sequence[Mapping[str, Any]], label: str) -> list[dict[str, Any]]:
@@ -513,47 +571,41 @@ def _hints(raw: Any, events: Sequence[Mapping[str, Any]], label: str) -> list[di
 
 
 def _write(c: dict[str, Any]) -> Game:
+    """Write one checked game through the ledger, as a table that was played here: its seats joined and
+    the game started (at its start), its events, then its end (a finished game's, or the table's close)."""
+    abandoned = c["status"] == Game.Status.ABANDONED
     # The table is opened by the same service as a new table (its old code when free), then filled in.
     table, _host_secret = services.create_table(
         game=c["engine"], options=c["table_options"], capacity=len(c["names"]), code=c["code"],
-        status=Table.Status.CLOSED if c["status"] == Game.Status.ABANDONED else Table.Status.FINISHED,
+        status=Table.Status.CLOSED if abandoned else Table.Status.FINISHED,
     )
-    Seat.objects.bulk_create(
-        Seat(table=table, position=i, name=name, is_bot=bot) for i, (name, bot) in enumerate(zip(c["names"], c["bots"], strict=True))
-    )
-    outcome = c["outcome"]
+    events, outcome = c["events"], c["outcome"]
+    times = [e["at"] for e in events if e["at"] is not None]
     result: dict[str, Any] = (
         {"winners": list(outcome.winners), "end_reason": outcome.end_reason, "places": list(outcome.places),
          "loser": outcome.loser}
         if outcome is not None else {"end_reason": c["end_reason"]}
     )
-    game = Game.objects.create(
+    game = ledger.open_game(table, Game(
         table=table, number=c["number"], engine=c["engine"], options=c["options"], players=c["names"],
-        first=c["first"], initial_state=c["initial"], state=c["state"], seq=len(c["events"]),
-        pinned=pinned_values([(e["actor"], e["action"]) for e in c["events"]], get_engine(c["engine"]), c["options"]),
+        first=c["first"], initial_state=c["initial"], state=c["state"], seq=len(events),
+        pinned=pinned_values([(e["actor"], e["action"]) for e in events], get_engine(c["engine"]), c["options"]),
         status=c["status"], finished_at=c["finished_at"], **result,
-    )
+    ), kind=TableChange.Kind.START, actor=SYSTEM, payload={"imported": True},
+        seats=[Seat(table=table, position=i, name=name, is_bot=bot)
+               for i, (name, bot) in enumerate(zip(c["names"], c["bots"], strict=True))],
+        at=c["started_at"] or (times[0] if times else None))
+    ledger.append([
+        Event(game=game, seq=e["seq"], actor=e["actor"], action=e["action"], text=e["text"],
+              notation=e.get("notation") or [], stand_in=e.get("stand_in", ""), created_at=e["at"]) for e in events
+    ])
     save_note(game, note=c["note"], disputed=c["disputed"])
     HintShown.objects.bulk_create(HintShown(game=game, **h) for h in c.get("hints", []))
     ImportMark.objects.create(game=game, source=c.get("source", "")[:200], content_hash=c["hash"],
                               verified=c["signature"] == VERIFIED)
-    if c["started_at"] is not None:  # auto_now_add set it to now
-        Game.objects.filter(pk=game.pk).update(started_at=c["started_at"])
-    created = Event.objects.bulk_create(
-        Event(game=game, seq=e["seq"], actor=e["actor"], action=e["action"], text=e["text"],
-              notation=e.get("notation") or [], stand_in=e.get("stand_in", "")) for e in c["events"]
-    )
-    stamped = []
-    for event, e in zip(created, c["events"], strict=True):
-        if e["at"] is not None:
-            event.created_at = e["at"]
-            stamped.append(event)
-    if stamped:
-        if any(event.pk is None for event in stamped):  # backends that do not return ids
-            for event in stamped:
-                Event.objects.filter(game=game, seq=event.seq).update(created_at=event.created_at)
-        else:
-            Event.objects.bulk_update(stamped, ["created_at"])
+    end = ledger.Change(TableChange.Kind.CLOSE, HOST, {"game": game.number, "imported": True}) if abandoned else \
+        ledger.Change(TableChange.Kind.GAME_END, SYSTEM, {"game": game.number, "winners": game.winners, "imported": True})
+    ledger.record_changes(table, [replace(end, at=c["finished_at"] or (times[-1] if times else None))])
     game.refresh_from_db()
     return game
 

@@ -2,7 +2,7 @@
 
     python -m tests.load.bench [--tables 200 --seats 5 --rates 0.1,0.25,0.5,0.75,1 --duration 10 --repeats 2]
                                [--apps ours,naive,relay] [--mode single|multi|both]
-                               [--idle 2000 --idle-hold 60] [--no-hostile] [--no-new-session-flood]
+                               [--idle 2000 --idle-hold 60] [--no-hostile] [--no-new-session-flood] [--no-stale-flood]
 
 Three servers are driven by the same clients, one after the other, in the same run:
 ours (the app), naive (tests/load/naive.py: a tutorial Channels + ORM app doing one INSERT,
@@ -15,7 +15,8 @@ multi:  two daphne processes sharing PostgreSQL and Redis (started here on loopb
         the seats of every table are spread over both processes.
 idle:   N idle connections to one process, held, then one move per table must reach all.
 hostile: one table's move times alone, then while a socket at another table floods (tests/load/hostile.py);
-        then again with a new made-up session cookie on each flood socket (--hostile-new-session).
+        then again with a new made-up session cookie on each flood socket (--hostile-new-session), and with
+        a seat there sending stale actions, reconnecting 50 ms after each refusal (--hostile-stale).
 The clients run in their own process; the servers in theirs.  Exits non-zero when a target is missed.
 """
 
@@ -266,6 +267,8 @@ def main() -> None:
                         help="run the hostile-neighbour case (flood from one socket)")
     parser.add_argument("--new-session-flood", action=argparse.BooleanOptionalAction, default=True,
                         help="with --hostile: run it again with a new made-up session on each flood socket")
+    parser.add_argument("--stale-flood", action=argparse.BooleanOptionalAction, default=True,
+                        help="with --hostile: run it again with a seat sending stale actions (--hostile-stale)")
     hostile.add_arguments(parser)
     parser.add_argument("--connects", action=argparse.BooleanOptionalAction, default=True,
                         help="run the connect benchmark (tests/load/connects.py) with its defaults")
@@ -303,6 +306,10 @@ def main() -> None:
         if args.new_session_flood and not args.hostile_polite and not args.hostile_new_session:
             case = hostile.run(argparse.Namespace(**{**vars(args), "hostile_new_session": True}))
             results["hostile_new_session"] = case
+            ok &= hostile.report(case)
+        if args.stale_flood and not args.hostile_polite and not args.hostile_stale:
+            case = hostile.run(argparse.Namespace(**{**vars(args), "hostile_stale": True}))
+            results["hostile_stale"] = case
             ok &= hostile.report(case)
     if args.connects:
         print()

@@ -18,6 +18,13 @@ cookie (32 characters, as Django's keys, naming no session), as a flooder that
 tries to escape the cool-down of its session.  The server must cool it down by
 its address (``flow.FloodKey``): same targets.
 
+``--hostile-stale``: the flooder is a seat's phone at the other table (its game
+is a move in) that sends a well-formed action with an old ``seq`` and a new
+``action_id``, is refused ``stale``, closes, and reconnects 50 ms later, again
+and again (a phone stuck on an old screen that reconnects on every refusal):
+each round costs the server a welcome and a stale refusal.  Same targets.
+(``python -m tests.load.stalebench`` measures the refusal's own CPU in process.)
+
 ``tests/load/bench.py`` runs it as its "hostile" case, then again with
 ``--hostile-new-session`` (its "hostile, a new session per socket" case).
 """
@@ -89,7 +96,26 @@ def setup() -> dict[str, Any]:
         sessions.append(store.session_key)
     services.start_game(table=quiet)
     noisy, _host = services.create_table(game="runbuster", options={"dice": "app"}, capacity=2)
-    return {"quiet": quiet.code, "sessions": sessions, "noisy": noisy.code}
+    return {"quiet": quiet.code, "sessions": sessions, "noisy": noisy.code, "noisy_session": _stale_seat(noisy)}
+
+
+def _stale_seat(table: Any) -> str:
+    """Seats at ``table`` and its game a move in (so an old ``seq`` exists); the session of a seat there."""
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from sixdice.gamekit.engine import get_engine
+    from sixdice.tables.core.keys import Credentials
+    from sixdice.tables.writes import checked_path, services
+
+    secrets = [services.join_table(table=table, name=name)[1] for name in ("Cy", "Di")]
+    game = services.start_game(table=table, rng=random.Random(15)).game
+    seat = min(get_engine(game.engine).actors(game.state))
+    checked_path.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]),
+                              action={"type": "roll"}, expected_seq=game.seq, rng=random.Random(16))
+    store = SessionStore()
+    store["tables"] = {table.code: {"seat": secrets[0]}}
+    store.create()
+    return str(store.session_key)
 
 
 # ---------------------------------------------------------------- the clients
@@ -211,6 +237,38 @@ async def flood(port: int, code: str, stop: asyncio.Event, stats: dict[str, Any]
             await asyncio.sleep(0.05)
 
 
+STALE_PAUSE = 0.05
+"""Seconds the stale flooder waits after a refusal before it reconnects."""
+
+
+async def flood_stale(port: int, code: str, session: str, stop: asyncio.Event, stats: dict[str, Any]) -> None:
+    """A seat's phone on an old screen: connect, send an action with an old ``seq``, be refused, close, 50 ms, again."""
+    url = f"ws://127.0.0.1:{port}/ws/t/{code}/"
+    headers = {"Cookie": f"sessionid={session}"}
+    while not stop.is_set():
+        try:
+            async with websockets.connect(url, max_size=2**22, additional_headers=headers) as ws:
+                stats["connections"] += 1
+                stats["opened"].append(time.time())
+                welcome = json.loads(await ws.recv())
+                old = welcome["game"]["seq"] - 1  # the game is a move in: seq - 1 is an old screen's
+                await ws.send(json.dumps({"type": "action", "seq": old, "action": {"type": "roll"},
+                                          "action_id": secrets.token_hex(8), "id": stats["frames"]}))
+                stats["frames"] += 1
+                while (frame := json.loads(await ws.recv())).get("type") != "error":
+                    pass
+                stats["stale"] += frame.get("code") == "stale"
+            stats["closed"].append(time.time())
+        except websockets.ConnectionClosed as exc:
+            stats["closed"].append(time.time())
+            if exc.rcvd is not None and exc.rcvd.code == 4008:
+                stats["closed_4008"] += 1
+        except (OSError, websockets.InvalidStatus, websockets.InvalidHandshake):  # refused for a while
+            stats["refused"] = stats.get("refused", 0) + 1
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), STALE_PAUSE)
+
+
 def _ms(values: list[float], q: float) -> float | None:
     p = percentile(values, q / 100)
     return round(p * 1000, 1) if p is not None else None
@@ -227,16 +285,18 @@ async def run_clients(plan: dict[str, Any], port: int, pid: int, args: argparse.
     cpu += [cpu_seconds(pid), time.perf_counter()]
     rss_before = rss_kib(pid)
     # The flooders run in their own processes: a flood in this one would slow the quiet clients, not the server.
+    stale = ["--hostile-stale", "--flooder-session", plan["noisy_session"]] if getattr(args, "hostile_stale", False) else []
     flooders = [await asyncio.create_subprocess_exec(
         sys.executable, "-m", "tests.load.hostile", "--flooder", str(port), plan["noisy"], str(args.hostile_flood + 1),
-        *(["--hostile-polite"] if args.hostile_polite else []),
+        *(["--hostile-polite"] if args.hostile_polite else []), *stale,
         *(["--hostile-new-session"] if getattr(args, "hostile_new_session", False) else []), cwd=ROOT, stdout=asyncio.subprocess.PIPE) for _ in range(args.hostile_flooders)]
     await asyncio.sleep(0.5)
     starts: list[float] = []
     flooded = await play_quiet(seats, args.hostile_rate, args.hostile_flood, rng, starts)
     cpu += [cpu_seconds(pid), time.perf_counter()]
     rss_during = rss_kib(pid)
-    stats: dict[str, Any] = {"frames": 0, "connections": 0, "closed_4008": 0, "refused": 0, "opened": [], "closed": []}
+    stats: dict[str, Any] = {"frames": 0, "connections": 0, "closed_4008": 0, "refused": 0, "stale": 0, "opened": [],
+                             "closed": []}
     for proc in flooders:
         out, _err = await proc.communicate()
         for key, value in json.loads(out.decode().strip().splitlines()[-1]).items():
@@ -300,6 +360,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             result = asyncio.run(run_clients(plan, server.port, server.pid, args))
             result["polite"] = bool(args.hostile_polite)
             result["new_session"] = bool(getattr(args, "hostile_new_session", False)) and not args.hostile_polite
+            result["stale"] = bool(getattr(args, "hostile_stale", False)) and not args.hostile_polite
         finally:
             server.stop()
     q, f = result["quiet"]["p99_ms"], result["flood"]["p99_ms"]
@@ -314,6 +375,8 @@ def report(r: dict[str, Any]) -> bool:
     rss_ok = r["rss_growth_mib"] is not None and r["rss_growth_mib"] <= TARGET_RSS_GROWTH_MIB
     if r.get("polite"):
         what = "a spectator at another table connects, pings and leaves every 10 s (the control)"
+    elif r.get("stale"):
+        what = "a seat at another table sends stale actions, reconnecting 50 ms after each refusal"
     elif r.get("new_session"):
         what = "another table's socket floods, with a new made-up session cookie on each socket"
     else:
@@ -325,7 +388,8 @@ def report(r: dict[str, Any]) -> bool:
               f"  server CPU {p['server_cpu']} % of a core")
     fl = r["flooder"]
     print(f"  flooder   {fl['frames']} frames sent over {fl['connections']} connections; closed with 4008 "
-          f"{fl['closed_4008']} times; {fl.get('refused', 0)} handshakes refused (cool-down)")
+          f"{fl['closed_4008']} times; {fl.get('refused', 0)} handshakes refused (cool-down)"
+          + (f"; {fl.get('stale', 0)} refused stale" if r.get("stale") else ""))
     rss = r["rss_mib"]
     print(f"  RSS       before {rss['before']} MiB, during {rss['during']} MiB, 2 s after {rss['after']} MiB")
     print(f"  first move after the flood stopped: {r['first_move_after_flood_ms']} ms")
@@ -347,13 +411,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="control: instead of flooding, a spectator connects, pings and leaves every 10 s")
     parser.add_argument("--hostile-new-session", dest="hostile_new_session", action="store_true",
                         help="each flood socket carries a new made-up sessionid cookie (a session that does not exist)")
+    parser.add_argument("--hostile-stale", dest="hostile_stale", action="store_true",
+                        help="the flooder is a seat at the other table sending stale actions, reconnecting 50 ms "
+                             "after each refusal")
 
 
 async def flood_for(port: int, code: str, seconds: float, polite: bool = False,
-                    new_session: bool = False) -> dict[str, Any]:
+                    new_session: bool = False, stale_session: str | None = None) -> dict[str, Any]:
     stop = asyncio.Event()
-    stats: dict[str, Any] = {"frames": 0, "connections": 0, "closed_4008": 0, "opened": [], "closed": []}
-    client = visit(port, code, stop, stats) if polite else flood(port, code, stop, stats, new_session)
+    stats: dict[str, Any] = {"frames": 0, "connections": 0, "closed_4008": 0, "stale": 0, "opened": [], "closed": []}
+    if polite:
+        client = visit(port, code, stop, stats)
+    elif stale_session is not None:
+        client = flood_stale(port, code, stale_session, stop, stats)
+    else:
+        client = flood(port, code, stop, stats, new_session)
     task = asyncio.get_running_loop().create_task(client)
     await asyncio.sleep(seconds)
     stop.set()
@@ -367,6 +439,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="Six-Dice hostile-neighbour benchmark")
     parser.add_argument("--setup", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--flooder", nargs=3, metavar=("PORT", "CODE", "SECONDS"), help=argparse.SUPPRESS)
+    parser.add_argument("--flooder-session", dest="flooder_session", default=None, help=argparse.SUPPRESS)
     add_arguments(parser)
     args = parser.parse_args()
     if args.setup:
@@ -374,8 +447,9 @@ def main() -> None:
         return
     if args.flooder:
         port, code, seconds = args.flooder
+        stale_session = args.flooder_session if args.hostile_stale else None
         print(json.dumps(asyncio.run(flood_for(int(port), code, float(seconds), args.hostile_polite,
-                                               args.hostile_new_session))))
+                                               args.hostile_new_session, stale_session))))
         return
     sys.exit(0 if report(run(args)) else 1)
 

@@ -133,3 +133,45 @@ async def test_a_kick_while_the_driver_looks_makes_it_look_once_more(monkeypatch
     await driver.task
     assert calls == ["ABCDE", "ABCDE"]  # it looked again after the kick, then stopped
     assert "ABCDE" not in bots._running[loop]
+
+
+def test_a_bot_seat_with_no_move_does_not_keep_the_next_bot_seat_from_moving(tiny_table, monkeypatch):
+    """Two bot seats may act at once; the first has no move (a roll typed at the table), the second has one."""
+    from sixdice.tables.policies import bots
+    from tests.tinygame import TINY
+
+    table, host, secrets = tiny_table
+    for position in (0, 1):
+        services.set_bot(table=table, position=position)
+    game = services.start_game(table=table).game
+    asked: list[int] = []
+
+    def both_act(state):
+        return frozenset() if state["winner"] is not None or state["ended"] else frozenset({0, 1})
+
+    def only_the_second(state, seat, rng, strength=None):
+        asked.append(seat)
+        return {"type": "add", "n": 1} if seat == 1 else None
+
+    monkeypatch.setattr(TINY, "actors", both_act, raising=False)
+    monkeypatch.setattr(TINY, "bot_action", only_the_second, raising=False)
+    assert bots.step(table.code) is True
+    assert asked == [0, 1]
+    moves = list(Event.objects.filter(game=game, seq__gt=game.seq).values_list("actor", "action"))
+    assert moves[0] == ("1", {"type": "add", "n": 1})
+    game.refresh_from_db()
+    assert game.state["total"] == 1
+
+
+def test_no_bot_seat_with_a_move_means_the_driver_stops(tiny_table, monkeypatch):
+    from sixdice.tables.policies import bots
+    from tests.tinygame import TINY
+
+    table, host, secrets = tiny_table
+    for position in (0, 1):
+        services.set_bot(table=table, position=position)
+    game = services.start_game(table=table).game
+    monkeypatch.setattr(TINY, "actors", lambda state: frozenset({0, 1}), raising=False)
+    monkeypatch.setattr(TINY, "bot_action", lambda state, seat, rng, strength=None: None, raising=False)
+    assert bots.step(table.code) is False
+    assert Event.objects.filter(game=game).count() == game.seq

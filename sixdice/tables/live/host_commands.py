@@ -16,19 +16,13 @@ from django.utils.translation import gettext
 from sixdice.tables.core.errors import BadField, NotHost
 from sixdice.tables.core.keys import Credentials, is_host
 from sixdice.tables.policies import turn_timers, undo
+from sixdice.tables.wire import incoming
 from sixdice.tables.writes import services
 from sixdice.tables.writes.checked_path import load_table
 
 HOST_COMMANDS = frozenset(
     {"start", "rematch", "pause", "resume", "handover", "bot", "add_bot", "close", "undo", "correct", "timer"}
 )
-
-
-def _int_field(fields: Mapping[str, Any], name: str) -> int:
-    value = fields.get(name)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise BadField(gettext("Field %(name)s must be a whole number.") % {"name": repr(name)})
-    return value
 
 
 def host_command(*, table_code: str, credentials: Credentials, command: Any, fields: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -43,15 +37,13 @@ def host_command(*, table_code: str, credentials: Credentials, command: Any, fie
     elif command in {"pause", "resume"}:
         services.set_paused(table=table, paused=command == "pause")
     elif command == "handover":
-        position = _int_field(fields, "position")
+        position = incoming.int_field(fields, "position")
         token = services.hand_over_seat(table=table, position=position)
         return {"type": "handover", "position": position, "url": reverse("tables:claim", args=[table.code, token])}
     elif command == "close":
         services.close_table(table=table)
     elif command == "add_bot":
-        taken = {name.casefold() for name in table.seats.values_list("name", flat=True)}
-        number = next(n for n in range(1, 100) if f"bot {n}" not in taken)
-        services.join_table(table=table, name=f"Bot {number}", is_bot=True, strength=fields.get("strength", ""))
+        services.add_bot(table=table, strength=fields.get("strength", ""))
     elif command == "undo":
         undo.undo(table_code=table.code, credentials=credentials, expected_seq=fields.get("expected_seq"),
                   to=fields.get("to"))
@@ -64,6 +56,6 @@ def host_command(*, table_code: str, credentials: Credentials, command: Any, fie
         on = fields.get("on", True)
         if not isinstance(on, bool):
             raise BadField(gettext("Field %(name)s must be true or false.") % {"name": "'on'"})
-        services.set_bot(table=table, position=_int_field(fields, "position"), is_bot=on,
+        services.set_bot(table=table, position=incoming.int_field(fields, "position"), is_bot=on,
                          strength=fields.get("strength", ""))
     return None

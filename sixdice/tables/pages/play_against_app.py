@@ -43,8 +43,8 @@ def start_against_bots(*, game: str, name: str, bots: int, level: str, options: 
     chosen = {COACH: True} if options is None else dict(options)
     table, host_secret = services.create_table(game=engine.slug, options=chosen, capacity=bots + 1)
     _seat, seat_secret = services.join_table(table=table, name=name or gettext("Player"))
-    for number in range(1, bots + 1):
-        services.join_table(table=table, name=f"Bot {number}", is_bot=True, strength=strength_for(engine, level))
+    for _bot in range(bots):
+        services.add_bot(table=table, strength=strength_for(engine, level))
     services.start_game(table=table, rng=rng)
     return Started(table, host_secret, seat_secret)
 

@@ -111,8 +111,8 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
                 raise ServiceError(_("The app can play at most every seat but one."))
             table, host_secret = services.create_table(game=engine.slug, options=options, capacity=capacity)
             turn_timers.configure(table, seconds)
-            for number in range(1, bots + 1):  # the seats the app plays, filled at once
-                services.join_table(table=table, name=f"Bot {number}", is_bot=True, strength=strength_for(engine, level))
+            for _bot in range(bots):  # the seats the app plays, filled at once
+                services.add_bot(table=table, strength=strength_for(engine, level))
         except GameError as exc:
             error = i18n.game_error_message(exc)
         except ServiceError as exc:

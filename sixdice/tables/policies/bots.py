@@ -39,7 +39,12 @@ MAX_DATABASE_RETRIES = 5  # a database hiccup in a row (a lock, a dropped connec
 
 
 def step(code: str) -> bool:
-    """Play one move for a bot seat whose turn it is; True when it moved (or another process did)."""
+    """Play one move for a bot seat whose turn it is; True when it moved (or another process did).
+
+    Every bot seat that may act is asked in turn: one with no move now (the
+    game has no bot for this step, such as a roll typed at the table) does
+    not keep the next one from moving.
+    """
     table = load_table(code)
     bots = dict(Seat.objects.filter(table_id=table.pk, is_bot=True).values_list("position", "bot_strength"))
     if not bots or table.paused:
@@ -52,7 +57,7 @@ def step(code: str) -> bool:
         rng = system_rng("bot", game.number, game.seq, seat)
         action = engine.bot_action(game.state, seat, rng, strength=bots[seat] or None)
         if action is None:  # the game has no bot, or not for this step (a physical roll: the host types it)
-            return False
+            continue
         try:
             apply_action(
                 table_code=code, credentials=Credentials(), action=action, expected_seq=game.seq, bot_seat=seat,

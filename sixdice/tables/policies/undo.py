@@ -34,6 +34,7 @@ from sixdice.tables.core.errors import (
 from sixdice.tables.core.keys import Credentials
 from sixdice.tables.core.rng import system_rng
 from sixdice.tables.models import Event, Game
+from sixdice.tables.wire import incoming
 from sixdice.tables.writes.checked_path import Turn, Write, checked_write
 from sixdice.tables.writes.ledger import Applied
 
@@ -91,8 +92,8 @@ def undo(*, table_code: str, credentials: Credentials, expected_seq: Any, to: An
     """
 
     def compose(turn: Turn) -> None:
-        if to is not None and (isinstance(to, bool) or not isinstance(to, int)):
-            raise BadField(gettext("Field %(name)s must be a whole number.") % {"name": "'to'"})
+        if to is not None:
+            incoming.whole_number(to, "to")
         game = turn.game
         events = turn.events()
         targets, states, default = undo_targets(game, events)
@@ -120,8 +121,7 @@ def correct(*, table_code: str, credentials: Credentials, expected_seq: Any, seq
     """
 
     def compose(turn: Turn) -> None:
-        if isinstance(seq, bool) or not isinstance(seq, int):
-            raise BadField(gettext("Field %(name)s must be a whole number.") % {"name": "'seq'"})
+        incoming.whole_number(seq, "seq")
         if not isinstance(values, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
             raise BadField(gettext("Field %(name)s must be a list of whole numbers.") % {"name": "'values'"})
         game, engine = turn.game, turn.engine

@@ -13,6 +13,7 @@ quotes its ``repr`` (which escapes surrogates), and
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
@@ -71,21 +72,30 @@ def parse(text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
     return msg
 
 
-def int_field(msg: dict[str, Any], name: str) -> int:
-    value = msg.get(name)
+def whole_number(value: Any, name: str) -> int:
+    """``value``, sent as field ``name``, if it is a whole number (JSON's ``true`` is not); else :class:`BadField`.
+
+    The one check of a whole number from a client: a frame's field, a host
+    command's, the ``seq`` a sender saw, an undo's ``to``.
+    """
     if isinstance(value, bool) or not isinstance(value, int):
         raise BadField(_("Field %(name)s must be a whole number.") % {"name": repr(name)})
     return value
 
 
-def bool_field(msg: dict[str, Any], name: str, default: bool = False) -> bool:
+def int_field(msg: Mapping[str, Any], name: str) -> int:
+    """The frame's (or a command's) field ``name``, a whole number (:func:`whole_number`)."""
+    return whole_number(msg.get(name), name)
+
+
+def bool_field(msg: Mapping[str, Any], name: str, default: bool = False) -> bool:
     value = msg.get(name, default)
     if not isinstance(value, bool):
         raise BadField(_("Field %(name)s must be true or false.") % {"name": repr(name)})
     return value
 
 
-def optional_int(msg: dict[str, Any], name: str) -> int | None:
+def optional_int(msg: Mapping[str, Any], name: str) -> int | None:
     return None if msg.get(name) is None else int_field(msg, name)
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import IntegrityError, connection, transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -143,17 +143,10 @@ def apply_once(
         assert earlier is not None  # the receipt that clashed is there: receipts are only pruned far behind
         return earlier
     except ServiceError as exc:
-        earlier = _earlier(table_id, sender, action_id)  # the first answer wins over this one (raises a refusal)
-        if earlier is not None:
-            return earlier
-        try:
-            with transaction.atomic():
-                ActionReceipt.objects.create(
-                    table_id=table_id, sender=sender, action_id=action_id,
-                    reply={"code": exc.code, "message": str(exc.message)},
-                )
-        except IntegrityError:  # a twin answered meanwhile; its answer is the one to give
-            earlier = _earlier(table_id, sender, action_id)
+        # The refusal is kept as this id's answer unless the id has one already (sent before, or by a twin
+        # meanwhile): then that first answer wins.  One statement when the id is new, as for a stale flood.
+        if _insert_receipt(table_id, sender, action_id, {"code": exc.code, "message": str(exc.message)}) is None:
+            earlier = _earlier(table_id, sender, action_id)  # raises the first refusal, or returns the first ack
             if earlier is not None:
                 return earlier
         raise

@@ -7,12 +7,16 @@ transaction and in this order (boardgame.io's master):
 1. **sender**: the seat this browser holds, the host, or a driver's seat;
 2. **in play**: a game is being played (the host's undo and corrections may
    also be made while the table is paused);
-3. **shape, turn, legal**: the write's own checks (``compose``): for a move,
-   the game's declared action schema, whose turn it is, and the rules engine;
+3. **shape**: the frame is of the write's declared shape (for a move, the
+   game's action schema): a malformed frame is refused as it is, whatever its ``seq``;
 4. **expected seq**: the ``seq`` the sender saw is still the game's; an old
-   one is refused :class:`~sixdice.tables.core.errors.Stale` and changes nothing
-   (also when step 3 refused it: acting on an old state is then the real reason);
-5. **append and save** (:func:`sixdice.tables.writes.ledger.save`), after which the
+   one is refused :class:`~sixdice.tables.core.errors.Stale` and changes
+   nothing, before the turn and the rules are looked at: acting on an old
+   state is the real reason whatever they would say, and a phone on an old
+   screen (or a flood of old frames) costs no rules work;
+5. **turn, legal**: the write's own checks (``compose``): whose turn it is and
+   the rules engine, which append the events;
+6. **save** (:func:`sixdice.tables.writes.ledger.save`), after which the
    outbox decides what runs once the transaction commits.
 """
 
@@ -33,13 +37,11 @@ from sixdice.gamekit.replay import final_state
 from sixdice.tables.core import signals
 from sixdice.tables.core.errors import (
     STALE_MESSAGE,
-    BadField,
     GameOver,
     NoGame,
     NotAllowed,
     NotHost,
     Paused,
-    ServiceError,
     Spectator,
     Stale,
     TableClosed,
@@ -50,6 +52,7 @@ from sixdice.tables.core.keys import Credentials, hash_secret, is_host, normalis
 from sixdice.tables.core.plain_rows import columns, from_db, ordered
 from sixdice.tables.core.rng import system_rng
 from sixdice.tables.models import Event, Game, Seat, Table, TurnTimer
+from sixdice.tables.wire import incoming
 from sixdice.tables.writes import ledger
 from sixdice.tables.writes.ledger import Applied
 
@@ -77,13 +80,6 @@ def game_in_play(table: Table, game: Game | None, *, while_paused: bool = False)
     if table.paused and not while_paused:
         raise Paused(gettext("The host has paused the game."))
     return game
-
-
-def expected(value: Any, name: str = "seq") -> int:
-    """The ``seq`` a sender saw, checked to be a whole number (else :class:`BadField`)."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise BadField(gettext("Field %(name)s must be a whole number.") % {"name": repr(name)})
-    return value
 
 
 def _resolve_actor(table: Table, credentials: Credentials, *, as_host: bool, seat: int | None,
@@ -207,7 +203,7 @@ def checked_write(
     to change nothing.  ``bot_seat``: a driver (bot, timer) plays that seat.
     ``seat_only``: only a seat may send it (the refusal's message for anyone else).
     """
-    seq = expected(expected_seq)
+    seq = incoming.whole_number(expected_seq, "seq")
     loaded = load_for_action(table_code, credentials)
     table = loaded.table
     actor: Actor = (
@@ -223,18 +219,14 @@ def checked_write(
             write.shape(turn)
         except GameError as exc:
             raise from_game_error(exc) from None
+    if seq != game.seq:  # acted on an old state: refused before any rules work (the cheap refusal of a stale frame)
+        stale = Stale(STALE_MESSAGE)
+        stale.seen = (game.pk, game.seq, table.version)
+        raise stale
     try:
         write.compose(turn)
     except GameError as exc:
-        if seq != game.seq:  # the sender acted on an old state: that is the real reason
-            raise Stale(STALE_MESSAGE) from None
         raise from_game_error(exc) from None
-    except ServiceError:
-        if seq != game.seq:
-            raise Stale(STALE_MESSAGE) from None
-        raise
-    if seq != game.seq:
-        raise Stale(STALE_MESSAGE)
     ledger.save(game, turn.applied, expected_seq=seq, table=table)
     return turn.applied
 

@@ -15,6 +15,7 @@ import functools
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, connection, models
@@ -67,6 +68,43 @@ def record_change(
     return version
 
 
+@dataclass(frozen=True)
+class Change:
+    """One change of :func:`record_changes`; ``at``: when it happened, if not now (an imported table's history)."""
+
+    kind: str
+    actor: str = HOST
+    payload: Mapping[str, Any] = field(default_factory=dict)
+    at: datetime | None = None
+
+
+def record_changes(table: Table, changes: Sequence[Change]) -> int:
+    """Record several changes to the table at once: its version bumped once per change, each logged in order.
+
+    For a history written in one go (an imported game's seats and start):
+    three statements whatever the count, and one table frame after the
+    commit.  Returns the new version.
+    """
+    if not changes:
+        return table.version
+    Table.objects.filter(pk=table.pk).update(version=F("version") + len(changes))
+    version: int = Table.objects.filter(pk=table.pk).values_list("version", flat=True).get()
+    first = version - len(changes) + 1
+    TableChange.objects.bulk_create(
+        TableChange(table_id=table.pk, version=first + i, kind=c.kind, actor=c.actor, payload=dict(c.payload))
+        for i, c in enumerate(changes)
+    )
+    stamped: dict[datetime, list[int]] = {}
+    for i, change in enumerate(changes):
+        if change.at is not None:  # auto_now_add set it to now
+            stamped.setdefault(change.at, []).append(first + i)
+    for at, versions in stamped.items():
+        TableChange.objects.filter(table_id=table.pk, version__in=versions).update(created_at=at)
+    table.version = version
+    after_commit.table_changed(table.code, table.pk)
+    return version
+
+
 def park(seat: Seat) -> None:
     """The app plays the seat: its phone's secret is kept aside, so giving the seat back returns it to that phone."""
     seat.is_bot = True
@@ -86,6 +124,44 @@ SEAT_HOLDER_FIELDS = ["is_bot", "bot_strength", "secret_hash", "parked_secret_ha
 
 
 # ---------------------------------------------------------------- games
+
+
+def open_game(
+    table: Table, game: Game, *, kind: str, actor: str = HOST, payload: Mapping[str, Any] | None = None,
+    table_status: str | None = None, seats: Sequence[Seat] = (), at: datetime | None = None,
+) -> Game:
+    """Insert a new game at the table and record it (``kind``: a start, a rematch), in the caller's transaction.
+
+    ``table_status``: the table's status from now (a start: playing; an
+    imported game's table keeps the one it was opened with).  ``seats``:
+    new seats that join with the game (an imported game's players), each
+    recorded as a join just before the start.  ``at``: when the game
+    started, if not now (an imported game); its changes are dated so too.
+    Its first events follow by :func:`save` (a game in play) or
+    :func:`append` (an imported one).
+    """
+    Seat.objects.bulk_create(seats)
+    game.save(force_insert=True)
+    if table_status is not None:
+        Table.objects.filter(pk=table.pk).update(status=table_status, paused=False)
+    if at is not None:  # auto_now_add set it to now
+        Game.objects.filter(pk=game.pk).update(started_at=at)
+        game.started_at = at
+    joins = [Change(TableChange.Kind.JOIN, str(seat.position), {"position": seat.position, "bot": seat.is_bot}, at)
+             for seat in seats]
+    record_changes(table, [*joins, Change(kind, actor, {"game": game.number, **(payload or {})}, at)])
+    return game
+
+
+def append(events: Sequence[Event]) -> None:
+    """Insert events under the unique (game, seq): a second writer of the same ``seq`` is :class:`Stale`.
+
+    An event's ``created_at`` given (an imported game's times) is kept, else it is now.
+    """
+    try:
+        _insert_events(events)
+    except IntegrityError:
+        raise Stale(STALE_MESSAGE) from None
 
 
 def add_event(
@@ -120,7 +196,12 @@ def run_system_actions(
 
 
 def save(game: Game, applied: Applied, *, expected_seq: int, table: Table) -> None:
-    """Conditional update of the snapshot plus the unique (game, seq) events: one writer wins (else :class:`Stale`)."""
+    """Conditional update of the snapshot plus the unique (game, seq) events: one writer wins (else :class:`Stale`).
+
+    The UPDATE matches only while the game is still played at ``expected_seq``:
+    a move read before the table was closed (:func:`abandon`, which keeps the
+    ``seq``) is refused on PostgreSQL too, where it commits after the close.
+    """
     engine = get_engine(game.engine)
     outcome = engine.outcome(game.state)
     new_seq = expected_seq + len(applied.events)
@@ -137,15 +218,12 @@ def save(game: Game, applied: Applied, *, expected_seq: int, table: Table) -> No
     if applied.repinned:
         fields["pinned"] = list(game.pinned)
     if outcome is not None or applied.repinned:  # the last move of a game, or one around an undo: rare, through the ORM
-        saved = Game.objects.filter(pk=game.pk, seq=expected_seq).update(**fields)
+        saved = Game.objects.filter(pk=game.pk, seq=expected_seq, status=Game.Status.PLAYING).update(**fields)
     else:
         saved = _update_game(game.pk, expected_seq, new_seq, game.state)
     if saved != 1:
         raise Stale(STALE_MESSAGE)
-    try:
-        _insert_events(applied.events)
-    except IntegrityError:
-        raise Stale(STALE_MESSAGE) from None
+    append(applied.events)
     for name, value in fields.items():
         setattr(game, name, value)
     if outcome is not None:
@@ -160,6 +238,19 @@ def save(game: Game, applied: Applied, *, expected_seq: int, table: Table) -> No
                       payload={"game": game.number, "winners": list(outcome.winners)})
 
 
+def abandon(table: Table, *, reason: str = "closed") -> int:
+    """Mark the table's game in play abandoned, as it stands (its log and ``seq`` unchanged); how many were.
+
+    The ``seq`` stays the number of the game's events (export, import and the
+    clients' resync count on it); a move read before this commits is refused
+    by :func:`save`'s condition on the status instead.  The caller records the
+    table's change (:func:`record_change`), in the same transaction.
+    """
+    return Game.objects.filter(table_id=table.pk, status=Game.Status.PLAYING).update(
+        status=Game.Status.ABANDONED, end_reason=reason, finished_at=timezone.now(),
+    )
+
+
 def column(model: type[models.Model], name: str) -> str:
     found = getattr(model._meta.get_field(name), "column", None)
     assert found is not None
@@ -170,14 +261,16 @@ def column(model: type[models.Model], name: str) -> str:
 def _update_sql() -> str:
     qn = connection.ops.quote_name
     return (f"UPDATE {qn(Game._meta.db_table)} SET {qn(column(Game, 'seq'))} = %s, {qn(column(Game, 'state'))} = %s "
-            f"WHERE {qn(column(Game, 'id'))} = %s AND {qn(column(Game, 'seq'))} = %s")
+            f"WHERE {qn(column(Game, 'id'))} = %s AND {qn(column(Game, 'seq'))} = %s "
+            f"AND {qn(column(Game, 'status'))} = %s")
 
 
 def _update_game(game_id: int, expected_seq: int, new_seq: int, state: dict[str, Any]) -> int:
-    """The conditional UPDATE of a move, on the cursor: 1 if ``seq`` was still ``expected_seq``."""
+    """The conditional UPDATE of a move, on the cursor: 1 if the game is still played at ``expected_seq``."""
     state_field = Game._meta.get_field("state")
     with connection.cursor() as cursor:
-        cursor.execute(_update_sql(), [new_seq, state_field.get_db_prep_save(state, connection), game_id, expected_seq])
+        cursor.execute(_update_sql(), [new_seq, state_field.get_db_prep_save(state, connection), game_id, expected_seq,
+                                       Game.Status.PLAYING.value])
         return cursor.rowcount
 
 
@@ -187,9 +280,16 @@ def _insert_events(events: Sequence[Event]) -> None:
     if not events:
         return
     fields = _event_fields()
-    params = [f.get_db_prep_save(f.pre_save(event, True), connection) for event in events for f in fields]
+    params = [f.get_db_prep_save(_value(f, event), connection) for event in events for f in fields]
     with connection.cursor() as cursor:
         cursor.execute(_insert_sql(len(events)), params)
+
+
+def _value(f: models.Field[Any, Any], event: Event) -> Any:
+    """The field's value to insert, as ``bulk_create`` would; a creation time already given is kept."""
+    if f.attname == "created_at" and event.created_at is not None:
+        return event.created_at
+    return f.pre_save(event, True)
 
 
 @functools.cache

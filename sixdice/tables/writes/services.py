@@ -9,12 +9,12 @@ the names the rest of the code base and the tests use.
 
 from __future__ import annotations
 
+import itertools
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 from django.utils.translation import gettext
 
 from sixdice.gamekit.engine import OptionsError, get_engine
@@ -64,6 +64,23 @@ def clean_name(name: str) -> str:
     if any(not ch.isprintable() for ch in cleaned) or lookalikes.has_invisible(cleaned):
         raise BadName(gettext("A name cannot hold control characters."))
     return cleaned
+
+
+SAME_NAME, LOOKALIKE = "same", "lookalike"
+
+
+def name_clash(name: str, names: Iterable[str]) -> tuple[str, str] | None:
+    """The name at the table that ``name`` clashes with, and how: :data:`SAME_NAME` (in any case) or :data:`LOOKALIKE`.
+
+    The other half of the seat-name rule (:func:`clean_name` is the first): the
+    join form and an imported game's players keep names apart by it.
+    """
+    names = list(names)
+    same = next((other for other in names if other.casefold() == name.casefold()), None)
+    if same is not None:
+        return SAME_NAME, same
+    lookalike = lookalikes.confusable_with(name, names)
+    return None if lookalike is None else (LOOKALIKE, lookalike)
 
 
 def create_table(
@@ -122,11 +139,12 @@ def join_table(
     seats = list(table.seats.all())
     if len(seats) >= table.capacity:
         raise TableFull(gettext("All %(n)s seats are taken.") % {"n": table.capacity})
-    if any(seat.name.casefold() == cleaned.casefold() for seat in seats):
+    clash = name_clash(cleaned, [seat.name for seat in seats])
+    if clash is not None and clash[0] == SAME_NAME:
         raise NameTaken(gettext("Someone at this table is already called %(name)s.") % {"name": cleaned})
-    if (lookalike := lookalikes.confusable_with(cleaned, [seat.name for seat in seats])) is not None:
+    if clash is not None:
         raise NameTaken(gettext("%(name)s looks too much like %(other)s, who is already at this table.")
-                           % {"name": cleaned, "other": lookalike})
+                           % {"name": cleaned, "other": clash[1]})
     secret = new_secret()
     seat = Seat.objects.create(
         table=table,
@@ -138,6 +156,20 @@ def join_table(
     )
     ledger.record_change(table, TableChange.Kind.JOIN, actor=str(seat.position), payload={"position": seat.position, "bot": is_bot})
     return seat, secret
+
+
+def bot_name(taken: Iterable[str]) -> str:
+    """The name of a new seat the app plays: the first "Bot n" that no name in ``taken`` is (in any case)."""
+    used = {name.casefold() for name in taken}
+    return next(name for n in itertools.count(1) if (name := f"Bot {n}").casefold() not in used)
+
+
+@transaction.atomic
+def add_bot(*, table: Table, strength: Any = "") -> Seat:
+    """A seat the app plays, named :func:`bot_name` (the host's "add a bot", the new-table form, play against the app)."""
+    taken = Seat.objects.filter(table_id=table.pk).values_list("name", flat=True)
+    seat, _secret = join_table(table=table, name=bot_name(taken), is_bot=True, strength=strength)
+    return seat
 
 
 @transaction.atomic
@@ -211,11 +243,10 @@ def set_bot(*, table: Table, position: int, is_bot: bool = True, strength: str =
 def close_table(*, table: Table) -> Table:
     """End the series: nothing more is played at this table; it can still be watched.
 
-    A game still being played is kept as it stands, marked abandoned.
+    A game still being played is kept as it stands, marked abandoned; a move
+    read before the close and saved after it is refused ``stale`` (:func:`.ledger.save`).
     """
-    Game.objects.filter(table=table, status=Game.Status.PLAYING).update(
-        status=Game.Status.ABANDONED, end_reason="closed", finished_at=timezone.now()
-    )
+    ledger.abandon(table)
     Table.objects.filter(pk=table.pk).update(status=Table.Status.CLOSED, paused=False)
     ledger.record_change(table, TableChange.Kind.CLOSE)
     table.refresh_from_db()
@@ -253,7 +284,7 @@ def start_game(*, table: Table, rng: random.Random | None = None) -> Applied:
         options = {**engine.coach_options(options), **table_options(table.options)}
     first = rng.randrange(len(seats)) if previous is None else (previous.first + 1) % len(seats)
     state = engine.start(players=names, options=options, first=first)
-    game = Game.objects.create(
+    game = Game(
         table=table,
         number=1 if previous is None else previous.number + 1,
         engine=engine.slug,
@@ -263,10 +294,9 @@ def start_game(*, table: Table, rng: random.Random | None = None) -> Applied:
         initial_state=state,
         state=state,
     )
-    Table.objects.filter(pk=table.pk).update(status=Table.Status.PLAYING, paused=False)
     # The table frame goes out first: it carries the new game, so the update after it is no surprise.
     kind = TableChange.Kind.START if previous is None else TableChange.Kind.REMATCH
-    ledger.record_change(table, kind, payload={"game": game.number})
+    ledger.open_game(table, game, kind=kind, table_status=Table.Status.PLAYING)
     has_timer = TurnTimer.objects.filter(table_id=table.pk, seconds__gt=0).exists()
     applied = Applied(game=game, bots=any(seat.is_bot for seat in seats), timer=has_timer)
     ledger.run_system_actions(engine, game, state, applied, rng)
