@@ -160,8 +160,8 @@ def main() -> None:
         print(f"{len(times)} refused stale actions, {what}")
         print(f"  CPU per refused action: {_stats(times)}")
         for name, spent in IN_THREAD.items():
-            if spent:  # a snapshot: the refusal's, and with --reconnect each welcome's
-                print(f"    the database thread's {name + ':':12} {len(spent)} calls, {_stats(spent)} each")
+            if spent:
+                print(f"    of which the database thread's {name + ':':12} {_stats(spent)}")
         if profile is not None and in_thread is not None:
             print("\n-- the event loop's part")
             pstats.Stats(profile).sort_stats("cumulative").print_stats(25)

@@ -76,36 +76,3 @@ def test_a_stale_action_with_an_id_costs_two_statements_and_keeps_its_answer(mov
     receipt = ActionReceipt.objects.get(table=table, sender=str(seat), action_id="tap-1")
     assert receipt.reply["code"] == "stale"
     assert Event.objects.filter(game=game).count() == game.seq  # nothing applied
-
-
-# ---------------------------------------------------------------- the refusal's snapshot, on the socket
-
-
-@pytest.mark.asyncio
-@pytest.mark.django_db(transaction=True)
-async def test_a_stale_refusal_brings_the_table_only_to_a_connection_that_was_not_sent_it(tiny_table, monkeypatch):
-    from asgiref.sync import sync_to_async
-
-    from sixdice.tables.writes import after_commit
-    from tests.live_client import connect, receive_until
-
-    table, _host, secrets = tiny_table
-    game = await sync_to_async(lambda: services.start_game(table=table).game)()
-    comm, welcome = await connect(table.code, seat=secrets[game.first])
-    assert welcome["game"]["seq"] == 0
-    # A move whose broadcast is lost (the channel layer is at-most-once): this connection still shows seq 0.
-    monkeypatch.setattr(after_commit, "send_now", lambda code, message: None)
-    await sync_to_async(checked_path.apply_action)(
-        table_code=table.code, credentials=Credentials(seat_secret=secrets[game.first]),
-        action={"type": "add", "n": 1}, expected_seq=0,
-    )
-    await comm.send_json_to({"type": "action", "seq": 0, "action": {"type": "add", "n": 1}, "action_id": "a"})
-    error = await receive_until(comm, "error")
-    assert error["code"] == "stale" and error["snapshot"]["game"]["seq"] == 2  # the table as it is now
-    await comm.send_json_to({"type": "action", "seq": 0, "action": {"type": "add", "n": 1}, "action_id": "b"})
-    error = await receive_until(comm, "error")
-    assert error["code"] == "stale" and "snapshot" not in error  # it was just sent: not again
-    await comm.send_json_to({"type": "action", "seq": 0, "action": {"type": "add", "n": 1}, "action_id": "a"})
-    error = await receive_until(comm, "error")  # the first tap again: its stored answer, and the table as it is
-    assert error["code"] == "stale" and error["duplicate"] is True and error["snapshot"]["game"]["seq"] == 2
-    await comm.disconnect()

@@ -25,9 +25,6 @@ class ServiceError(Exception):
 
     code: ClassVar[str] = "refused"
     with_snapshot: ClassVar[bool] = False  # the client is sent the table as it is now, to redraw it
-    # The game's id and seq and the table's version the refusal was decided at, when known (a stale
-    # write): a connection that was sent them already is not sent the table again.
-    seen: tuple[int, int, int] | None = None
     _by_code: ClassVar[dict[str, type[ServiceError]]] = {}
 
     def __init__(self, message: str | Promise, **extra: Any) -> None:

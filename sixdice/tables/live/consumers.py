@@ -42,7 +42,6 @@ class TableConsumer(AsyncWebsocketConsumer):
     who: Who | None = None
     lang: str = "en"  # this connection's language: log lines and messages are rendered in it
     version: int = -1  # the table version of the last table frame sent on this connection
-    sent_game: tuple[int, int] | None = None  # the game (id, seq) this connection was last sent, by a frame or an update
     seen_presence: dict[str, Any] | None = None  # the last presence frame this connection was sent
 
     busy: int = 0  # handlers of this connection running now (see ``take``)
@@ -156,9 +155,8 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self._dispatch(self.who, msg, ref)
             except ServiceError as exc:
                 extra: dict[str, Any] = dict(exc.extra)  # e.g. duplicate: true (dedupe)
-                if exc.with_snapshot and not self._shows(exc.seen):
-                    extra["snapshot"] = snapshot = await self._snapshot()
-                    self._note_table(snapshot)
+                if exc.with_snapshot:
+                    extra["snapshot"] = await self._snapshot()
                 await self._error(exc.code, exc.message, ref, **extra)
             except Exception:  # a bug must not cost the table its connection; the transaction rolled back
                 log.exception("table %s: unexpected error handling a frame", self.who.code)
@@ -220,7 +218,6 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def table_events(self, event: dict[str, Any]) -> None:
         assert self.who is not None
-        self._sent_game(event["game"], event["seq"])
         # Ready text, prepared once per move, view and language in this process (docs/performance.md).
         await self.send(text_data=outgoing.update_text(event, self.who.seat, self.lang, self.who.host))
         after_commit.woken(self.who.code, event)
@@ -288,28 +285,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         )
         return snapshot
 
-    def _note_table(self, payload: dict[str, Any]) -> None:
-        """A frame carrying the table goes out on this connection: note its version and its game's seq."""
-        self.version = max(self.version, payload["table"]["version"])
-        game = payload.get("game")
-        if game:
-            self._sent_game(game["id"], game["seq"])
-
-    def _sent_game(self, game: int, seq: int) -> None:
-        if self.sent_game is None or self.sent_game[0] != game or seq > self.sent_game[1]:
-            self.sent_game = (game, seq)
-
-    def _shows(self, seen: tuple[int, int, int] | None) -> bool:
-        """Whether this connection was sent the table as a refusal saw it (its game at that seq, its version):
-        then the phone shows it already, and the refusal does not carry it again (a flood of stale frames
-        costs no snapshot each)."""
-        return seen is not None and self.sent_game == seen[:2] and self.version >= seen[2]
-
     async def _send_table(self, payload: dict[str, Any], *, localized: bool = False) -> None:
-        """Send a frame that carries the table (welcome, snapshot, revoked); note its version and game."""
+        """Send a frame that carries the table (welcome, snapshot, revoked); note its version."""
         assert self.who is not None
         if "table" in payload:
-            self._note_table(payload)
+            self.version = max(self.version, payload["table"]["version"])
             self.who.bots = has_bots(payload)
             self.who.timer = payload.get("timer") is not None
             if self.who.seat is None and self.who.parked is not None:

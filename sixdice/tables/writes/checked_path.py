@@ -220,9 +220,7 @@ def checked_write(
         except GameError as exc:
             raise from_game_error(exc) from None
     if seq != game.seq:  # acted on an old state: refused before any rules work (the cheap refusal of a stale frame)
-        stale = Stale(STALE_MESSAGE)
-        stale.seen = (game.pk, game.seq, table.version)
-        raise stale
+        raise Stale(STALE_MESSAGE)
     try:
         write.compose(turn)
     except GameError as exc:
