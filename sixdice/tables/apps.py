@@ -13,7 +13,7 @@ class TablesConfig(AppConfig):
 
     def ready(self) -> None:
         post_migrate.connect(_create_cache_table, sender=self)
-        # The drivers register what wakes them with the outbox (whichever entry point makes a write).
+        # The drivers register what wakes them with after_commit (whichever entry point makes a write).
         from sixdice.tables.policies import bots, turn_timers  # noqa: F401
 
 

@@ -7,7 +7,7 @@ and ``seq`` (the move's event).  The review app keeps the hint that phone
 showed (``sixdice/review/hints.py``).
 
 ``game_finished``: a game has just ended, in the transaction that saved its
-end (sent by :mod:`.outbox`).  Argument: ``game``, with its result.  The
+end (sent by :mod:`~sixdice.tables.writes.after_commit`).  Argument: ``game``, with its result.  The
 players app records results and ratings (``sixdice/players/apps.py``).
 """
 

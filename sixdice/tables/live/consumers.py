@@ -2,8 +2,8 @@
 
 Thin: parse a frame, make one service or selector call, reply.  The protocol
 is in ``docs/protocol.md``; writes go through the services and the checked
-path (:mod:`.pipeline`), and what runs after a write (the broadcast, the
-drivers that wake) is :mod:`.outbox`'s; the connect path is :mod:`.connect`.
+path (:mod:`~sixdice.tables.writes.checked_path`), and what runs after a write (the broadcast, the
+drivers that wake) is :mod:`~sixdice.tables.writes.after_commit`'s; the connect path is :mod:`~sixdice.tables.live.connect`.
 """
 
 from __future__ import annotations

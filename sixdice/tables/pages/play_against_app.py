@@ -1,7 +1,7 @@
 """Play against the app: one tap from the home page, this phone is host and seat, the app plays the others.
 
 A service that creates the table, seats this phone, adds the bots and starts
-the game, all through :mod:`.services`; the session holds the host secret and
+the game, all through :mod:`~sixdice.tables.writes.services`; the session holds the host secret and
 the seat secret, so the phone lands on its seat's page with the host's rights
 too (rematch, undo).  No lobby steps.
 """

@@ -3,7 +3,7 @@
 A table's driver plays its bots' moves one at a time, a human pace apart
 (``SIXDICE_BOT_DELAY``), and ends when no bot is to act: a person's turn, the
 game over, the table paused or closed, or no bot seat left.  Whatever may give
-a bot a move starts it again (:func:`kick`): the outbox wakes it after every committed
+a bot a move starts it again (:func:`kick`): after_commit wakes it after every committed
 write at a table with bots, whoever made it (a move, a host command, an admin
 action), and a connection opening or its heartbeat at a table with bots.
 

@@ -1,6 +1,6 @@
 """The table frame: what everyone at a table shares, computed once per table change, and remembered.
 
-The writer of a change computes it once after the commit (:mod:`.outbox`)
+The writer of a change computes it once after the commit (:mod:`~sixdice.tables.writes.after_commit`)
 and every connection at the table turns it into its own snapshot
 (:func:`sixdice.tables.reads.selectors.for_connection`).  Each process remembers the
 last frame of each table (:data:`FRAMES`) for the welcome of the next

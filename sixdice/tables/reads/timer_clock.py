@@ -4,7 +4,7 @@
 time: the count starts at the game's last event (or its start) and again at
 each change to the table (a pause and its resume, a seat given back...).
 Every server process works it out alike from the database.  The writes and
-the driver that acts when the time runs out are in :mod:`.timers`.
+the driver that acts when the time runs out are in :mod:`~sixdice.tables.policies.turn_timers`.
 """
 
 from __future__ import annotations

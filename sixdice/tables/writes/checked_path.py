@@ -137,7 +137,7 @@ def load_for_action(code: str, credentials: Credentials) -> Loaded:
 
     This runs for every write, so it is one plain statement on the cursor
     rather than several ORM queries; each column is converted by its own
-    field, as the ORM would (:mod:`.rows`).
+    field, as the ORM would (:mod:`~sixdice.tables.core.plain_rows`).
     """
     digest = hash_secret(credentials.seat_secret) if credentials.seat_secret else ""
     with connection.cursor() as cursor:

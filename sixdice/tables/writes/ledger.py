@@ -4,9 +4,9 @@ Every write that changes a game or a table ends here, in its caller's
 transaction: the events are appended under the unique (game, seq), the
 snapshot is saved only if its ``seq`` is still the one the writer read (one
 writer wins), and a table change bumps the table's version and is logged.
-What runs after the commit is decided by :mod:`.outbox`.  Nothing here checks
+What runs after the commit is decided by :mod:`~sixdice.tables.writes.after_commit`.  Nothing here checks
 who may write or whether the rules allow it: that is the checked path
-(:mod:`.pipeline`), which every game write goes through.
+(:mod:`~sixdice.tables.writes.checked_path`), which every game write goes through.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def record_change(
     """Record a change to the table: bump its version and log it, in the caller's transaction.
 
     After the commit, everyone at the table gets one table frame computed
-    once (:func:`.outbox.table_changed`).  Returns the new version.
+    once (:func:`~sixdice.tables.writes.after_commit.table_changed`).  Returns the new version.
     """
     Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
     version: int = Table.objects.filter(pk=table.pk).values_list("version", flat=True).get()

@@ -2,9 +2,8 @@
 
 Each runs in one transaction and records its change in the ledger
 (:func:`sixdice.tables.writes.ledger.record_change`), which bumps the table's
-version; what runs after the commit is the outbox's.  Writes to a game in
-play go through the checked path (:mod:`.pipeline`), re-exported here with
-the names the rest of the code base and the tests use.
+version; what runs after the commit is after_commit's.  Writes to a game in
+play go through the checked path (:mod:`~sixdice.tables.writes.checked_path`).
 """
 
 from __future__ import annotations
