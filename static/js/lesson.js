@@ -1,12 +1,13 @@
 /* Learn to play: the lesson page.  It draws the board with the games' own CSS classes and sends every tap
  * to the lesson endpoint (sixdice/tables/pages/lessons.py), where the real engine decides; it copies no rule. */
-(function () {
-  "use strict";
-  const root = document.getElementById("lesson");
-  if (!root) return;
-  const el = window.el;
+import {el} from "./dom.js";
+
+const root = document.getElementById("lesson");
+if (root) lesson(root);
+
+function lesson(root) {
   const T = JSON.parse(document.getElementById("lesson-i18n").textContent);
-  const me = document.currentScript;
+  const me = document.querySelector("script[data-play]");
   const playUrl = me ? me.dataset.play : "";
   const api = root.dataset.api;
   const game = root.dataset.game;
@@ -207,4 +208,4 @@
 
   $("lesson-restart").addEventListener("click", () => call({go: 0}));
   call(null);
-})();
+}

@@ -43,8 +43,8 @@ def test_full_game_host_and_three_phones(server, phone):
     assert v["players"] == names
     # the same renderer draws a replay step read-only: every hand, no controls
     drawn = host.evaluate("""() => { const box = document.createElement('div');
-      window.GameRenderers.sixdice.render({role: 'replay', seat: null, host: false, game: {id: 0, seq: 1, view: window.live.game.view},
-        log: [], lastEvents: [], standings: [], table: null, el: window.live.el, plural: window.plural, draw() {}, toast() {}}, box);
+      window.live.renderer.render({role: 'replay', seat: null, host: false, game: {id: 0, seq: 1, view: window.live.game.view},
+        log: [], lastEvents: [], standings: [], table: null, draw() {}, toast() {}}, box);
       return [box.querySelectorAll('.sd-hand').length, box.querySelectorAll('button, input').length]; }""")
     assert drawn == [3, 0]
     # every page shows every hand, the bank and the round; the own hand marked

@@ -155,7 +155,7 @@ END_LINKS: list[GameLinks] = []
 review app adds the replay and "Send to BG Stats" (its ``apps.py``; the tables never import it)."""
 
 STANDINGS_PANEL = "standings-card"
-"""The id of the table page's standings panel: a link to ``#standings-card`` opens it (``static/js/table.js``)."""
+"""The id of the table page's standings panel: a link to ``#standings-card`` opens it (``static/js/table_page.js``)."""
 
 
 def end_links(game: Game, *, code: str) -> dict[str, str] | None:
