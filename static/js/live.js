@@ -214,6 +214,8 @@ function tableConnection(app) {
       this.role = s.role; this.seat = s.seat; this.host = s.host;
       this.table = s.table; this.presence = s.presence; this.standings = s.standings || [];
       this.timer = s.timer || null; this.timerAt = Date.now(); this.awaySeat = s.away_seat ?? null;  // turn_timer.js
+      // The game's time limit: the time left as the server worked it out, counted down from now (sixdice_board.js).
+      this.timeLimit = s.time_limit || null; this.timeLimitAt = this.timerAt;
       // A table frame (or an error's snapshot) can be overtaken by updates: take its table part,
       // but never step back to an older state of the same game.
       if (s.game && this.game && s.game.id === this.game.id && s.game.seq < this.game.seq) return;

@@ -33,7 +33,7 @@ function render(live, board) {
   }
   const v = g.view;
   const key = g.id + ":" + g.seq;
-  if (ui.key !== key) ui = {key, broken: brokenHands(live, v)};
+  if (ui.key !== key) ui = {key};
   if (build.key !== key) build = {key, groups: [[]]};
   const p = v.pending;
   const screen = document.getElementById("app").dataset.view === "screen";
@@ -151,27 +151,9 @@ function die(live, value, attrs) {
   return el("span", {class: cls, "data-seat": attrs && attrs.seat, "data-i": attrs && attrs.i}, label);
 }
 
-// A group box is drawn only while it is one: a flip since the last balancing breaks the groups
-// of both hands it touched (they are regrouped from scratch), so those dice are drawn loose.
-function brokenHands(live, v) {
-  const b = new Set();
-  const m = v.current, vic = v.victim, p = v.pending;
-  if (vic == null || m == null) return b;
-  if (!p) {
-    const log = live.log || [];
-    const last = log.length ? log[log.length - 1].action || {} : {};
-    if (last.type === "flip") { b.add(m); b.add(vic); }
-    return b;
-  }
-  if ((p.kind === "roll" && p.purpose === "draw" && p.seat === m) || (p.kind === "group" && p.seat === m)) { b.add(m); b.add(vic); }
-  else if (p.seat === m || (p.kind === "group" && p.seat === vic)) b.add(vic);
-  return b;
-}
-
 function handCard(live, v, s, me, flips) {
-  const hand = v.hands[s];
   const p = v.pending;
-  const value = v.values ? v.values[s] : sum(flat(hand));
+  const value = v.values[s];
   const current = !v.over && p && p.seat === s;
   const winner = v.over && (v.winners || []).includes(s);
   const mine = s === me;
@@ -194,13 +176,13 @@ function handCard(live, v, s, me, flips) {
     if (rolledHere) a.extra = (a.extra || "") + " rolled";
     return die(live, x, a);
   };
-  const stale = ui.broken.has(s);
-  for (const grp of hand.groups) {
-    if (stale) { for (const x of grp) body.append(dieFor(x)); continue; }
-    const zero = sum(grp) === 0;
-    body.append(el("span", {class: "sd-group " + (zero ? "zero" : "pair"), title: tr(zero ? "zeroGroup" : "pairGroup")}, grp.map(dieFor)));
+  // The server's parts, in the order of the dice: a group box only while it is one (a flip since the last
+  // balancing broke the groups of both hands it touched: "broken", drawn loose until they are grouped again).
+  for (const part of v.hand_parts[s]) {
+    if (part.kind === "zero" || part.kind === "pair") {
+      body.append(el("span", {class: "sd-group " + part.kind, title: tr(part.kind === "zero" ? "zeroGroup" : "pairGroup")}, part.dice.map(dieFor)));
+    } else for (const x of part.dice) body.append(dieFor(x));
   }
-  for (const x of hand.loose) body.append(dieFor(x));
   if (!i) body.append(el("span", {class: "muted"}, tr("noDice")));
   card.append(body);
   return card;
@@ -225,7 +207,7 @@ function dieAttrs(live, v, s, me, idx, flips) {
       } else if (can) {
         attrs.pressed = ui.own === idx;
         attrs.extra = ui.own === idx ? "sel" : ui.own == null ? "cand" : "";
-        attrs.onclick = () => { ui = {key: ui.key, broken: ui.broken, own: ui.own === idx ? null : idx}; live.draw(); };
+        attrs.onclick = () => { ui = {key: ui.key, own: ui.own === idx ? null : idx}; live.draw(); };
       }
     } else if (me !== null && !(v.pending && v.pending.seat === me)) {
       attrs.onclick = () => notYourTurn(live, v);
@@ -293,7 +275,7 @@ function flipPanel(live, v) {
   panel.append(el("div", {class: "sd-change"},
     el("span", {class: "sr"}, tr("yourDie") + " "), die(live, own), " \u2192 ", ui.to != null ? die(live, ui.to) : "?",
     ui.to != null ? el("small", {}, " (" + signed(ui.to - own) + ")") : null,
-    el("button", {type: "button", class: "secondary sd-cancel", "data-act": "cancel", onclick: () => { ui = {key: ui.key, broken: ui.broken}; live.draw(); }}, tr("cancel"))));
+    el("button", {type: "button", class: "secondary sd-cancel", "data-act": "cancel", onclick: () => { ui = {key: ui.key}; live.draw(); }}, tr("cancel"))));
   if (ui.to == null) {
     panel.append(facePicker(live, v, flips));
   } else if (ui.victim == null) {
@@ -333,13 +315,20 @@ function keypad(live, v, asHost) {
 
 // ------------------------------------------------------------------ balancing
 
-// Groups as boxes of dice; with ``looseAsText`` the loose dice are one short line of text.
-function groupsPicture(live, groups, loose, extraGroupClass, looseAsText) {
-  const rest = loose || [];
+// Parts as the server sends them ({kind, dice}): zero-sum groups and pairs as boxes of dice, the dice of
+// a broken group and loose dice without a box; with ``looseAsText`` the loose dice are one short line of text.
+function partsPicture(live, parts, extraGroupClass, looseAsText) {
+  const loose = parts.filter((part) => part.kind === "loose").flatMap((part) => part.dice);
   return el("span", {class: "sd-dice"},
-    groups.map((grp) => el("span", {class: "sd-group " + (sum(grp) === 0 ? "zero" : "pair") + (extraGroupClass || "")}, grp.map((x) => die(live, x)))),
-    looseAsText && rest.length ? el("small", {class: "sd-loose"}, tr("loose") + ": " + rest.map(fmt).join(" ")) : rest.map((x) => die(live, x)));
+    parts.filter((part) => part.kind !== "loose").map((part) => part.kind === "broken"
+      ? part.dice.map((x) => die(live, x))
+      : el("span", {class: "sd-group " + part.kind + (extraGroupClass || "")}, part.dice.map((x) => die(live, x)))),
+    looseAsText && loose.length ? el("small", {class: "sd-loose"}, tr("loose") + ": " + loose.map(fmt).join(" ")) : loose.map((x) => die(live, x)));
 }
+
+// A grouping as the server lists it (zero-sum groups, pairs, loose dice), as parts.
+const groupingParts = (gr) => [...gr.zero_groups.map((dice) => ({kind: "zero", dice})), ...gr.pairs.map((dice) => ({kind: "pair", dice})),
+  {kind: "loose", dice: gr.loose || []}];
 
 const sameGrouping = (a, b) => JSON.stringify([a.zero_groups, a.pairs]) === JSON.stringify([b.zero_groups, b.pairs]);
 const groupAction = (gr, seat) => ({type: "group", zero_groups: gr.zero_groups, pairs: gr.pairs, seat});
@@ -351,13 +340,13 @@ function groupPanel(live, v, asHost) {
   return el("div", {class: "card sd-panel sd-choice", "data-choice": "group"},
     asHost ? el("h2", {}, tr("chooseGrouping", {name: who(v, p.seat)})) : null,
     el("div", {class: "sd-option default"}, el("small", {}, tr("defaultLabel")),
-      groupsPicture(live, def.zero_groups.concat(def.pairs), def.loose, "", true)),
+      partsPicture(live, groupingParts(def), "", true)),
     el("div", {class: "sd-choice-row"},
       el("button", {type: "button", class: "primary", "data-act": "accept", onclick: () => live.act(groupAction(def, p.seat), asHost)}, tr("accept")),
       el("details", {class: "sd-alts", open: ui.altsOpen || null, ontoggle: (e) => { ui.altsOpen = e.target.open; }},
         el("summary", {}, tr("others", {n: alts.length})),
         alts.map((gr) => el("button", {type: "button", class: "sd-option", "data-act": "alt", onclick: () => live.act(groupAction(gr, p.seat), asHost)},
-          groupsPicture(live, gr.zero_groups.concat(gr.pairs), gr.loose, "", true))),
+          partsPicture(live, groupingParts(gr), "", true))),
         builder(live, v, asHost))));
 }
 
@@ -366,6 +355,8 @@ function builder(live, v, asHost) {
   const dice = flat(v.hands[p.seat]);
   const used = new Set(build.groups.flat());
   const cur = build.groups[build.groups.length - 1];
+  // The player's own grouping, before the server has seen it: the action names its zero-sum groups and its
+  // pairs (the server checks it, and says what is wrong with it), and the boxes being built show which is which.
   const send = () => {
     const groups = build.groups.filter((gr) => gr.length).map((gr) => gr.map((i) => dice[i]));
     live.act({type: "group", seat: p.seat, zero_groups: groups.filter((gr) => sum(gr) === 0), pairs: groups.filter((gr) => sum(gr) !== 0)}, asHost);
@@ -384,24 +375,21 @@ function builder(live, v, asHost) {
       el("button", {type: "button", class: "primary", "data-act": "check-grouping", disabled: !used.size, onclick: send}, tr("checkSend"))));
 }
 
+// The server's keep choices (the default first): the groups kept, and those returned to the bank.
 function keepPanel(live, v, asHost) {
   const p = v.pending;
-  const groups = v.hands[p.seat].groups;
-  const def = p.default;
-  const same = (a, b) => Math.min(...a) === Math.min(...b) && Math.max(...a) === Math.max(...b);
-  const option = (pair) => {
-    const kept = pair.map((k) => groups[k]);
-    const back = groups.filter((_, k) => !pair.includes(k));
-    return [groupsPicture(live, kept, []), el("small", {class: "sd-returns"}, " " + tr("returns") + " "), groupsPicture(live, back, [], " back")];
-  };
-  const alts = (v.keep_options || []).filter((o) => !same(o, def));
+  const choices = v.keep_choices || [];
+  const def = choices.find((c) => c.default) || choices[0];
+  const option = (c) => [partsPicture(live, c.kept), el("small", {class: "sd-returns"}, " " + tr("returns") + " "), partsPicture(live, c.returned, " back")];
+  const alts = choices.filter((c) => c !== def);
+  const keep = (c) => live.act({type: "keep", keep: c.keep, seat: p.seat}, asHost);
   return el("div", {class: "card sd-panel sd-choice", "data-choice": "keep"},
     asHost ? el("h2", {}, tr("chooseKeep", {name: who(v, p.seat)})) : null,
-    el("div", {class: "sd-option default"}, el("small", {}, tr("defaultLabel")), ...option(def)),
+    def ? el("div", {class: "sd-option default"}, el("small", {}, tr("defaultLabel")), ...option(def)) : null,
     el("div", {class: "sd-choice-row"},
-      el("button", {type: "button", class: "primary", "data-act": "accept", onclick: () => live.act({type: "keep", keep: def, seat: p.seat}, asHost)}, tr("accept")),
+      def ? el("button", {type: "button", class: "primary", "data-act": "accept", onclick: () => keep(def)}, tr("accept")) : null,
       alts.length ? el("details", {class: "sd-alts", open: ui.altsOpen || null, ontoggle: (e) => { ui.altsOpen = e.target.open; }}, el("summary", {}, tr("others", {n: alts.length})),
-        alts.map((o) => el("button", {type: "button", class: "sd-option", "data-act": "alt", onclick: () => live.act({type: "keep", keep: o, seat: p.seat}, asHost)}, ...option(o)))) : null));
+        alts.map((c) => el("button", {type: "button", class: "sd-option", "data-act": "alt", onclick: () => keep(c)}, ...option(c)))) : null));
 }
 
 // ------------------------------------------------------------------ the end
@@ -419,7 +407,7 @@ function endPanel(live, v) {
     el("h3", {}, tr("finalHands")),
     el("table", {class: "sd-table sd-final"},
       el("tbody", {}, v.players.map((n, s) => el("tr", {class: winners.includes(s) ? "winner" : ""},
-        el("td", {}, n), el("td", {}, groupsPicture(live, v.hands[s].groups, v.hands[s].loose)), el("td", {class: "num"}, signed(v.values[s])))))),
+        el("td", {}, n), el("td", {}, partsPicture(live, v.hand_parts[s])), el("td", {class: "num"}, signed(v.values[s])))))),
     standings.length ? el("h3", {}, tr("standings")) : null,
     standings.length ? standingsTable(live) : null);
 }
@@ -442,19 +430,17 @@ function hostPanel(live, v) {
       : el("button", {type: "button", class: "secondary", "data-act": "end-now", onclick: () => { ui.endAsk = true; live.draw(); }}, tr("endNow")));
 }
 
-function startTime(live) { return Date.parse(live.game.started_at); }
-
+// The game's time limit: the server says the time left (the table frame's time_limit); counted down here
+// from when that frame arrived (live.timeLimitAt).
 function tick(live) {
   const box = document.querySelector(".sd-timer");
-  const minutes = live.table && live.table.options && live.table.options.time_limit_minutes;
   const v = live.game && live.game.view;
-  if (!box || !minutes || !v || v.over || live.role === "replay") { clearInterval(timer); timer = null; return; }
-  const start = startTime(live);
-  if (isNaN(start)) return;
+  if (!box || !live.timeLimit || !v || v.over || live.role === "replay") { clearInterval(timer); timer = null; return; }
   const show = () => {
-    const left = Math.max(0, Math.round((start + minutes * 60000 - Date.now()) / 1000));
+    const limit = live.timeLimit;
     const b = document.querySelector(".sd-timer");
-    if (!b) return;
+    if (!b || !limit) return;
+    const left = Math.max(0, Math.round((limit.left_ms - (Date.now() - live.timeLimitAt)) / 1000));
     b.hidden = false;
     b.classList.toggle("up", left === 0);
     b.textContent = left ? tr("timeLeft", {t: Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0")}) : tr("timeUp");

@@ -283,6 +283,12 @@ def test_desktop_and_page_weight(server, phone):
     bo = join(phone, link, "Bo")
     start(host, [ana, bo])
     expect(host.locator(".sd-timer")).to_contain_text("Time left: 29:")
+    # The server says the time left: a phone whose clock runs an hour ahead counts down the same.
+    code = host.url.rstrip("/").split("/")[-2]
+    ahead = phone()
+    ahead.add_init_script("(() => { const real = Date.now.bind(Date); Date.now = () => real() + 3600000; })()")
+    ahead.goto(f"{server.url}/t/{code}/?watch")
+    expect(ahead.locator(".sd-timer")).to_contain_text("Time left: 29:")
     screenshot(host, "sixdice-host-desktop")
     # the host ends the game on time
     host.locator('[data-act="end-now"]').click()
