@@ -35,6 +35,8 @@ function tableConnection(app) {
   const W = wordsNode ? JSON.parse(wordsNode.textContent) : {};
   const RETRY_MS = window.SIXDICE_RETRY_MS || 500;  // first reconnection delay, before jitter (a test may lengthen it)
 
+  const NO_OFFERS = {take_back: null, undo: null, actors: Object.freeze([])};  // each offer's "none"
+
   function newActionId() {  // random, unique per tap; kept when the same action is sent again
     const bytes = new Uint8Array(12);
     crypto.getRandomValues(bytes);
@@ -221,12 +223,23 @@ function tableConnection(app) {
       if (s.game && this.game && s.game.id === this.game.id && s.game.seq < this.game.seq) return;
       this.game = s.game ? {id: s.game.id, number: s.game.number, seq: s.game.seq, status: s.game.status,
                             players: s.game.players, started_at: s.game.started_at, view: s.game.view,
-                            take_back: s.game.take_back || null, undo: s.game.undo || null,
-                            actors: s.game.actors || [],
                             links: s.game.links || null} : null;  // a finished game's end links
-      this.undone = new Set(s.game ? s.game.undone || [] : []);  // struck through in the log, as the server says
+      this.undone = new Set();
+      if (s.game) this.mergeOffers(s.game, true);
       this.log = s.game ? s.game.log.slice() : [];
       this.lastEvents = [];
+    },
+    // What the page may offer, as the server says (sixdice/tables/wire/offers.py): the take-back, the host's
+    // undo, the seats in turn and the moves an undo struck out; merged here only.  A table frame's game
+    // (whole) has every key, a missing one meaning none; an update has only the keys its events decide,
+    // a missing one unchanged.
+    mergeOffers(from, whole) {
+      for (const [key, none] of Object.entries(NO_OFFERS)) {
+        if (key in from) this.game[key] = from[key] ?? none;
+        else if (whole) this.game[key] = none;
+      }
+      if (whole) this.undone = new Set(from.undone || []);  // struck through in the log
+      if (from.undone_from != null) this.send({type: "resync_table"});  // an undo: the table frame lists what it struck out
     },
     checkVersion(version) {  // a table change we missed: ask for the table (the answer is a snapshot)
       if (!this.table || !(version > this.table.version) || version <= (this.askedVersion || -1)) return false;
@@ -247,10 +260,7 @@ function tableConnection(app) {
         return;
       }
       this.game.seq = u.seq; this.game.status = u.status; this.game.view = u.view;
-      if ("take_back" in u) this.game.take_back = u.take_back;  // absent: unchanged by these events
-      if ("undo" in u) this.game.undo = u.undo;  // the host's undo offer, likewise
-      if ("actors" in u) this.game.actors = u.actors;
-      if (u.undone_from != null) this.send({type: "resync_table"});  // an undo: the table frame lists what it struck out
+      this.mergeOffers(u, false);
       this.log.push(...fresh);
       this.lastEvents = fresh;
       for (const e of fresh) if (e.action && e.action.type === "undo") this.toast(e.text);  // in this phone's language
