@@ -1,5 +1,6 @@
 /* Who is ahead: a rank badge on every hand (the leader marked) from the ranks the server sends in the view,
  * and, when the game is over, one line on why the winner won.  It decorates the board the game's script drew. */
+import {fill} from "./board_tools.js";
 import {live} from "./live.js";
 
 const app = document.getElementById("app");
@@ -10,7 +11,7 @@ if (app && board && strings) showRanks(app, board, strings);
 function showRanks(app, board, strings) {
   const T = JSON.parse(strings.textContent);
   const game = app.dataset.game;
-  const tr = (key, args) => String(T[key] || "").replace(/\{(\w+)\}/g, (m, k) => (args && k in args ? args[k] : m));
+  const tr = (key, args) => fill(T[key] || "", args);
   const fmt = (v) => (v > 0 ? "+" + v : v < 0 ? "\u2212" + (-v) : "0");
   let busy = false;
 
