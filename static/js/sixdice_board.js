@@ -245,9 +245,8 @@ function facePicker(live, v, flips) {
 }
 
 // The victims' dice that can take the opposite change, as buttons in the panel (also lit on the board).
+// Each legal flip is [victim, own, own_to, other, other_to] (the view's legal_flips): the victim's new face is the server's.
 function candidates(live, v, flips) {
-  const own = flat(v.hands[live.seat])[ui.own];
-  const d = ui.to - own;
   // Two dice of one player showing the same face are the same choice: one button for them.
   const seen = new Set();
   const hits = flips.filter((f) => f[1] === ui.own && f[2] === ui.to).filter((f) => {
@@ -260,7 +259,7 @@ function candidates(live, v, flips) {
     const before = flat(v.hands[f[0]])[f[3]];
     return el("button", {type: "button", class: "secondary sd-cand", "data-cand": f[0] + ":" + f[3],
       onclick: () => { ui.victim = f[0]; ui.other = f[3]; live.draw(); }},
-      el("span", {class: "sd-cand-name"}, who(v, f[0])), die(live, before), el("span", {class: "sr"}, "\u2192 " + fmt(before - d)));
+      el("span", {class: "sd-cand-name"}, who(v, f[0])), die(live, before), el("span", {class: "sr"}, "\u2192 " + fmt(f[4])));
   }));
 }
 
@@ -282,7 +281,9 @@ function flipPanel(live, v) {
     panel.append(el("p", {class: "sd-step"}, tr("pickVictim", {d: signed(own - ui.to)})), candidates(live, v, flips));
   } else {
     const before = flat(v.hands[ui.victim])[ui.other];
-    const to = before - (ui.to - own);
+    const flip = flips.find((f) => f[0] === ui.victim && f[1] === ui.own && f[2] === ui.to && f[3] === ui.other);
+    if (!flip) { ui = {key: ui.key}; return flipPanel(live, v); }  // no such flip (cannot happen): start again
+    const to = flip[4];
     panel.append(el("div", {class: "sd-change"},
       el("span", {}, tr("theirDie", {name: who(v, ui.victim)}) + " "), die(live, before), " \u2192 ", die(live, to),
       el("small", {}, " (" + signed(to - before) + ")")));
