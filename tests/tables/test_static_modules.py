@@ -60,3 +60,19 @@ def test_collected_modules_import_the_hashed_files(tmp_path: Path):
     assert seen >= 20  # the pages' modules do import each other
     live = (root / modules["js/live.js"]).read_text()
     assert re.search(r'from "\./dom\.[0-9a-f]{12}\.js";', live)
+
+
+NAMED_IMPORT = re.compile(r"""^\s*import\s*\{([^}]*)\}\s*from\s*["']\./([^"']+)["']\s*;""", re.M)
+EXPORT = re.compile(r"^export\s+(?:async\s+)?(?:function\*?|const|let|class)\s+(\w+)", re.M)
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+def test_every_name_a_module_imports_is_exported_by_the_other(source: Path):
+    """A name imported that the other module does not export stops the whole page (a module that fails to link)."""
+    for names, target in NAMED_IMPORT.findall(source.read_text()):
+        path = source.parent / target
+        if not path.exists():
+            path = settings.BASE_DIR / "static" / "js" / target
+        exported = set(EXPORT.findall(path.read_text()))
+        for name in (n.split(" as ")[0].strip() for n in names.split(",") if n.strip()):
+            assert name in exported, (source.name, name, target)
