@@ -39,7 +39,8 @@ from sixdice.gamekit.notation import Part, gettext_noop, part
 from sixdice.gamekit.options import on_off, whole_number
 from sixdice.gamekit.schema import Field
 from sixdice.rules import bots
-from sixdice.rules.game import State, final_scores
+from sixdice.rules.dice import ZERO_GROUP_INDEX, counts_of
+from sixdice.rules.game import Hand, State, final_scores
 from sixdice.rules.variants import (
     AS_WRITTEN,
     MAX_FIRST_BONUS,
@@ -450,11 +451,19 @@ class SixDiceEngine(GameEngine):
     # ------------------------------------------------------------ what phones see
 
     def view_parts(self, state: Mapping[str, Any]) -> tuple[JSON, Callable[[int | None], JSON]]:
-        """The state with its values and actors; apart, what only the seat in turn (or the host) is offered."""
+        """The state with its values and actors; apart, what only the seat in turn (or the host) is offered.
+
+        The board draws what it is told: which hands a flip broke (``broken_hands``), each hand's dice as
+        parts with their kind and sum (``hand_parts``), and each keep choice's kept and returned groups
+        (``keep_choices``); the page adds up and decides nothing of the rules.
+        """
         st = self._state(state)
         shared = st.to_dict()
         shared.pop("todo", None)
         shared["values"] = st.values()
+        broken = self._broken_hands(st)
+        shared["broken_hands"] = sorted(broken)
+        shared["hand_parts"] = [self._hand_parts(h, s in broken) for s, h in enumerate(st.hands)]
         # Who is ahead: the hand furthest from zero (what wins at the end), rank 1; a win at once ranks first.
         shared["ranks"] = dense_ranks([(0 if s in st.winners else 1, -abs(v)) for s, v in enumerate(shared["values"])])
         shared["actors"] = sorted(self.actors(state))
@@ -478,6 +487,7 @@ class SixDiceEngine(GameEngine):
                 d["groupings_total"] = len(gs)
             elif p.kind == "keep" and mine:
                 d["keep_options"] = [a["keep"] for a in rules.legal_actions(st)]
+                d["keep_choices"] = self._keep_choices(st.hands[p.seat], d["keep_options"], p.default)
             elif p.kind == "roll":
                 d["you_roll"] = st.dice == "physical" and (seat == p.seat or seat is None)
             if state.get(HINTS_KEY) and mine and p.kind in ("flip", "group", "keep"):
@@ -485,6 +495,77 @@ class SixDiceEngine(GameEngine):
             return d
 
         return shared, own
+
+    @staticmethod
+    def _part(kind: str, dice: Sequence[int]) -> JSON:
+        return {"kind": kind, "dice": list(dice), "sum": sum(dice)}
+
+    @staticmethod
+    def _group_part(group: Sequence[int]) -> JSON:
+        """A group of a balanced hand: a zero-sum group, else a (non-zero) pair."""
+        return SixDiceEngine._part("zero" if sum(group) == 0 else "pair", group)
+
+    @staticmethod
+    def _balanced(hand: Hand) -> bool:
+        """Whether every group of ``hand`` is one a balancing may form (a listed zero-sum group, or a pair of both colours)."""
+        return all(
+            (sum(g) == 0 and counts_of(g) in ZERO_GROUP_INDEX)
+            or (len(g) == 2 and sum(g) != 0 and (g[0] > 0) != (g[1] > 0))
+            for g in hand.groups
+        )
+
+    @staticmethod
+    def _broken_hands(st: State) -> set[int]:
+        """The hands whose groups this turn's flip broke: they are grouped again from scratch in their balancing.
+
+        The mover's until its grouping (after its draw), the victim's until its own; read from the steps
+        still to do.  A game that ended meanwhile has none left: there a touched hand is broken when a group
+        of it is no longer one a balancing forms.
+        """
+        m, victim = st.current, st.victim
+        if m is None or victim is None:
+            return set()
+        if st.over:
+            return {s for s in (m, victim) if not SixDiceEngine._balanced(st.hands[s])}
+        p, todo = st.pending, st.todo
+
+        def regrouped_later(seat: int) -> bool:
+            return (p is not None and p.kind == "group" and p.seat == seat) or ("balance", seat) in todo or ("group", seat) in todo
+
+        out = {m} if regrouped_later(m) else set()
+        if ("balance_victim", -1) in todo or regrouped_later(victim):
+            out.add(victim)
+        return out
+
+    @staticmethod
+    def _hand_parts(hand: Hand, broken: bool) -> list[JSON]:
+        """A hand as the board draws it, in the order of its dice (the indices a flip names).
+
+        Each group is a ``zero`` (zero-sum) group or a ``pair``, or ``broken`` when a flip broke the hand's
+        groups (its dice drawn loose); then the ``loose`` dice, when there are any.
+        """
+        parts = [SixDiceEngine._part("broken", g) if broken else SixDiceEngine._group_part(g) for g in hand.groups]
+        if hand.loose:
+            parts.append(SixDiceEngine._part("loose", hand.loose))
+        return parts
+
+    @staticmethod
+    def _keep_choices(hand: Hand, options: Sequence[Sequence[int]], default: Sequence[int] | None) -> list[JSON]:
+        """Each way to keep two groups, the default first: the kept groups and the groups returned to the bank."""
+
+        def choice(keep: Sequence[int], is_default: bool) -> JSON:
+            return {
+                "keep": list(keep),
+                "default": is_default,
+                "kept": [SixDiceEngine._group_part(hand.groups[k]) for k in keep],
+                "returned": [SixDiceEngine._group_part(g) for k, g in enumerate(hand.groups) if k not in keep],
+            }
+
+        chosen = sorted(default) if default is not None else None
+        choices = [choice(keep, sorted(keep) == chosen) for keep in options]
+        if chosen is not None and not any(c["default"] for c in choices):
+            choices.append(choice(chosen, True))
+        return sorted(choices, key=lambda c: not c["default"])
 
     def coach_options(self, options: Mapping[str, Any]) -> JSON:
         """A coached first game: hints on and at most :data:`COACH_ROUNDS` rounds."""

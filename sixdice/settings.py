@@ -262,7 +262,7 @@ STATIC_MANIFEST = _env_flag("SIXDICE_STATIC_MANIFEST")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        "BACKEND": "sixdice.static_storage.ModuleManifestStorage"  # hashed names, modules' imports too
         if STATIC_MANIFEST
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },

@@ -1,11 +1,13 @@
 /* A coached first game (the table's "new players" option): a one-line note the first time this phone meets
  * each kind of prompt (remembered in localStorage).  It reads the live table and touches nothing else. */
-(function () {
-  "use strict";
-  const app = document.getElementById("app");
-  const box = document.getElementById("coach-note");
-  const strings = document.getElementById("coach-i18n");
-  if (!app || !box || !strings) return;
+import {live} from "./live.js";
+
+const app = document.getElementById("app");
+const box = document.getElementById("coach-note");
+const strings = document.getElementById("coach-i18n");
+if (app && box && strings) coach(app, box, strings);
+
+function coach(app, box, strings) {
   const T = JSON.parse(strings.textContent);
   const game = app.dataset.game;
   const seenKey = (kind) => "coach:" + game + ":" + kind;
@@ -30,7 +32,6 @@
   };
 
   function check() {
-    const live = window.live;
     const coached = live && live.table && live.table.options && live.table.options.coach === true;
     const g = live && live.game;
     if (!coached || !g || g.number !== 1 || !g.view || !kinds[game]) { hide(); return; }
@@ -50,4 +51,4 @@
     hide();
   });
   setInterval(check, 300);
-})();
+}

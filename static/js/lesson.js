@@ -1,12 +1,13 @@
 /* Learn to play: the lesson page.  It draws the board with the games' own CSS classes and sends every tap
  * to the lesson endpoint (sixdice/tables/pages/lessons.py), where the real engine decides; it copies no rule. */
-(function () {
-  "use strict";
-  const root = document.getElementById("lesson");
-  if (!root) return;
-  const el = window.el;
+import {el} from "./dom.js";
+
+const root = document.getElementById("lesson");
+if (root) lesson(root);
+
+function lesson(root) {
   const T = JSON.parse(document.getElementById("lesson-i18n").textContent);
-  const me = document.currentScript;
+  const me = document.querySelector("script[data-play]");
   const playUrl = me ? me.dataset.play : "";
   const api = root.dataset.api;
   const game = root.dataset.game;
@@ -14,7 +15,6 @@
   const $ = (id) => document.getElementById(id);
   const tr = (key, args) => (T[key] || key).replace(/\{(\w+)\}/g, (m, k) => (args && k in args ? args[k] : m));
   const fmt = (v) => (v > 0 ? "+" + v : "\u2212" + (-v));
-  const sum = (xs) => xs.reduce((a, b) => a + b, 0);
   let data = null;
   let pick = {};  // the taps of a move being built (a flip: own die, new face; a keep: groups)
 
@@ -131,14 +131,18 @@
       }
       return el("span", {class: cls, "data-seat": s, "data-i": i}, fmt(x));
     };
-    const groups = hand.groups.map((g, k) => {
-      // A hand waiting for its balancing may hold a one-colour "group" left by a flip: shown as loose dice.
-      if (!(g.some((x) => x > 0) && g.some((x) => x < 0))) return g.map(dieFor);
-      const box = el("span", {class: "sd-group " + (sum(g) === 0 ? "zero" : "pair")}, g.map(dieFor));
+    // The server's parts, in the order of the dice: a group a flip broke (its hand is grouped again from
+    // scratch) and loose dice are drawn without a box.
+    let k = 0;
+    const groups = v.hand_parts[s].map((part) => {
+      if (part.kind === "loose") return [];
+      const index = k++;  // the group's number, as a keep names it
+      if (part.kind === "broken") return part.dice.map(dieFor);
+      const box = el("span", {class: "sd-group " + part.kind}, part.dice.map(dieFor));
       if (kind === "keep" && you) {
-        const on = (pick.keep || []).includes(k);
-        return el("button", {type: "button", class: "lesson-keep" + (on ? " sel" : ""), "aria-pressed": on ? "true" : "false", "data-group": k,
-          onclick: () => toggleKeep(k)}, box);
+        const on = (pick.keep || []).includes(index);
+        return el("button", {type: "button", class: "lesson-keep" + (on ? " sel" : ""), "aria-pressed": on ? "true" : "false", "data-group": index,
+          onclick: () => toggleKeep(index)}, box);
       }
       return box;
     });
@@ -207,4 +211,4 @@
 
   $("lesson-restart").addEventListener("click", () => call({go: 0}));
   call(null);
-})();
+}

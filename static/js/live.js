@@ -7,23 +7,35 @@
  * the socket is back, with the same id, so it is applied at most once.
  * A socket that stays open but answers no ping for two intervals is closed
  * and opened again (the "reconnecting" banner shows meanwhile).  A game draws its board by
- * registering window.GameRenderers[slug] = {render(live, boardEl)}.
+ * registering it in game_boards.js ({render(live, boardEl)}, under the game's slug).
+ * The page's other scripts read and watch the table through `live` (null on a page without #app);
+ * it connects once every script of the page has run (DOMContentLoaded).
  */
-(function () {
-  "use strict";
-  const app = document.getElementById("app");
-  if (!app) return;
+import {el, toast} from "./dom.js";
+import {cues} from "./cues.js";
+import {fill} from "./board_tools.js";
+import {boardFor, boardParts} from "./game_boards.js";
+import {ruleLink} from "./rule_links.js";
+
+const app = document.getElementById("app");
+export const live = app ? tableConnection(app) : null;
+if (live) {
+  window.live = live;  // the page's one global: the browser tests read the table through it
+  document.addEventListener("DOMContentLoaded", () => live.connect());
+}
+
+function tableConnection(app) {
   const T = JSON.parse(document.getElementById("i18n").textContent);
 
   const $ = (id) => document.getElementById(id);
-  const el = window.el;
-  const PING_MS = window.SIXDICE_PING_MS || 25000;
+  const PING_MS = window.SIXDICE_PING_MS || 25000;  // heartbeat interval (a test may shorten it)
   const AWAY_MS = window.SIXDICE_AWAY_MS || 30000;  // the seat in turn away this long: the host is asked (a test may shorten it)
-  const fill = window.kit.fill;
   // The game's own words for its moves ("Undo {name}'s flip"), keyed by the engine's move_kind; else "move".
   const wordsNode = document.getElementById("move-words");
-  const W = wordsNode ? JSON.parse(wordsNode.textContent) : {};  // heartbeat interval (a test may shorten it)
+  const W = wordsNode ? JSON.parse(wordsNode.textContent) : {};
   const RETRY_MS = window.SIXDICE_RETRY_MS || 500;  // first reconnection delay, before jitter (a test may lengthen it)
+
+  const NO_OFFERS = {take_back: null, undo: null, actors: Object.freeze([])};  // each offer's "none"
 
   function newActionId() {  // random, unique per tap; kept when the same action is sent again
     const bytes = new Uint8Array(12);
@@ -34,7 +46,8 @@
   const live = {
     code: app.dataset.code, role: app.dataset.role, slug: app.dataset.game,
     seat: null, host: false, table: null, presence: {connected: []}, game: null, undone: new Set(),
-    standings: [], log: [], el, T, nextId: 1, ws: null, attempt: 0, listeners: [],
+    standings: [], log: [], T, nextId: 1, ws: null, attempt: 0, listeners: [],
+    get renderer() { return boardFor(this.slug); },  // the game's board (game_boards.js)
 
     connect() {
       const proto = location.protocol === "https:" ? "wss" : "ws";
@@ -112,8 +125,7 @@
     },
     showSending(on) {
       document.body.classList.toggle("sending", on);
-      const t = $("toast");
-      if (on) { clearTimeout(this.toastTimer); t.textContent = T.sending; t.hidden = false; }
+      if (on) toast(T.sending, 0);  // until the answer comes
     },
     // A player's take-back (docs/undo.md): the server says which seat may take back which move now
     // (game.take_back in a frame, take_back in an update; docs/protocol.md), at a table that allows it
@@ -163,7 +175,6 @@
     },
     hostCommand(command, extra) { return this.send(Object.assign({type: "host", command}, extra || {})); },
     onChange(fn) { this.listeners.push(fn); },
-    plural: window.plural,
 
     receive(msg) {
       switch (msg.type) {
@@ -183,7 +194,7 @@
         }
         case "update": this.applyUpdate(msg); break;
         case "presence": this.presence = msg; break;
-        case "timer": this.timer = msg; this.timerAt = Date.now(); break;  // the countdown (js/timer.js)
+        case "timer": this.timer = msg; this.timerAt = Date.now(); break;  // the countdown (turn_timer.js)
         case "ack": this.settle(msg); this.replied(msg); return;
         case "pong":  // the table moved on without us (lost broadcasts): catch up
           this.pingAt = null;
@@ -204,18 +215,31 @@
     applySnapshot(s) {
       this.role = s.role; this.seat = s.seat; this.host = s.host;
       this.table = s.table; this.presence = s.presence; this.standings = s.standings || [];
-      this.timer = s.timer || null; this.timerAt = Date.now(); this.awaySeat = s.away_seat ?? null;  // js/timer.js
+      this.timer = s.timer || null; this.timerAt = Date.now(); this.awaySeat = s.away_seat ?? null;  // turn_timer.js
+      // The game's time limit: the time left as the server worked it out, counted down from now (sixdice_board.js).
+      this.timeLimit = s.time_limit || null; this.timeLimitAt = this.timerAt;
       // A table frame (or an error's snapshot) can be overtaken by updates: take its table part,
       // but never step back to an older state of the same game.
       if (s.game && this.game && s.game.id === this.game.id && s.game.seq < this.game.seq) return;
       this.game = s.game ? {id: s.game.id, number: s.game.number, seq: s.game.seq, status: s.game.status,
                             players: s.game.players, started_at: s.game.started_at, view: s.game.view,
-                            take_back: s.game.take_back || null, undo: s.game.undo || null,
-                            actors: s.game.actors || [],
                             links: s.game.links || null} : null;  // a finished game's end links
-      this.undone = new Set(s.game ? s.game.undone || [] : []);  // struck through in the log, as the server says
+      this.undone = new Set();
+      if (s.game) this.mergeOffers(s.game, true);
       this.log = s.game ? s.game.log.slice() : [];
       this.lastEvents = [];
+    },
+    // What the page may offer, as the server says (sixdice/tables/wire/offers.py): the take-back, the host's
+    // undo, the seats in turn and the moves an undo struck out; merged here only.  A table frame's game
+    // (whole) has every key, a missing one meaning none; an update has only the keys its events decide,
+    // a missing one unchanged.
+    mergeOffers(from, whole) {
+      for (const [key, none] of Object.entries(NO_OFFERS)) {
+        if (key in from) this.game[key] = from[key] ?? none;
+        else if (whole) this.game[key] = none;
+      }
+      if (whole) this.undone = new Set(from.undone || []);  // struck through in the log
+      if (from.undone_from != null) this.send({type: "resync_table"});  // an undo: the table frame lists what it struck out
     },
     checkVersion(version) {  // a table change we missed: ask for the table (the answer is a snapshot)
       if (!this.table || !(version > this.table.version) || version <= (this.askedVersion || -1)) return false;
@@ -236,21 +260,13 @@
         return;
       }
       this.game.seq = u.seq; this.game.status = u.status; this.game.view = u.view;
-      if ("take_back" in u) this.game.take_back = u.take_back;  // absent: unchanged by these events
-      if ("undo" in u) this.game.undo = u.undo;  // the host's undo offer, likewise
-      if ("actors" in u) this.game.actors = u.actors;
-      if (u.undone_from != null) this.send({type: "resync_table"});  // an undo: the table frame lists what it struck out
+      this.mergeOffers(u, false);
       this.log.push(...fresh);
       this.lastEvents = fresh;
       for (const e of fresh) if (e.action && e.action.type === "undo") this.toast(e.text);  // in this phone's language
     },
 
-    toast(text) {
-      const t = $("toast");
-      t.textContent = text; t.hidden = false;
-      clearTimeout(this.toastTimer);
-      this.toastTimer = setTimeout(() => { t.hidden = true; }, 5000);
-    },
+    toast(text) { toast(text); },
     confirmed(question, name) { return window.confirm(`${name}: ${question}`); },
     showHandover(msg) {  // the link (and its QR code) goes beside the seat it is for, where the host tapped
       (this.handovers || (this.handovers = {}))[msg.position] = msg;
@@ -278,11 +294,14 @@
       this.drawTakeBack();
       this.placeHostConsole();
       const closed = !!(this.table && this.table.status === "closed");
-      const renderer = (window.GameRenderers || {})[this.slug];
+      const renderer = this.renderer;
       const board = $("board"), bar = $("take-back-bar");
       if (bar && board && board.contains(bar)) { board.before(bar); bar.style.order = ""; }  // out, before the board is drawn again
       if (closed) this.drawClosed(board);  // every phone at once: no prompt, no "Your turn" left
-      else if (renderer) renderer.render(this, board);
+      else if (renderer) {
+        renderer.render(this, board);
+        for (const part of boardParts(this.slug)) part(this);  // drawn after the board (sixdice_bots.js)
+      }
       // While the player acts, the take-back goes right under the prompt: the prompt keeps the first screen.
       const act = board && board.querySelector('[data-region="act"]');
       if (bar && act && !bar.hidden) { act.after(bar); bar.style.order = getComputedStyle(act).order; }  // the game may order its regions
@@ -358,7 +377,7 @@
     },
     drawClosed(board) {  // the table is closed: the note and the final standings on top, the same on every phone
       if (!board) return;
-      window.cues.myTurn(false);
+      cues.myTurn(false);
       const rows = (this.standings || []).slice().sort((a, b) => b.wins - a.wins || a.lost - b.lost || a.position - b.position);
       const played = rows.some((r) => r.wins || r.lost);
       const note = $("closed-note");
@@ -430,7 +449,7 @@
     },
     drawLog() {
       const gone = this.undone || new Set();  // moves an undo took back (the server's list): struck through, still in the log
-      const rule = (e) => window.ruleLink ? window.ruleLink(e) : null;  // rulelinks.js: the rule a line applies
+      const rule = ruleLink;  // the rule a line applies (rule_links.js)
       const items = this.log.slice(-60).reverse().map((e) => gone.has(e.seq)
         ? el("li", {value: e.seq, class: "undone"}, el("s", {}, e.text))
         : e.stand_in ? el("li", {value: e.seq, class: "stand-in"}, `${e.text} ${T.standIn}`)  // the timer ran out
@@ -464,6 +483,5 @@
   wake();
 
   setInterval(() => live.heartbeat(), Math.max(50, PING_MS / 5));
-  window.live = live;
-  live.connect();
-})();
+  return live;
+}

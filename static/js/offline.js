@@ -2,9 +2,10 @@
 // again every few seconds (and at once when the phone says it is back online, or on "Try again now"),
 // and shows the page that was asked for as soon as the server answers.
 // A file rather than an inline script: the Content-Security-Policy runs no inline code.
-(() => {
-  const box = document.getElementById("offline");
-  if (!box) return;
+const box = document.getElementById("offline");
+if (box) watch(box);
+
+function watch(box) {
   const button = document.getElementById("offline-retry");
   const status = document.getElementById("offline-status");
   const home = box.dataset.home || "/";
@@ -36,4 +37,4 @@
   button.addEventListener("click", () => attempt(true));
   window.addEventListener("online", () => attempt(false));
   timer = setTimeout(() => attempt(false), DELAYS[tries++]);
-})();
+}

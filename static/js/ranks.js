@@ -1,14 +1,17 @@
 /* Who is ahead: a rank badge on every hand (the leader marked) from the ranks the server sends in the view,
  * and, when the game is over, one line on why the winner won.  It decorates the board the game's script drew. */
-(function () {
-  "use strict";
-  const app = document.getElementById("app");
-  const board = document.getElementById("board");
-  const strings = document.getElementById("ranks-i18n");
-  if (!app || !board || !strings) return;
+import {fill} from "./board_tools.js";
+import {live} from "./live.js";
+
+const app = document.getElementById("app");
+const board = document.getElementById("board");
+const strings = document.getElementById("ranks-i18n");
+if (app && board && strings) showRanks(app, board, strings);
+
+function showRanks(app, board, strings) {
   const T = JSON.parse(strings.textContent);
   const game = app.dataset.game;
-  const tr = (key, args) => String(T[key] || "").replace(/\{(\w+)\}/g, (m, k) => (args && k in args ? args[k] : m));
+  const tr = (key, args) => fill(T[key] || "", args);
   const fmt = (v) => (v > 0 ? "+" + v : v < 0 ? "\u2212" + (-v) : "0");
   let busy = false;
 
@@ -27,7 +30,6 @@
   }
 
   function decorate() {
-    const live = window.live;
     const g = live && live.game;
     const v = g && g.view;
     if (busy || !v || !Array.isArray(v.ranks)) return;
@@ -72,4 +74,4 @@
 
   new MutationObserver(() => { if (!busy) window.requestAnimationFrame(decorate); }).observe(board, {childList: true, subtree: true});
   setInterval(decorate, 500);
-})();
+}

@@ -220,8 +220,8 @@ def test_the_screen_stays_awake_on_plain_http(table, browser, server: Server):
         assert page.evaluate("window.isSecureContext") is False
         assert page.evaluate("'wakeLock' in navigator") is False
         page.locator("#board").click()
-        page.wait_for_function("() => window.noSleep && window.noSleep.isEnabled", timeout=10_000)
+        page.wait_for_function("() => window.live.noSleep && window.live.noSleep.isEnabled", timeout=10_000)
         # its tiny muted video plays (that is what keeps the screen on)
-        page.wait_for_function("() => window.noSleep.noSleepVideo && !window.noSleep.noSleepVideo.paused")
+        page.wait_for_function("() => window.live.noSleep.noSleepVideo && !window.live.noSleep.noSleepVideo.paused")
     finally:
         context.close()

@@ -60,14 +60,17 @@ def test_replay_at_phone_width(server, phone, tmp_path, engine):
     page.get_by_role("button", name="Go to turn").click()
     expect(page.locator("#turn-label")).to_contain_text("2 /")
     expect(page.locator("#board")).not_to_be_empty()
-    assert page.evaluate("window.live.role") == "replay"
+    # drawn by the game's own board, read-only: no control on it
+    expect(page.locator("#board")).to_have_attribute("data-drawn", "renderer")
+    expect(page.locator("#board button, #board input, #board select")).to_have_count(0)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     for control in page.locator("#replay-controls button, #replay-controls input").all():
         box = control.bounding_box()
         assert box and box["height"] >= 44, control.evaluate("e => e.outerHTML")
     page.get_by_role("button", name="End").click()
     screenshot(page, f"review-replay-{engine}-phone")
-    assert page.evaluate("window.live.game.status") == "finished"
+    expect(page.locator("#go-next")).to_be_disabled()
+    expect(page.locator("#board .sd-end, #board .rb-end")).to_be_visible()  # the last step: the game's end
 
     stats = phone(f"{server.url}/stats/")
     expect(stats.locator(f"#engine-{engine} .n-games")).to_have_text("1")

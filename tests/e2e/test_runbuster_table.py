@@ -105,11 +105,11 @@ def test_two_phones_play_a_game_to_the_end_by_tapping(server, phone):
     replay = host.evaluate(
         """() => {
           const box = document.createElement('section');
-          const fake = {role: 'replay', el: live.el, seat: null, table: null, log: [],
+          const fake = {role: 'replay', seat: null, table: null, log: [],
                         game: {id: -1, number: 1, status: 'finished', view: live.game.view},
                         act() { throw new Error('replay acted'); }, hostCommand() { throw new Error('replay'); },
                         toast() {}, draw() {}};
-          window.GameRenderers.runbuster.render(fake, box);
+          window.live.renderer.render(fake, box);
           return {buttons: box.querySelectorAll('button').length, players: box.querySelectorAll('.rb-player').length,
                   drinks: (box.querySelector('.rb-drinks') || {}).textContent};
         }"""

@@ -43,8 +43,8 @@ def test_full_game_host_and_three_phones(server, phone):
     assert v["players"] == names
     # the same renderer draws a replay step read-only: every hand, no controls
     drawn = host.evaluate("""() => { const box = document.createElement('div');
-      window.GameRenderers.sixdice.render({role: 'replay', seat: null, host: false, game: {id: 0, seq: 1, view: window.live.game.view},
-        log: [], lastEvents: [], standings: [], table: null, el: window.live.el, plural: window.plural, draw() {}, toast() {}}, box);
+      window.live.renderer.render({role: 'replay', seat: null, host: false, game: {id: 0, seq: 1, view: window.live.game.view},
+        log: [], lastEvents: [], standings: [], table: null, draw() {}, toast() {}}, box);
       return [box.querySelectorAll('.sd-hand').length, box.querySelectorAll('button, input').length]; }""")
     assert drawn == [3, 0]
     # every page shows every hand, the bank and the round; the own hand marked
@@ -283,6 +283,12 @@ def test_desktop_and_page_weight(server, phone):
     bo = join(phone, link, "Bo")
     start(host, [ana, bo])
     expect(host.locator(".sd-timer")).to_contain_text("Time left: 29:")
+    # The server says the time left: a phone whose clock runs an hour ahead counts down the same.
+    code = host.url.rstrip("/").split("/")[-2]
+    ahead = phone()
+    ahead.add_init_script("(() => { const real = Date.now.bind(Date); Date.now = () => real() + 3600000; })()")
+    ahead.goto(f"{server.url}/t/{code}/?watch")
+    expect(ahead.locator(".sd-timer")).to_contain_text("Time left: 29:")
     screenshot(host, "sixdice-host-desktop")
     # the host ends the game on time
     host.locator('[data-act="end-now"]').click()

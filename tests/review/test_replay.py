@@ -60,7 +60,7 @@ def test_public_replay_page(client, request, fixture):
     assert response.status_code == 200
     html = response.content.decode()
     assert 'id="step-slider"' in html and f'max="{game.seq}"' in html
-    assert f"js/{game.engine}.js" in html  # the live table's renderer
+    assert f"js/{game.engine}_board.js" in html  # the live table's board
     data = _data(response)
     assert len(data["steps"]) == game.seq + 1
     assert data["steps"][-1]["view"] == get_engine(game.engine).view(game.state, None)

@@ -57,9 +57,21 @@ def test_offline_page_in_every_language_with_its_retry_script_as_a_file(lang, te
     page = response.content.decode()
     assert response["Content-Language"] == lang
     assert f"<h1>{text}</h1>" in page
-    assert '<script src="/static/js/offline.js" defer></script>' in page
+    assert '<script type="module" src="/static/js/offline.js"></script>' in page
     assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", page)  # no inline script (CSP)
     assert "script-src 'self'" in response["Content-Security-Policy"]
+
+
+def test_the_offline_page_needs_nothing_but_the_precached_files():
+    """Every script the offline page loads is precached, and none of them loads another (an ES module's
+    ``import`` would be fetched from a server that cannot be reached)."""
+    page = Client().get("/offline/").content.decode()
+    scripts = re.findall(r'<script[^>]* src="/static/([^"]+)"', page)
+    assert "js/offline.js" in scripts and "js/theme.js" in scripts
+    for name in scripts:
+        assert name in installable.PRECACHE, name
+        source = (settings.BASE_DIR / "static" / name).read_text()
+        assert not re.search(r"^\s*(import|export)\b.*\bfrom\b", source, re.M), name
 
 
 def test_precached_files_exist():

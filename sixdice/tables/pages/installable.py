@@ -34,7 +34,7 @@ from django.views.decorators.cache import never_cache
 THEME_COLOR = "#1b1b1f"  # the header's colour (static/css/app.css, --top)
 BACKGROUND_COLOR = "#f4f1ea"  # the page's (--bg)
 # What the offline page needs, and the icons: precached, so the page draws with no server.
-PRECACHE = ("css/app.css", "js/theme.js", "js/lang.js", "js/install.js", "js/offline.js",
+PRECACHE = ("css/app.css", "js/theme.js", "js/language_menu.js", "js/install_worker.js", "js/offline.js",
             "icons/die.svg", "icons/icon-192.png")
 
 

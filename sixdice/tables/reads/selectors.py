@@ -182,8 +182,8 @@ def welcome_for(
     cached = FRAMES.get(table.pk)
     if cached is None or cached.key != key:
         cached = build_frame(table, game, here, reuse=cached, seats=arrived.seats)
-    # The turn timer's part is never remembered (its time left changes by the second); no timer, nothing to compute.
-    timed = {**cached.frame, "timer": None} if arrived.timer is None else with_timer(cached.frame, table, game, arrived.seats)
+    # The clocks' parts are never remembered (their time left changes by the second); no turn timer, nothing to compute for it.
+    timed = with_timer(cached.frame, table, game, arrived.seats, timed=arrived.timer is not None)
     frame: dict[str, Any] = {"type": "welcome", **for_connection(timed, seat=seat, host=host), "presence": here}
     shown = frame["game"]
     if shown is not None:

@@ -91,14 +91,21 @@ def table_frame(table_id: int, *, log_size: int = 40) -> dict[str, Any]:
     return with_timer(cached.frame, table, game, seats)
 
 
-def with_timer(frame: dict[str, Any], table: Table, game: Game | None, seats: Sequence[Seat]) -> dict[str, Any]:
-    """The frame with its ``timer`` (issue 14) as of now: never remembered, its time left changes by the second.
+def with_timer(
+    frame: dict[str, Any], table: Table, game: Game | None, seats: Sequence[Seat], *, timed: bool = True,
+) -> dict[str, Any]:
+    """The frame with its turn ``timer`` (issue 14) and the game's ``time_limit`` as of now: never remembered,
+    their time left changes by the second.
 
-    ``table`` with its ``turn_timer`` loaded (or known to be absent).
+    ``table`` with its ``turn_timer`` loaded (or known to be absent); ``timed=False``: the table has no
+    turn timer (nothing to compute for it).
     """
-    log = (frame["game"] or {}).get("log") or []
-    last_at = datetime.fromisoformat(log[-1]["at"]) if log and log[-1].get("at") else None
-    return {**frame, "timer": timer_clock.frame_part(table, game, seats, last_at)}
+    timer = None
+    if timed:
+        log = (frame["game"] or {}).get("log") or []
+        last_at = datetime.fromisoformat(log[-1]["at"]) if log and log[-1].get("at") else None
+        timer = timer_clock.frame_part(table, game, seats, last_at)
+    return {**frame, "timer": timer, "time_limit": timer_clock.time_limit_part(table, game)}
 
 
 def build_frame(
@@ -155,7 +162,7 @@ END_LINKS: list[GameLinks] = []
 review app adds the replay and "Send to BG Stats" (its ``apps.py``; the tables never import it)."""
 
 STANDINGS_PANEL = "standings-card"
-"""The id of the table page's standings panel: a link to ``#standings-card`` opens it (``static/js/table.js``)."""
+"""The id of the table page's standings panel: a link to ``#standings-card`` opens it (``static/js/table_page.js``)."""
 
 
 def end_links(game: Game, *, code: str) -> dict[str, str] | None:

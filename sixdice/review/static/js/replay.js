@@ -1,44 +1,41 @@
 /* The replay viewer of a finished game.
  * The server sends every step (the spectator's view of the state after each
  * event, with its notation); this script steps through them with a slider,
- * buttons and the arrow keys, and draws each with the game's own renderer
- * (window.GameRenderers[slug], the same drawing as the live table) given a
- * read-only, live-like object with role "replay".  When a game has no
- * renderer, a plain drawing of the hands stands in.
+ * buttons and the arrow keys, and draws each with the game's own board
+ * (game_boards.js, the same drawing as the live table) given a read-only
+ * object shaped like the live table's, with role "replay".  When a game has no
+ * board, a plain drawing of the hands stands in.
  */
-(function () {
-  "use strict";
-  const app = document.getElementById("app");
-  if (!app) return;
+import {el, toast} from "./dom.js";
+import {fill} from "./board_tools.js";
+import {boardFor} from "./game_boards.js";
+
+const app = document.getElementById("app");
+if (app) replayViewer(app);
+
+function replayViewer(app) {
   const data = JSON.parse(document.getElementById("replay-data").textContent);
   const T = Object.assign(JSON.parse(document.getElementById("i18n").textContent),
                           JSON.parse(document.getElementById("replay-i18n").textContent));
   const $ = (id) => document.getElementById(id);
-  const el = window.el;
   const steps = data.steps;
   const last = steps.length - 1;
   const slug = app.dataset.game;
   // Numbers in the page's language (the server formats its own figures with Django's l10n).
   const numbers = new Intl.NumberFormat(document.documentElement.lang || undefined);
   const num = (n) => numbers.format(n);
-  const format = window.kit.fill;
+  const format = fill;
 
-  const live = {
+  const replay = {
     code: app.dataset.code, role: "replay", slug, seat: null, host: false, readOnly: true,
     table: data.table, presence: {connected: [], host: false, watching: 0},
-    game: null, standings: [], log: [], lastEvents: [], el, T, ws: null, listeners: [],
+    game: null, standings: [], log: [], lastEvents: [], T, ws: null, listeners: [],
     step: 0,
-    plural: window.plural,
     act() { return null; },
     hostCommand() { return null; },
     send() { return null; },
     onChange(fn) { this.listeners.push(fn); },
-    toast(text) {
-      const t = $("toast");
-      t.textContent = text; t.hidden = false;
-      clearTimeout(this.toastTimer);
-      this.toastTimer = setTimeout(() => { t.hidden = true; }, 4000);
-    },
+    toast(text) { toast(text, 4000); },
     go(index) {
       const i = Math.max(0, Math.min(last, Number(index) || 0));
       this.step = i;
@@ -64,7 +61,7 @@
       this.drawSeats();
       this.drawLog();
       const board = $("board");
-      const renderer = (window.GameRenderers || {})[slug];
+      const renderer = boardFor(slug);
       let drawn = false;
       if (renderer && typeof renderer.render === "function") {
         try { renderer.render(this, board); drawn = true; board.dataset.drawn = "renderer"; }
@@ -149,33 +146,33 @@
   if ((window.matchMedia && window.matchMedia("(pointer: coarse)").matches) || navigator.maxTouchPoints > 0) {
     for (const hint of document.querySelectorAll(".keys-hint")) hint.hidden = true;
   }
-  $("step-slider").addEventListener("input", (e) => live.go(e.target.value));
-  $("go-start").addEventListener("click", () => live.go(0));
-  $("go-prev").addEventListener("click", () => live.go(live.step - 1));
-  $("go-next").addEventListener("click", () => live.go(live.step + 1));
-  $("go-end").addEventListener("click", () => live.go(last));
+  $("step-slider").addEventListener("input", (e) => replay.go(e.target.value));
+  $("go-start").addEventListener("click", () => replay.go(0));
+  $("go-prev").addEventListener("click", () => replay.go(replay.step - 1));
+  $("go-next").addEventListener("click", () => replay.go(replay.step + 1));
+  $("go-end").addEventListener("click", () => replay.go(last));
   $("turn-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const turn = parseInt($("turn-input").value, 10);
     const index = steps.findIndex((s) => s.turn === turn && s.i > 0);
-    if (!turn || index < 0) { live.toast(T.noTurn); return; }
-    live.go(index);
+    if (!turn || index < 0) { replay.toast(T.noTurn); return; }
+    replay.go(index);
   });
   $("log").addEventListener("click", (e) => {
     const a = e.target.closest("[data-step]");
-    if (a) { e.preventDefault(); live.go(Number(a.dataset.step)); }
+    if (a) { e.preventDefault(); replay.go(Number(a.dataset.step)); }
   });
   document.addEventListener("keydown", (e) => {
     const tag = (e.target && e.target.tagName) || "";
     if (e.altKey || e.ctrlKey || e.metaKey || tag === "INPUT" && e.target.type !== "range" || tag === "TEXTAREA" || tag === "SELECT") return;
     let to = null;
-    if (e.key === "ArrowLeft" || e.key === "ArrowDown") to = live.step - 1;
-    else if (e.key === "ArrowRight" || e.key === "ArrowUp") to = live.step + 1;
+    if (e.key === "ArrowLeft" || e.key === "ArrowDown") to = replay.step - 1;
+    else if (e.key === "ArrowRight" || e.key === "ArrowUp") to = replay.step + 1;
     else if (e.key === "Home") to = 0;
     else if (e.key === "End") to = last;
     if (to === null) return;
     e.preventDefault();
-    live.go(to);
+    replay.go(to);
   });
 
   // Shareable step links: the URL hash follows the step (#step-12), and opening one lands there.
@@ -185,9 +182,8 @@
   }
   window.addEventListener("hashchange", () => {
     const to = fromHash();
-    if (to !== null && to !== live.step) live.go(to);
+    if (to !== null && to !== replay.step) replay.go(to);
   });
 
-  window.live = live;
-  live.go(fromHash() ?? 0);
-})();
+  replay.go(fromHash() ?? 0);
+}

@@ -2,15 +2,17 @@
  * seat in turn, counted down here from the server's "time left"; the host's pause button; and
  * "I'm back" on the phone whose seat the app took over (after too many timeouts, or the host let it play).
  */
-(function () {
-  "use strict";
-  const live = window.live;
+import {fill} from "./board_tools.js";
+import {live} from "./live.js";
+
+const box = document.getElementById("turn-timer");
+if (live && box) showTimer(box);
+
+function showTimer(box) {
   const $ = (id) => document.getElementById(id);
-  const box = $("turn-timer");
-  if (!live || !box) return;
   const T = live.T;
   const text = $("timer-text"), pause = $("timer-pause"), away = $("away-note"), back = $("im-back");
-  const fmt = window.kit.fill;
+  const fmt = fill;
   const clock = (ms) => { const s = Math.ceil(ms / 1000); return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`; };
   const each = (s) => T["timer" + s] || `${s} s`;
   let warned = null;
@@ -56,4 +58,4 @@
   if (back) back.addEventListener("click", () => live.send({type: "back"}));
   live.onChange(draw);
   setInterval(tick, 250);
-})();
+}

@@ -4,15 +4,17 @@
  * Offered while a game is played at a table whose random steps are typed in (table.typed_in), for
  * the events of the game's random_actions still in play (not in the server's undone list).
  */
-(function () {
-  "use strict";
-  const live = window.live;
-  const box = document.getElementById("correct-roll");
-  if (!live || !box) return;
+import {el} from "./dom.js";
+import {fill} from "./board_tools.js";
+import {live} from "./live.js";
+
+const box = document.getElementById("correct-roll");
+if (live && box) correctForm(box);
+
+function correctForm(box) {
   const T = live.T;
   const $ = (id) => document.getElementById(id);
   const open = $("correct-open"), form = $("correct-form"), pick = $("correct-seq"), input = $("correct-values"), error = $("correct-error");
-  const fill = window.kit.fill;
 
   // The typed-in random steps still in play (not struck through by an undo), latest first.
   function typedIn() {
@@ -29,7 +31,7 @@
     if (!found.length) show(false);
     if (!found.length) return;
     const chosen = pick.value;
-    pick.replaceChildren(...found.map((e) => live.el("option", {value: e.seq}, `#${e.seq} ${e.text}`)));
+    pick.replaceChildren(...found.map((e) => el("option", {value: e.seq}, `#${e.seq} ${e.text}`)));
     if (found.some((e) => String(e.seq) === chosen)) pick.value = chosen;
   }
 
@@ -72,4 +74,4 @@
 
   live.onChange(draw);
   draw();
-})();
+}

@@ -2,9 +2,13 @@
  * settings (vibrate, sound, theme), the host's join card folding away once a game runs,
  * and keeping the screen awake where the Wake Lock API is missing (plain HTTP on the LAN).
  */
-(function () {
-  "use strict";
-  const me = document.currentScript;
+import {cues} from "./cues.js";
+import {live} from "./live.js";
+
+const me = document.querySelector("script[data-nosleep]");
+aroundTheBoard();
+
+function aroundTheBoard() {
   const $ = (id) => document.getElementById(id);
   const set = (k, v) => { try { localStorage.setItem(k, v); } catch (e) { /* private mode */ } };
   const get = (k) => { try { return localStorage.getItem(k); } catch (e) { return null; } };
@@ -48,7 +52,7 @@
   }
   if (snd) {
     snd.checked = get("sixdice.sound") === "1";
-    snd.addEventListener("change", () => { set("sixdice.sound", snd.checked ? "1" : "0"); if (snd.checked) window.cues.roll(); });
+    snd.addEventListener("change", () => { set("sixdice.sound", snd.checked ? "1" : "0"); if (snd.checked) cues.roll(); });
   }
   if (theme) {
     theme.value = get("sixdice.theme") || "auto";
@@ -61,7 +65,6 @@
 
   // The host's join card folds away on a phone once a game runs (a tap on its summary opens it again).
   let folded = null;
-  const live = window.live;
   if (live) {
     live.onChange((l) => {
       const playing = !!(l.game && l.game.status === "playing");
@@ -81,18 +84,19 @@
   }
 
   // Keep the screen awake: live.js asks the Wake Lock API; where it is missing (not a secure
-  // context), NoSleep.js (vendored, MIT) plays a tiny muted video, started by the first tap.
-  if (!("wakeLock" in navigator) && me && me.dataset.nosleep) {
+  // context), NoSleep.js (vendored, MIT) plays a tiny muted video, started by the first tap
+  // (kept as live.noSleep, where a test sees that it plays).
+  if (!("wakeLock" in navigator) && me && me.dataset.nosleep && live) {
     const start = () => {
       document.removeEventListener("click", start, true);
       const s = document.createElement("script");
       s.src = me.dataset.nosleep;
       s.onload = () => {
-        window.noSleep = new window.NoSleep();
-        window.noSleep.enable().catch(() => { /* refused: the screen may sleep */ });
+        live.noSleep = new window.NoSleep();  // the vendored script's own global
+        live.noSleep.enable().catch(() => { /* refused: the screen may sleep */ });
       };
       document.head.append(s);
     };
     document.addEventListener("click", start, true);
   }
-})();
+}

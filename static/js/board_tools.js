@@ -1,0 +1,57 @@
+/* What both game boards (and the table page's scripts) share, written once:
+ * - fill(template, args): "{name}" placeholders from args (a missing one stays as it is);
+ * - freshRandom(live): the seq of the newest event that drew random values (the engine's
+ *   random_actions, told in the table frame), the first time it is seen; else null;
+ * - seatsAfter(me, n): every other seat, in turn order after mine (all seats from 0 without one);
+ * - keypad(spec): the keypad on which real dice are typed in (each game gives its faces,
+ *   its classes and its words).
+ */
+import {el} from "./dom.js";
+
+export function fill(template, args) {
+  return String(template == null ? "" : template)
+    .replace(/\{(\w+)\}/g, (m, k) => (args && k in args ? String(args[k]) : m));
+}
+
+let seenRandom = null;
+export function freshRandom(live) {
+  const random = new Set((live.table && live.table.random_actions) || []);
+  const fresh = (live.lastEvents || []).filter((e) => e.action && random.has(e.action.type));
+  const last = fresh.length ? fresh[fresh.length - 1].seq : null;
+  if (last === null || last === seenRandom) return null;
+  seenRandom = last;
+  return last;
+}
+
+export function seatsAfter(me, n) {
+  const out = [];
+  for (let k = 1; k <= n; k++) {
+    const s = ((me === null ? -1 : me) + k + n) % n;
+    if (s !== me) out.push(s);
+  }
+  return out;
+}
+
+/* spec: {count, typed (the values typed so far, an array the keypad changes), faces (the values
+ *  offered), box, title, typedRow, keys, buttons (class names), heading (a node or text),
+ *  slot(value, k) (a typed value, or undefined for one still to type), key(value) ({class, body}),
+ *  back ({attrs, body}), send ({attrs, body}), backFirst, draw() (after each change), submit(values)} */
+export function keypad(spec) {
+  const typed = spec.typed, full = typed.length >= spec.count;
+  const slots = [];
+  for (let k = 0; k < spec.count; k++) slots.push(spec.slot(k < typed.length ? typed[k] : undefined, k));
+  const keys = spec.faces.map((x) => {
+    const key = spec.key(x);
+    return el("button", {type: "button", class: key.class, "data-key": x, disabled: full,
+      onclick: () => { if (typed.length < spec.count) typed.push(x); spec.draw(); }}, key.body);
+  });
+  const back = el("button", Object.assign({type: "button", disabled: !typed.length,
+    onclick: () => { typed.pop(); spec.draw(); }}, spec.back.attrs), spec.back.body);
+  const send = el("button", Object.assign({type: "button", disabled: !full,
+    onclick: () => spec.submit(typed.slice(0, spec.count))}, spec.send.attrs), spec.send.body);
+  return el("div", {class: spec.box},
+    spec.heading,
+    el("div", {class: spec.typedRow}, slots),
+    el("div", {class: spec.keys}, keys),
+    el("div", {class: spec.buttons}, spec.backFirst ? [back, send] : [send, back]));
+}
