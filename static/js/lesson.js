@@ -16,8 +16,15 @@
   const tr = (key, args) => (T[key] || key).replace(/\{(\w+)\}/g, (m, k) => (args && k in args ? args[k] : m));
   const fmt = (v) => (v > 0 ? "+" + v : "\u2212" + (-v));
   const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+  // A straight such as 1-2-3-4 never breaks across lines: its hyphens become non-breaking ones.
+  const nb = (text) => (text || "").replace(/(\d)-(?=\d)/g, "$1\u2011");
   let data = null;
   let pick = {};  // the taps of a move being built (a flip: own die, new face; a keep: groups)
+
+  function keepStraights(d) {
+    for (const k of ["ask", "done", "wrong", "refused", "title", "note"]) if (d[k]) d[k] = nb(d[k]);
+    if (d.lines) d.lines = d.lines.map(nb);
+  }
 
   async function call(body) {
     const opts = body ? {method: "POST", headers: {"Content-Type": "application/json", "X-CSRFToken": csrf},
@@ -26,6 +33,7 @@
     const got = await res.json();
     if (got.error) { say(got.error, "bad"); return; }
     const before = data;
+    keepStraights(got);
     data = got;
     pick = {};
     draw(before);
@@ -243,7 +251,7 @@
         el("button", {type: "button", class: "rb-take", disabled: !opt, onclick: () => { if (opt) call({action: {type: "choose", straight: opt}}); }},
           want.length > hand.length ? tr("take", {straight: (opt || want).join("-")}) : tr("takeNone"))));
     }
-    return el("div", {}, seats[d.seat], out, seats.filter((_, s) => s !== d.seat));
+    return el("div", {class: "rb lesson-rb"}, seats[d.seat], out, seats.filter((_, s) => s !== d.seat));
   }
 
   function cupButton(d, v, mine, opt, n) {

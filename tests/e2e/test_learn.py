@@ -175,6 +175,7 @@ def _play_sixdice(page: Page, lang: str) -> None:
 
 
 def _cup(page: Page) -> None:
+    expect(page.locator(".rb-me button.rb-cup")).to_be_visible()
     _fold(page, ".rb-me button.rb-cup")
     page.locator(".rb-me button.rb-cup").click()
 
@@ -184,6 +185,7 @@ def _tap_dice(page: Page, values: list[int], straight: str) -> None:
         page.locator(f'.rb-roll button.rb-die[data-value="{v}"]:not([disabled])').first.click()
     expect(page.locator(".rb-take")).to_have_text(re.compile(r"(^|\s)" + re.escape(straight) + r"$"))
     page.locator(".rb-take").click()
+    expect(page.locator(".rb-roll button.rb-die")).to_have_count(0)  # taken: the dice are tapped no more
 
 
 def _play_runbuster(page: Page, lang: str) -> None:
@@ -192,8 +194,10 @@ def _play_runbuster(page: Page, lang: str) -> None:
     _shot(page, g, lang, "1-straight")
     _cup(page)
     _shot(page, g, lang, "1-straight-rolled")
-    _tap_dice(page, [5, 6], "5-6")  # shorter than the longest: explained, set back
-    expect(page.locator(".lesson-say.bad")).to_be_visible()
+    page.locator('.rb-roll button.rb-die[data-value="5"]').first.click()  # shorter than the longest:
+    page.locator('.rb-roll button.rb-die[data-value="6"]').first.click()
+    page.locator(".rb-take").click()
+    expect(page.locator(".lesson-say.bad")).to_be_visible()  # explained, and the position set back
     _cup(page)
     _tap_dice(page, [4, 5, 6], "4-5-6")
     expect(page.locator(".rb-me button.rb-cup[data-state=yellow]")).to_be_visible()
