@@ -16,8 +16,8 @@
   const tr = (key, args) => (T[key] || key).replace(/\{(\w+)\}/g, (m, k) => (args && k in args ? args[k] : m));
   const fmt = (v) => (v > 0 ? "+" + v : "\u2212" + (-v));
   const sum = (xs) => xs.reduce((a, b) => a + b, 0);
-  // A straight such as 1-2-3-4 never breaks across lines: its hyphens become non-breaking ones.
-  const nb = (text) => (text || "").replace(/(\d)-(?=\d)/g, "$1\u2011");
+  // A straight such as 1-2-3-4 (or a word such as rolá-lo) never breaks across lines: its hyphens become non-breaking.
+  const nb = (text) => (text || "").replace(/(\S)-(?=\S)/g, "$1\u2011");
   let data = null;
   let pick = {};  // the taps of a move being built (a flip: own die, new face; a keep: groups)
 
@@ -137,7 +137,7 @@
     const you = s === d.seat;
     const name = (d.names[s] || "") + (you ? " (" + tr("you") + ")" : "");
     const winner = v.over && (v.winners || []).includes(s);
-    const showValue = d.kind !== "quiz" || d.met;
+    const showValue = d.key !== "value" || d.met;  // the counting step hides the values it asks for
     let index = 0;
     const dieFor = (x) => {
       const i = index++;
