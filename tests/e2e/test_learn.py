@@ -193,6 +193,7 @@ def _play_runbuster(page: Page, lang: str) -> None:
     _step(page, 1)
     _shot(page, g, lang, "1-straight")
     _cup(page)
+    expect(page.locator(".rb-roll button.rb-die").first).to_be_visible()
     _shot(page, g, lang, "1-straight-rolled")
     page.locator('.rb-roll button.rb-die[data-value="5"]').first.click()  # shorter than the longest:
     page.locator('.rb-roll button.rb-die[data-value="6"]').first.click()
