@@ -223,15 +223,6 @@
     const want = hand.concat(pick.dice || []).sort((a, b) => a - b);
     const opt = offered.find((o) => o.length === want.length && o.every((x) => want.includes(x))) || null;
     const reach = (extra) => offered.some((o) => hand.concat(extra).every((x) => o.includes(x)));
-    const seats = v.hands.map((h, s) => {
-      const you = s === d.seat;
-      const name = (d.names[s] || "") + (you ? " (" + tr("you") + ")" : "");
-      const n = v.cups ? v.cups[s] : 6 - h.length;
-      return el("div", {class: "card rb-player" + (you ? " me rb-me" : ""), "data-seat": s},
-        el("h2", {class: "rb-name"}, name),
-        strip(h),
-        you ? cupButton(d, v, mine, opt, n) : el("p", {class: "muted rb-cup-count"}, tr("cup", {n: n})));
-    });
     const out = [];
     if (v.last_roll && v.last_roll.length) {
       const picked = [];
@@ -251,7 +242,18 @@
         el("button", {type: "button", class: "rb-take", disabled: !opt, onclick: () => { if (opt) call({action: {type: "choose", straight: opt}}); }},
           want.length > hand.length ? tr("take", {straight: (opt || want).join("-")}) : tr("takeNone"))));
     }
-    return el("div", {class: "rb lesson-rb"}, seats[d.seat], out, seats.filter((_, s) => s !== d.seat));
+    const seats = v.hands.map((h, s) => {
+      const you = s === d.seat;
+      const name = (d.names[s] || "") + (you ? " (" + tr("you") + ")" : "");
+      const n = v.cups ? v.cups[s] : 6 - h.length;
+      return el("div", {class: "card rb-player" + (you ? " me rb-me" : ""), "data-seat": s},
+        el("h2", {class: "rb-name"}, name),
+        strip(h),
+        you ? cupButton(d, v, mine, opt, n) : el("p", {class: "muted rb-cup-count"}, tr("cup", {n: n})),
+        you ? out : null);
+    });
+    // The roll and Take sit in your own area, under your cup, as at a table.
+    return el("div", {class: "rb lesson-rb"}, seats[d.seat], seats.filter((_, s) => s !== d.seat));
   }
 
   function cupButton(d, v, mine, opt, n) {
