@@ -4,7 +4,14 @@ Every position is a real game state (:func:`sixdice.rules.position`, real
 dice typed in by the lesson); the engine decides what is legal.  The steps:
 read a hand's value; flip; an impossible flip refused; draw; balance (zero-sum
 groups, the rarer colour paired, keep two, a pair from the bank); the bank
-running low; all threes; the last round.
+running low; all threes; the last round; and a closing question on the rounds,
+who starts, the last round under the rules in force and whom it pays to flip.
+
+The order follows a table's default options: automatic balancing is off unless
+the table turns it on, so the balancing choices are taught, each with the note
+that at a table with automatic balancing the app makes them.  The board offers
+only the engine's legal moves (:func:`offers`); a refused tap is explained in
+one plain sentence about the position (:func:`explain`).
 """
 
 from __future__ import annotations
@@ -14,11 +21,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sixdice.gamekit.lesson import QUIZ, REFUSAL, Lesson, Step
-from sixdice.gamekit.notation import gettext_noop
+from sixdice.gamekit.notation import Part, gettext_noop, part
 
 from .engine import ENGINE
 from .rules import Hand, State, apply, position
-from .rules.game import FACES
+from .rules.dice import fmt_die
+from .rules.game import FACES, legal_actions
 
 NAMES = ("Ana", "Bea")  # the learner plays Ana (the page says "you")
 
@@ -32,8 +40,8 @@ def _st(state: Mapping[str, Any]) -> State:
 
 
 def _at(hands: Sequence[Hand], *, bank: int = 10, rounds: int = 12, round: int = 1, moved: int = 0,
-        then: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
-    st = position(list(hands), bank=bank, players=NAMES, rounds=rounds, round=round, moved=moved, dice="physical")
+        then: Sequence[Mapping[str, Any]] = (), players: Sequence[str] = NAMES) -> dict[str, Any]:
+    st = position(list(hands), bank=bank, players=players, rounds=rounds, round=round, moved=moved, dice="physical")
     for action in then:
         st = apply(st, action)
     return _dump(st)
@@ -48,6 +56,65 @@ def roll_for(state: Mapping[str, Any], scripted: Sequence[int] | None, rng: rand
     count = 1 if p.purpose == "pair" else p.count
     values = list(scripted) if scripted else [rng.choice(FACES) for _ in range(count)]
     return {"type": "roll", "values": values[:count]}
+
+
+def _grouping_key(action: Mapping[str, Any]) -> tuple[Any, ...]:
+    """A grouping up to order: the same groups in another order are the same grouping."""
+    groups = [tuple(sorted(g)) for g in (*action.get("zero_groups", ()), *action.get("pairs", ()))]
+    return tuple(sorted(groups)), tuple(sorted(action.get("loose") or ()))
+
+
+def offers(state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
+    """The flips, groupings or keeps a table offers ``seat`` now: the rules' legal actions (one per grouping)."""
+    st = _st(state)
+    p = st.pending
+    if st.over or p is None or p.seat != seat or p.kind not in ("flip", "group", "keep"):
+        return []
+    out: list[dict[str, Any]] = []
+    seen: set[tuple[Any, ...]] = set()
+    for action in legal_actions(st):
+        if action["type"] == "group":
+            key = _grouping_key(action)
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(action)
+    return out
+
+
+def explain(state: Mapping[str, Any], seat: int, action: Mapping[str, Any]) -> Part | None:
+    """A refused flip in one plain sentence about the position (``None``: the engine's own reason says it)."""
+    if action.get("type") != "flip":
+        return None
+    st = _st(state)
+    victim, own_i, other_i = action.get("victim"), action.get("own"), action.get("other")
+    own_to = action.get("own_to")
+    if not (isinstance(victim, int) and isinstance(own_i, int) and isinstance(other_i, int) and isinstance(own_to, int)):
+        return None
+    if not (0 <= victim < st.n and victim != seat):
+        return None
+    own, other = st.hands[seat].dice(), st.hands[victim].dice()
+    if not (0 <= own_i < len(own) and 0 <= other_i < len(other)):
+        return None
+    if own_to not in FACES:
+        return part(gettext_noop("Your %(die)s can't become %(face)s: dice go from −3 to +3."),
+                    die=fmt_die(own[own_i]), face=fmt_die(own_to) if own_to else "0")
+    target = other[other_i] - (own_to - own[own_i])
+    if target not in FACES:
+        return part(gettext_noop("%(name)s's %(die)s can't become %(face)s: a flip moves a die by the opposite "
+                                 "amount of yours, and dice go from −3 to +3."),
+                    name=st.players[victim], die=fmt_die(other[other_i]), face=fmt_die(target) if target else "0")
+    return None
+
+
+REASONS = {
+    "%(name)s's hand was regrouped": gettext_noop("%(name)s's dice changed, so the hand was balanced again"),
+    "%(name)s takes a pair from the bank: %(group)s": gettext_noop(
+        "%(name)s's dice were all one colour, so no group could be made: a pair from the bank, %(group)s"),
+}
+"""The automatic steps a lesson shows, worded with their reason (the arguments of the engine's line)."""
+
+AUTO_NOTE = gettext_noop("At a table with automatic balancing on, the app does this for you.")
 
 
 def _flipped(before: Mapping[str, Any], after: Mapping[str, Any], action: Mapping[str, Any]) -> bool:
@@ -120,12 +187,14 @@ def steps() -> tuple[Step, ...]:
             wrong=gettext_noop("That flip was possible. This time try your +1 to +3 against Bea's −2, to see why "
                                "some flips are refused."),
             state=_at([Hand(((3, -3),), (1, 2)), Hand(((1, -1),), (-2,))]),
+            tempting=(FLIP_AGAINST_MINUS_TWO,),
         ),
         Step(
             key="draw",
             title=gettext_noop("Draw"),
             ask=gettext_noop("After the flip you take one die from the bank and roll it. Tap Roll."),
-            done=gettext_noop("The new die joins your hand loose; next you balance your hand."),
+            done=gettext_noop("The new die joined your hand, and both hands changed, so both were balanced again. "
+                              "Each had only one way to group its dice, so there was nothing to choose."),
             state=_at([Hand(((1, -1),), (2, 2)), Hand(((3, -3),), (1,))],
                       then=[{"type": "flip", "victim": 1, "own": 2, "own_to": 3, "other": 0, "other_to": 2}]),
             rolls=((-3,),),
@@ -134,13 +203,14 @@ def steps() -> tuple[Step, ...]:
         Step(
             key="zero",
             title=gettext_noop("Balance: groups that add up to zero"),
-            ask=gettext_noop("Balancing sorts your whole hand again into groups that each add up to zero, as many "
-                             "as possible. Pick the grouping you want."),
-            done=gettext_noop("Balanced: the most zero-sum groups the hand allows."),
+            ask=gettext_noop("Balancing sorts your whole hand again: first as many groups as possible that add up "
+                             "to zero, then the dice left over of both colours into pairs. Your hand has two ways "
+                             "to do it: pick one."),
+            done=gettext_noop("Balanced: two groups that add up to zero either way; you chose which dice go together."),
+            note=AUTO_NOTE,
             state=_at([Hand(((3, -3),), (2, -1, 2)), Hand(((3, -3),), (1, 1))],
                       then=[{"type": "flip", "victim": 1, "own": 4, "own_to": 1, "other": 2, "other_to": 2},
                             {"type": "roll", "values": [-1]}]),
-            tempting=({"type": "group", "zero_groups": [[3, -3]], "pairs": [[2, -1], [1, -1]], "loose": []},),
             goal=_grouped,
         ),
         Step(
@@ -152,8 +222,8 @@ def steps() -> tuple[Step, ...]:
             state=_at([Hand(((3, -3),), (1, 2)), Hand(((3, -3),), (1, 1))],
                       then=[{"type": "flip", "victim": 1, "own": 2, "own_to": 3, "other": 0, "other_to": 1},
                             {"type": "roll", "values": [-1]}]),
-            tempting=({"type": "group", "zero_groups": [[3, -3]], "pairs": [], "loose": [3, 2, -1]},),
             goal=_grouped,
+            note=AUTO_NOTE,
         ),
         Step(
             key="keep",
@@ -161,6 +231,7 @@ def steps() -> tuple[Step, ...]:
             ask=gettext_noop("You may keep at most two groups; the dice of the others go back to the bank. Tap the "
                              "two groups you keep."),
             done=gettext_noop("Kept: the other group's dice went back to the bank. Loose dice always stay."),
+            note=AUTO_NOTE,
             state=_at([Hand(((2, -2), (1, -1)), (3,)), Hand(((3, -3),), (2, 2))],
                       then=[{"type": "flip", "victim": 1, "own": 4, "own_to": -3, "other": 1, "other_to": 3},
                             {"type": "roll", "values": [3]}]),
@@ -209,7 +280,22 @@ def steps() -> tuple[Step, ...]:
             state=_at([Hand(((3, -3),), (2, 1)), Hand(((2, -2),), (-3, -1))], bank=0, rounds=1, round=1, moved=1),
             goal=_won_last_round,
         ),
+        Step(
+            key="rounds", kind=QUIZ,
+            title=gettext_noop("Rounds, who starts, and whom to flip"),
+            ask=gettext_noop("In a round everyone has one turn; the usual game has 12 rounds. The hand closest to "
+                             "zero after the start rolls moves first: it is furthest behind. Under the rules as "
+                             "written the last round goes in the usual order; under the recommended rules, with 2 "
+                             "to 4 players, it is played in reverse, so the first player moves last. It is your "
+                             "turn: whose dice pay most to flip?"),
+            done=gettext_noop("Right: flip the leader, the hand furthest from zero, plus or minus: what the leader "
+                              "loses, the others gain on the win."),
+            wrong=gettext_noop("Flip the leader: the hand furthest from zero, plus or minus, wins at the end."),
+            state=_at([Hand(((1, -1),), (1,)), Hand(((2, -2),), (-3, -2)), Hand(((3, -3),), (2,))],
+                      players=(*NAMES, "Cai")),
+            quiz=("Bea", "Cai"), answer="Bea",
+        ),
     )
 
 
-LESSON = Lesson(slug="sixdice", steps=steps(), roll_for=roll_for)
+LESSON = Lesson(slug="sixdice", steps=steps(), roll_for=roll_for, offers=offers, explain=explain, reasons=REASONS)

@@ -9,8 +9,11 @@ position with the engine, lets the other seats play by themselves (the
 lesson's scripted dice, then the bots' choices) until the learner is to act
 again, and says whether the step is met.  A legal move that is not what the
 step asked is explained in one sentence (``wrong``) and the position is set
-back; a refused move gets the engine's own reason.  Messages are English
-format strings marked with ``gettext_noop``; the tables translate them.
+back; a refused move is explained in one plain sentence about the position
+(the game's ``explain``), else with the engine's own reason.  What the board
+offers the learner (:func:`offered`) is the engine's own legal moves in the
+position, never a copy of the rules.  Messages are English format strings
+marked with ``gettext_noop``; the tables translate them.
 """
 
 from __future__ import annotations
@@ -29,6 +32,10 @@ JSON = dict[str, Any]
 Goal = Callable[[Mapping[str, Any], Mapping[str, Any], Mapping[str, Any]], "bool | None"]
 # (state, scripted values or None, rng) -> the roll action of the seat in turn (values filled), or None: no roll now
 RollFor = Callable[[Mapping[str, Any], Sequence[int] | None, random.Random], JSON | None]
+# (state, seat) -> the moves the game offers that seat now (the engine's legal moves; no rolls)
+Offers = Callable[[Mapping[str, Any], int], list[JSON]]
+# (state, seat, refused action) -> one plain sentence about the position, or None (the engine's reason is shown)
+Explain = Callable[[Mapping[str, Any], int, Mapping[str, Any]], "Part | None"]
 
 QUIZ = "quiz"
 MOVE = "move"
@@ -54,6 +61,7 @@ class Step:
     rolls: tuple[tuple[int, ...], ...] = ()  # the dice the lesson rolls, in order (then a seeded draw)
     tempting: tuple[JSON, ...] = ()  # extra choices the page offers that the rules refuse (the refusal teaches)
     args: Mapping[str, Any] = field(default_factory=dict)  # arguments of ``ask`` (names, dice)
+    note: str = ""  # msgid: how the step meets a table's options (e.g. a choice automatic balancing makes)
 
 
 @dataclass(frozen=True)
@@ -61,6 +69,10 @@ class Lesson:
     slug: str  # the game's engine slug
     steps: tuple[Step, ...]
     roll_for: RollFor  # how the game rolls dice for the seat in turn (physical dice: the values typed in)
+    offers: Offers | None = None  # the moves a table would offer (None: the page offers none)
+    explain: Explain | None = None  # a refusal in plain words about the position
+    # a line's part (by its msgid) -> the same news with its reason (same arguments): every automatic step says why
+    reasons: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -71,12 +83,18 @@ class Tapped:
     lines: list[list[Part]] = field(default_factory=list)
     met: bool = False
     refused: GameError | None = None
+    why: Part | None = None  # the refusal in one plain sentence about the position (else ``refused``'s message)
     wrong: str = ""  # msgid (the step's own sentence)
     reset: bool = False  # the position was set back to the step's start
 
 
 def _roll(lesson: Lesson, step: Step, state: Mapping[str, Any], used: int, rng: random.Random) -> JSON | None:
     return lesson.roll_for(state, step.rolls[used] if used < len(step.rolls) else None, rng)
+
+
+def _told(lesson: Lesson, parts: list[Part]) -> list[Part]:
+    """The line with every automatic step worded with its reason (the lesson's ``reasons``)."""
+    return [{**p, "msg": lesson.reasons[p["msg"]]} if p.get("msg") in lesson.reasons else p for p in parts]
 
 
 def play_others(
@@ -102,7 +120,7 @@ def play_others(
             action = engine.bot_action(state, seat, rng)
         if action is None or (stop_at_turn and engine.is_turn(seat, action)):
             break  # the lesson shows the learner's own turn: the next player's turn is not played
-        lines.append(describe_parts(engine, state, action, names=names))
+        lines.append(_told(lesson, describe_parts(engine, state, action, names=names)))
         state = engine.apply(state, action, actor=seat)
     return state, lines, rolled
 
@@ -137,10 +155,9 @@ def tap(
     try:
         after = engine.apply(state, act, actor=step.seat)
     except GameError as exc:
-        if step.kind == REFUSAL:
-            return Tapped(state, met=True, refused=exc), rolled
-        return Tapped(state, refused=exc), rolled
-    lines = [describe_parts(engine, state, act, names=names)]
+        why = lesson.explain(state, step.seat, act) if lesson.explain is not None else None
+        return Tapped(state, met=step.kind == REFUSAL, refused=exc, why=why), rolled
+    lines = [_told(lesson, describe_parts(engine, state, act, names=names))]
     after, more, rolled = play_others(engine, lesson, step, after, rolled=rolled)
     lines += more
     if step.kind == REFUSAL:
@@ -157,6 +174,13 @@ def step_state(engine: GameEngine, lesson: Lesson, step: Step) -> tuple[JSON, li
     """The step's position, once the other seats have played up to the learner's action."""
     state, lines, _ = play_others(engine, lesson, step, dict(step.state))
     return state, lines
+
+
+def offered(lesson: Lesson, step: Step, state: Mapping[str, Any]) -> list[JSON]:
+    """The moves the board offers the learner now: the engine's legal moves, none in a question."""
+    if step.kind == QUIZ or lesson.offers is None:
+        return []
+    return lesson.offers(state, step.seat)
 
 
 def answer(step: Step, given: str) -> bool:

@@ -1,5 +1,6 @@
 /* Learn to play: the lesson page.  It draws the board with the games' own CSS classes and sends every tap
- * to the lesson endpoint (sixdice/tables/pages/lessons.py), where the real engine decides; it copies no rule. */
+ * to the lesson endpoint (sixdice/tables/pages/lessons.py), where the real engine decides; it copies no rule:
+ * only the moves the endpoint offers (the engine's legal moves, data.offers) glow and can be tapped. */
 import {el} from "./dom.js";
 
 const root = document.getElementById("lesson");
@@ -15,8 +16,15 @@ function lesson(root) {
   const $ = (id) => document.getElementById(id);
   const tr = (key, args) => (T[key] || key).replace(/\{(\w+)\}/g, (m, k) => (args && k in args ? args[k] : m));
   const fmt = (v) => (v > 0 ? "+" + v : "\u2212" + (-v));
+  // A straight such as 1-2-3-4 (or a word such as rolá-lo) never breaks across lines: its hyphens become non-breaking.
+  const nb = (text) => (text || "").replace(/(\S)-(?=\S)/g, "$1\u2011");
   let data = null;
   let pick = {};  // the taps of a move being built (a flip: own die, new face; a keep: groups)
+
+  function keepStraights(d) {
+    for (const k of ["ask", "done", "wrong", "refused", "title", "note"]) if (d[k]) d[k] = nb(d[k]);
+    if (d.lines) d.lines = d.lines.map(nb);
+  }
 
   async function call(body) {
     const opts = body ? {method: "POST", headers: {"Content-Type": "application/json", "X-CSRFToken": csrf},
@@ -25,6 +33,7 @@ function lesson(root) {
     const got = await res.json();
     if (got.error) { say(got.error, "bad"); return; }
     const before = data;
+    keepStraights(got);
     data = got;
     pick = {};
     draw(before);
@@ -40,12 +49,16 @@ function lesson(root) {
     $("lesson-progress").textContent = tr("step", {n: d.step + 1, total: d.total});
     root.dataset.step = String(d.step + 1);
     $("lesson-title").textContent = d.title;
-    $("lesson-ask").textContent = d.ask;
+    $("lesson-ask").replaceChildren(d.ask, d.note ? el("span", {class: "lesson-note"}, " " + d.note) : "");
     const box = $("lesson-feedback");
+    // One message: a refusal in one plain sentence (on the step that teaches it, that sentence is the lesson),
+    // else the step's own sentence on a wrong move, else what was learnt.
+    const refusalMet = d.met && d.kind === "refusal" && d.refused;
     box.replaceChildren(
-      d.refused ? el("p", {class: "lesson-say " + (d.met ? "why" : "bad")}, tr("whyNot") + " " + d.refused) : "",
-      d.wrong && !d.met ? el("p", {class: "lesson-say bad"}, d.wrong) : "",
-      d.met ? el("p", {class: "lesson-say good"}, d.done) : "");
+      refusalMet ? el("p", {class: "lesson-say good why"}, d.refused) : "",
+      d.refused && !d.met ? el("p", {class: "lesson-say bad"}, d.refused) : "",
+      d.wrong && !d.met && !d.refused ? el("p", {class: "lesson-say bad"}, d.wrong) : "",
+      d.met && !refusalMet ? el("p", {class: "lesson-say good"}, d.done) : "");
     if (d.lines && d.lines.length) $("lesson-lines").replaceChildren(...d.lines.map((t) => el("li", {}, t)));
     else if (!before || before.step !== d.step) $("lesson-lines").replaceChildren();
     controls();
@@ -67,7 +80,7 @@ function lesson(root) {
         el("button", {type: "button", class: "secondary", onclick: () => call({answer: a})}, a))));
     }
     const v = d.view || {};
-    if (!d.met && d.kind !== "quiz" && waitsForRoll(v, d)) {
+    if (!d.met && d.kind !== "quiz" && game !== "runbuster" && waitsForRoll(v, d)) {
       row.push(el("button", {type: "button", class: "primary", id: "lesson-roll", onclick: () => call({roll: true})}, tr("roll")));
     }
     $("lesson-controls").replaceChildren(...row);
@@ -83,7 +96,7 @@ function lesson(root) {
   function sixdice(d) {
     const v = d.view;
     const p = v.pending || {};
-    const mine = !d.met && p.seat === d.seat && !v.over;
+    const mine = !d.met && p.seat === d.seat && !v.over && d.kind !== "quiz";
     const wrap = el("div", {class: "sd-hands"});
     v.hands.forEach((hand, s) => wrap.append(handCard(d, v, hand, s, mine ? p.kind : null)));
     const extra = [];
@@ -105,9 +118,16 @@ function lesson(root) {
     return h.groups.flat().concat(h.loose);
   }
 
+  // The flips the board may take: the engine's legal ones, and on the step that teaches a refusal, its tempting one.
+  function flips(d, withTempting) {
+    const legal = (d.offers || []).filter((a) => a.type === "flip");
+    return withTempting ? legal.concat((d.tempting || []).filter((a) => a.type === "flip")) : legal;
+  }
+
   function facePicker(d, v) {
     const cur = ownDice(d)[pick.own];
-    const faces = [-3, -2, -1, 1, 2, 3].filter((f) => f !== cur);
+    const open = flips(d, true).filter((a) => a.own === pick.own).map((a) => a.own_to);
+    const faces = [-3, -2, -1, 1, 2, 3].filter((f) => f !== cur && open.includes(f));
     return el("div", {class: "sd-faces lesson-faces", role: "group", "aria-label": tr("pickFace", {die: fmt(cur)})},
       faces.map((f) => el("button", {type: "button", class: "die " + (f > 0 ? "pos" : "neg"), onclick: () => { pick.to = f; draw(data); }}, fmt(f))),
       el("button", {type: "button", class: "secondary", onclick: () => { pick = {}; draw(data); }}, tr("cancel")));
@@ -117,17 +137,24 @@ function lesson(root) {
     const you = s === d.seat;
     const name = (d.names[s] || "") + (you ? " (" + tr("you") + ")" : "");
     const winner = v.over && (v.winners || []).includes(s);
-    const showValue = d.kind !== "quiz" || d.met;
+    const showValue = d.key !== "value" || d.met;  // the counting step hides the values it asks for
     let index = 0;
     const dieFor = (x) => {
       const i = index++;
       const cls = "die " + (x > 0 ? "pos" : "neg");
-      if (kind === "flip" && you && pick.to === undefined) {
+      if (kind === "flip" && you && pick.to === undefined && flips(d, true).some((a) => a.own === i)) {
         return el("button", {type: "button", class: cls + (pick.own === i ? " sel" : ""), "aria-pressed": pick.own === i ? "true" : "false",
           "data-seat": s, "data-i": i, onclick: () => { pick = {own: i}; draw(data); }}, fmt(x));
       }
       if (kind === "flip" && !you && pick.to !== undefined) {
-        return el("button", {type: "button", class: cls + " lit", "data-seat": s, "data-i": i, onclick: () => sendFlip(d, s, i, x)}, fmt(x));
+        const same = (a) => a.own === pick.own && a.own_to === pick.to && a.victim === s && a.other === i;
+        // Only a legal victim glows; the refusal step's tempting die can be tapped (to see why not), unlit.
+        if (flips(d, false).some(same)) {
+          return el("button", {type: "button", class: cls + " lit", "data-seat": s, "data-i": i, onclick: () => sendFlip(d, s, i, x)}, fmt(x));
+        }
+        if (flips(d, true).some(same)) {
+          return el("button", {type: "button", class: cls, "data-seat": s, "data-i": i, onclick: () => sendFlip(d, s, i, x)}, fmt(x));
+        }
       }
       return el("span", {class: cls, "data-seat": s, "data-i": i}, fmt(x));
     };
@@ -169,14 +196,15 @@ function lesson(root) {
 
   function groupLabel(g) {
     const parts = (g.zero_groups || []).concat(g.pairs || []).map((x) => "(" + x.map(fmt).join(" ") + ")");
-    if (g.loose && g.loose.length) parts.push(tr("loose") + " " + g.loose.map(fmt).join(" "));
+    const used = (g.zero_groups || []).concat(g.pairs || []).flat();
+    const left = ownDice(data).slice();
+    used.forEach((x) => { const k = left.indexOf(x); if (k >= 0) left.splice(k, 1); });
+    if (left.length) parts.push(tr("loose") + " " + left.map(fmt).join(" "));
     return parts.join(" ");
   }
 
   function groupingChoice(d, v) {
-    const options = (v.groupings || []).map((g) => ({type: "group", zero_groups: g.zero_groups, pairs: g.pairs, loose: g.loose}))
-      .concat(d.tempting || []);
-    options.sort((a, b) => groupLabel(a).localeCompare(groupLabel(b)));  // the tempting one among the others
+    const options = (d.offers || []).filter((a) => a.type === "group");
     return el("div", {class: "lesson-groupings", role: "group", "aria-label": tr("pickGrouping")},
       el("p", {class: "muted"}, tr("pickGrouping")),
       options.map((a) => el("button", {type: "button", class: "secondary sd-option", onclick: () => call({action: a})}, groupLabel(a))));
@@ -189,26 +217,67 @@ function lesson(root) {
       [1, 2, 3, 4, 5, 6].map((n) => el("span", {class: "rb-slot" + (hand.includes(n) ? " in" : "")}, String(n))));
   }
 
+  // The game's own turn, as the table plays it (static/js/runbuster.js): tap the cup to roll, tap the dice of the
+  // straight, Take, then tap the cup again to end the turn.  Only the dice of an offered straight can be tapped.
   function runbuster(d) {
     const v = d.view;
-    const seats = v.hands.map((hand, s) => {
+    const offered = (d.offers || []).filter((a) => a.type === "choose").map((a) => a.straight);
+    const mine = !d.met && !v.over && v.current === d.seat;
+    const hand = v.hands[d.seat] || [];
+    const want = hand.concat(pick.dice || []).sort((a, b) => a - b);
+    const opt = offered.find((o) => o.length === want.length && o.every((x) => want.includes(x))) || null;
+    const reach = (extra) => offered.some((o) => hand.concat(extra).every((x) => o.includes(x)));
+    const out = [];
+    if (v.last_roll && v.last_roll.length) {
+      const picked = [];
+      const dice = v.last_roll.map((x, i) => {
+        const choosing = mine && v.phase === "choose";
+        if (!choosing) return el("span", {class: "die pip rb-die", "data-value": x}, String(x));
+        const on = (pick.dice || []).includes(x) && !picked.includes(x) && (picked.push(x), true);
+        const ok = on || (!hand.includes(x) && !(pick.dice || []).includes(x) && reach((pick.dice || []).concat([x])));
+        return el("button", {type: "button", class: "die pip rb-die" + (on ? " sel" : ok ? " cand lit" : ""), "aria-pressed": on ? "true" : "false",
+          "data-value": x, "data-i": i, disabled: !ok,
+          onclick: () => { pick.dice = on ? pick.dice.filter((y) => y !== x) : (pick.dice || []).concat([x]); draw(data); }}, String(x));
+      });
+      out.push(el("div", {class: "rb-roll"}, el("div", {class: "rb-dice"}, dice)));
+    }
+    if (mine && v.phase === "choose") {
+      out.push(el("div", {class: "rb-pick"},
+        el("button", {type: "button", class: "rb-take", disabled: !opt, onclick: () => { if (opt) call({action: {type: "choose", straight: opt}}); }},
+          want.length > hand.length ? tr("take", {straight: (opt || want).join("-")}) : tr("takeNone"))));
+    }
+    const seats = v.hands.map((h, s) => {
       const you = s === d.seat;
       const name = (d.names[s] || "") + (you ? " (" + tr("you") + ")" : "");
-      return el("div", {class: "card rb-player" + (you ? " me" : ""), "data-seat": s},
+      const n = v.cups ? v.cups[s] : 6 - h.length;
+      return el("div", {class: "card rb-player" + (you ? " me rb-me" : ""), "data-seat": s},
         el("h2", {class: "rb-name"}, name),
-        strip(hand),
-        el("p", {class: "muted"}, tr("cup", {n: v.cups ? v.cups[s] : 6 - hand.length})));
+        strip(h),
+        you ? cupButton(d, v, mine, opt, n) : el("p", {class: "muted rb-cup-count"}, tr("cup", {n: n})),
+        you ? out : null);
     });
-    const out = [];
-    if (v.last_roll) out.push(el("p", {class: "rb-roll"}, tr("lastRoll", {dice: v.last_roll.slice().sort().join(" ")})));
-    if (!d.met && v.phase === "choose" && v.current === d.seat) {
-      out.push(el("div", {class: "lesson-options", role: "group"},
-        (v.hand_options || []).map((o) => el("button", {type: "button", class: "secondary rb-take", onclick: () => call({action: {type: "choose", straight: o}})},
-          tr("take", {straight: o.join("-")})))));
-    }
-    return el("div", {}, out, seats);
+    // The roll and Take sit in your own area, under your cup, as at a table.
+    return el("div", {class: "rb lesson-rb"}, seats[d.seat], seats.filter((_, s) => s !== d.seat));
+  }
+
+  function cupButton(d, v, mine, opt, n) {
+    const ends = (d.offers || []).some((a) => a.type === "end_turn");
+    let label = tr("waiting"), state = "red";
+    if (mine && v.phase === "roll") { label = tr("tapToRoll"); state = "green"; }
+    else if (mine && v.phase === "choose") { label = tr("pickFirst"); state = "yellow"; }
+    else if (mine && ends) { label = tr("tapToEnd"); state = "yellow"; }
+    const tap = () => {
+      if (!mine) return;
+      if (v.phase === "roll") call({roll: true});
+      else if (v.phase === "choose") { if (opt) call({action: {type: "choose", straight: opt}}); else say(tr("mustTake"), "bad"); }
+      else if (ends) call({action: {type: "end_turn"}});
+    };
+    return el("button", {type: "button", class: "rb-cup big " + state, "data-state": state, "aria-label": tr("yourCup") + ": " + label, onclick: tap},
+      el("span", {class: "rb-cup-n"}, String(n)), el("span", {class: "rb-cup-label"}, label));
   }
 
   $("lesson-restart").addEventListener("click", () => call({go: 0}));
+  // Go to step n (0-based), as the restart link does: a "lesson-go" event on the board (the fit test uses it).
+  root.addEventListener("lesson-go", (e) => call({go: e.detail}));
   call(null);
 }

@@ -39,9 +39,38 @@ def _fold(page: Page, selector: str) -> None:
     assert box is not None and box["y"] + box["height"] <= 740, (selector, box)
 
 
+SHOT_LANGS = ("en", "fr")  # screenshots of every step in English and one other language
+
+# Every lesson text box: nothing cut (no box wider inside than out) and no word broken across two lines.
+FITS_JS = """() => {
+  const bad = [];
+  const boxes = document.querySelectorAll('#lesson p, #lesson h1, #lesson h2, #lesson li, #lesson button, #lesson .lesson-note');
+  for (const b of boxes) {
+    if (!b.getClientRects().length) continue;
+    if (b.scrollWidth > b.clientWidth + 1 || b.getBoundingClientRect().right > window.innerWidth + 1) bad.push('cut: ' + b.textContent.trim().slice(0, 60));
+    const walker = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+      const re = /\\S+/g; let m;
+      while ((m = re.exec(t.data))) {
+        const r = document.createRange(); r.setStart(t, m.index); r.setEnd(t, m.index + m[0].length);
+        const tops = new Set([...r.getClientRects()].filter((q) => q.width > 0).map((q) => Math.round(q.top)));
+        if (tops.size > 1) bad.push('broken: ' + m[0]);
+      }
+    }
+  }
+  return bad;
+}"""
+
+
+def _fits(page: Page) -> None:
+    assert page.evaluate(FITS_JS) == [], page.url
+
+
 def _shot(page: Page, game: str, lang: str, key: str) -> None:
-    if lang == "en":
-        page.screenshot(path=str(SHOTS / f"learn-{game}-{key}-360.png"))
+    _fits(page)
+    if lang in SHOT_LANGS:
+        suffix = "" if lang == "en" else "-" + lang
+        page.screenshot(path=str(SHOTS / f"learn-{game}-{key}-360{suffix}.png"))
 
 
 def _next(page: Page) -> None:
@@ -54,16 +83,29 @@ def _die(page: Page, seat: int, i: int):
     return page.locator(f'#lesson-board [data-seat="{seat}"] .die[data-i="{i}"]')
 
 
-def _flip(page: Page, own: int, face: str, other: int) -> None:
+def _flip(page: Page, own: int, face: str, other: int, *, illegal: bool = True) -> None:
+    """Tap your die, its new face, then (first) one of Bea's dice the flip cannot reach: it does not glow and
+    tapping it applies nothing; then the victim asked for."""
     _fold(page, f'#lesson-board [data-seat="0"] .die[data-i="{own}"]')
     _die(page, 0, own).click()
     page.locator(".lesson-faces button.die", has_text=re.compile("^" + re.escape(face) + "$")).click()
+    if illegal:
+        dark = page.locator('#lesson-board [data-seat="1"] .die:not(.lit)')
+        assert dark.count() >= 1
+        assert page.locator('#lesson-board [data-seat="1"] .die.lit').count() >= 1
+        said, lines = page.locator("#lesson-feedback").inner_text(), page.locator("#lesson-lines").inner_text()
+        dark.first.click(force=True)
+        page.wait_for_timeout(300)
+        assert page.locator("#lesson-feedback").inner_text() == said  # nothing applied, nothing said
+        assert page.locator("#lesson-lines").inner_text() == lines
+        expect(page.locator('#lesson-board [data-seat="1"] .die.lit').first).to_be_visible()  # still choosing
     _die(page, 1, other).click()
 
 
 def _play_sixdice(page: Page, lang: str) -> None:
     g = "sixdice"
     _step(page, 1)
+    assert page.locator("#lesson-board button").count() == 0  # a counting step takes no flip
     _shot(page, g, lang, "1-value")
     page.locator(".lesson-quiz button", has_text="+6").click()  # a wrong answer: one sentence on why
     expect(page.locator(".lesson-say.bad")).to_be_visible()
@@ -74,20 +116,24 @@ def _play_sixdice(page: Page, lang: str) -> None:
     _flip(page, 2, "+3", 0)
     _next(page)
     _step(page, 3)
-    _flip(page, 2, "+3", 2)  # +1 to +3 against −2: refused by the engine, with its reason
-    expect(page.locator(".lesson-say.why")).to_be_visible()
+    _shot(page, g, lang, "3-refused-ask")
+    _flip(page, 2, "+3", 2, illegal=False)  # +1 to +3 against −2: refused, in one plain sentence
+    expect(page.locator(".lesson-say")).to_have_count(1)
+    say = page.locator(".lesson-say.why").inner_text()
+    assert "−4" in say and "is not a face" not in say and "-4" not in say and say.count(".") == 1
     _shot(page, g, lang, "3-refused")
     _next(page)
     _step(page, 4)
     _shot(page, g, lang, "4-draw")
     _fold(page, "#lesson-roll")
     page.locator("#lesson-roll").click()
+    expect(page.locator(".lesson-say.good")).to_be_visible()
+    _shot(page, g, lang, "4-draw-done")
     _next(page)
     _step(page, 5)
     _shot(page, g, lang, "5-zero")
-    page.locator(".lesson-groupings button", has_text=re.compile(r"^\(\+3 −3\) \(\+2 −1\) \(\+1 −1\)$")).click()
-    expect(page.locator(".lesson-say.bad")).to_be_visible()  # fewer zero-sum groups: the rules refuse it
-    page.locator(".lesson-groupings button", has_text=re.compile(r"^\(\+3 −3\) \(\+1 −1\) \(\+2 −1\)$")).click()
+    assert page.locator(".lesson-groupings button").count() == 2  # two groupings: no look-alike options
+    page.locator(".lesson-groupings button").first.click()
     _next(page)
     _step(page, 6)
     _shot(page, g, lang, "6-pairs")
@@ -97,6 +143,8 @@ def _play_sixdice(page: Page, lang: str) -> None:
     _shot(page, g, lang, "7-keep")
     page.locator(".lesson-keep").nth(0).click()
     page.locator(".lesson-keep").nth(1).click()
+    expect(page.locator(".lesson-say.good")).to_be_visible()
+    _shot(page, g, lang, "7-keep-done")
     _next(page)
     _step(page, 8)
     _shot(page, g, lang, "8-pair")
@@ -116,43 +164,70 @@ def _play_sixdice(page: Page, lang: str) -> None:
     _flip(page, 3, "+3", 3)  # a legal flip that loses: explained, and the position is set back
     expect(page.locator(".lesson-say.bad")).to_be_visible()
     _flip(page, 3, "−3", 3)
-    expect(page.locator(".lesson-say.good")).to_be_visible()
+    _next(page)
+    _step(page, 12)
+    _shot(page, g, lang, "12-rounds")
+    page.locator(".lesson-quiz button", has_text="Cai").click()
+    expect(page.locator(".lesson-say.bad")).to_be_visible()
+    page.locator(".lesson-quiz button", has_text="Bea").click()
     expect(page.locator(".lesson-finished")).to_be_visible()
-    _shot(page, g, lang, "12-finished")
+    _shot(page, g, lang, "13-finished")
 
 
-def _take(page: Page, straight: str) -> None:
-    page.locator(".rb-take", has_text=re.compile(r"(^|\s)" + re.escape(straight) + r"$")).click()
+def _cup(page: Page) -> None:
+    expect(page.locator(".rb-me button.rb-cup")).to_be_visible()
+    _fold(page, ".rb-me button.rb-cup")
+    page.locator(".rb-me button.rb-cup").click()
+
+
+def _tap_dice(page: Page, values: list[int], straight: str) -> None:
+    for v in values:
+        page.locator(f'.rb-roll button.rb-die[data-value="{v}"]:not([disabled])').first.click()
+    expect(page.locator(".rb-take")).to_have_text(re.compile(r"(^|\s)" + re.escape(straight) + r"$"))
+    page.locator(".rb-take").click()
+    expect(page.locator(".rb-roll button.rb-die")).to_have_count(0)  # taken: the dice are tapped no more
 
 
 def _play_runbuster(page: Page, lang: str) -> None:
     g = "runbuster"
     _step(page, 1)
     _shot(page, g, lang, "1-straight")
-    page.locator("#lesson-roll").click()
-    _take(page, "5-6")  # shorter than the longest: explained, set back
-    expect(page.locator(".lesson-say.bad")).to_be_visible()
-    page.locator("#lesson-roll").click()
-    _take(page, "4-5-6")
+    _cup(page)
+    expect(page.locator(".rb-roll button.rb-die").first).to_be_visible()
+    _shot(page, g, lang, "1-straight-rolled")
+    page.locator('.rb-roll button.rb-die[data-value="5"]').first.click()  # shorter than the longest:
+    page.locator('.rb-roll button.rb-die[data-value="6"]').first.click()
+    page.locator(".rb-take").click()
+    expect(page.locator(".lesson-say.bad")).to_be_visible()  # explained, and the position set back
+    _cup(page)
+    _tap_dice(page, [4, 5, 6], "4-5-6")
+    expect(page.locator(".rb-me button.rb-cup[data-state=yellow]")).to_be_visible()
+    _shot(page, g, lang, "1-straight-taken")
+    _cup(page)  # the cup ends the turn
     _next(page)
     _step(page, 2)
     _shot(page, g, lang, "2-extend")
-    page.locator("#lesson-roll").click()
-    _take(page, "3-4-5-6")
+    _cup(page)
+    _tap_dice(page, [3, 6], "3-4-5-6")
+    _cup(page)
     _next(page)
     _step(page, 3)
     _shot(page, g, lang, "3-bust")
-    page.locator("#lesson-roll").click()
+    _cup(page)
+    _tap_dice(page, [5, 6], "5-6")
+    _cup(page)
+    expect(page.locator(".lesson-say.good")).to_be_visible()
+    _shot(page, g, lang, "3-bust-done")
     _next(page)
     _step(page, 4)
     _shot(page, g, lang, "4-win")
-    page.locator("#lesson-roll").click()
-    _take(page, "1-2-3-4-5-6")
+    _cup(page)
+    _tap_dice(page, [6], "1-2-3-4-5-6")
     expect(page.locator(".lesson-finished")).to_be_visible()
     _shot(page, g, lang, "5-finished")
 
 
-@pytest.mark.parametrize("lang", ["en", "uk"])
+@pytest.mark.parametrize("lang", ["en", "fr", "uk"])
 def test_sixdice_lesson_played_through_by_tapping(phone, server: Server, lang: str):
     page = _open(phone, server, "/", lang)
     page.locator('a[href="/learn/sixdice/"]').click()
@@ -161,16 +236,52 @@ def test_sixdice_lesson_played_through_by_tapping(phone, server: Server, lang: s
         assert axe_check(page, "lesson") == []
     # Resumable: a reload keeps the last step.
     page.reload()
-    _step(page, 11)
+    _step(page, 12)
 
 
-@pytest.mark.parametrize("lang", ["en", "pt"])
-def test_runbuster_lesson_played_through_by_tapping(phone, server: Server, lang: str):
+@pytest.mark.parametrize("lang", ["en", "fr", "pt"])
+def test_runbuster_lesson_played_through_by_tapping_then_the_same_taps_play_a_turn_at_a_table(
+        phone, server: Server, lang: str):
     page = _open(phone, server, "/", lang)
     page.locator('a[href="/learn/runbuster/"]').click()
     _play_runbuster(page, lang)
     if lang == "en":
         assert axe_check(page, "lesson") == []
+    if lang != "en":
+        return
+    # The same taps at a table against the app: the green cup rolls, the dice are tapped, Take, the cup ends the turn.
+    page.locator(".lesson-controls a.button").click()
+    page.locator("#play-now").click()
+    page.wait_for_url(re.compile(r"/t/\w+/$"))
+    page.wait_for_function("window.live && window.live.game && window.live.game.view")
+    cup = page.locator(".rb-me button.rb-cup")
+    expect(cup).to_have_attribute("data-state", "green", timeout=15000)
+    cup.click()
+    expect(cup).to_have_attribute("data-state", "yellow")
+    if page.evaluate("window.live.game.view.phase") == "choose":
+        take = page.locator(".rb-take")
+        for _ in range(6):
+            if take.is_enabled():
+                break
+            page.locator(".rb-roll button.rb-die.cand").first.click()
+        take.click()
+    if page.evaluate("window.live.game.view.phase") == "end_turn":
+        expect(cup).to_contain_text("Tap to end the turn")
+        cup.click()
+        expect(cup).not_to_have_attribute("data-state", "yellow")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "nl", "pt", "uk"])
+def test_no_lesson_text_is_cut_or_broken_mid_word_at_360(phone, server: Server, lang: str):
+    for game in ("sixdice", "runbuster"):
+        page = _open(phone, server, f"/learn/{game}/", lang)
+        _step(page, 1)
+        total = int(page.evaluate("document.getElementById('lesson-progress').textContent.match(/\\d+/g)[1]"))
+        for n in range(1, total + 1):
+            page.evaluate("(n) => document.getElementById('lesson').dispatchEvent(new CustomEvent('lesson-go', {detail: n}))", n - 1)
+            _step(page, n)
+            _fits(page)
+        page.context.close()
 
 
 def test_play_against_the_app_from_the_home_page_to_the_end(phone, server: Server):

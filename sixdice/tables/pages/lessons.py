@@ -3,9 +3,10 @@
 The page (``/learn/<game>/``) draws the board with its own script
 (``static/js/lesson.js``); every tap goes to the lesson's JSON endpoint,
 which applies it to the step's position with the real engine
-(:func:`sixdice.gamekit.lesson.tap`) and answers with the new view, the lines
-of what happened, and the engine's refusal or the step's own sentence, in the
-page's language.  Progress (the step, its position) lives in the session, so a
+(:func:`sixdice.gamekit.lesson.tap`) and answers with the new view, the moves
+the board offers (the engine's legal moves, :func:`sixdice.gamekit.lesson.offered`),
+the lines of what happened, and a refusal in one plain sentence or the step's
+own sentence, in the page's language.  Progress (the step, its position) lives in the session, so a
 lesson resumes where it was left.
 """
 
@@ -81,7 +82,9 @@ def _payload(engine: GameEngine, lesson: kit.Lesson, progress: dict[str, Any], *
         "kind": step.kind,
         "title": gettext(step.title),
         "ask": ask,
+        "note": gettext(step.note) if step.note else "",
         "quiz": list(step.quiz),
+        "offers": [] if progress.get("met") else kit.offered(lesson, step, state),
         "tempting": [dict(a) for a in step.tempting],
         "seat": step.seat,
         "names": kit.names_of(state),
@@ -153,6 +156,10 @@ def learn_api(request: HttpRequest, game: str) -> JsonResponse:
     tapped, rolled = kit.tap(engine, lesson, step, progress["state"], clean, rolled=int(progress.get("rolled", 0)))
     progress.update(state=tapped.state, rolled=rolled, met=bool(progress.get("met")) or tapped.met)
     _save(request, game, progress)
-    refused = i18n.game_error_message(tapped.refused) if tapped.refused is not None else ""
+    refused = ""
+    if tapped.why is not None:
+        refused = i18n.render_parts([tapped.why])
+    elif tapped.refused is not None:
+        refused = i18n.game_error_message(tapped.refused)
     return JsonResponse(_payload(engine, lesson, progress, lines=_lines(tapped.lines), refused=refused,
                                  wrong=gettext(tapped.wrong) if tapped.wrong else "", reset=tapped.reset))
