@@ -278,7 +278,8 @@ def test_no_lesson_text_is_cut_or_broken_mid_word_at_360(phone, server: Server, 
         _step(page, 1)
         total = int(page.evaluate("document.getElementById('lesson-progress').textContent.match(/\\d+/g)[1]"))
         for n in range(1, total + 1):
-            page.evaluate("(n) => document.getElementById('lesson').dispatchEvent(new CustomEvent('lesson-go', {detail: n}))", n - 1)
+            if n > 1:  # step 1 is on screen: going there again would race the next step's answer
+                page.evaluate("(n) => document.getElementById('lesson').dispatchEvent(new CustomEvent('lesson-go', {detail: n}))", n - 1)
             _step(page, n)
             _fits(page)
         page.context.close()
