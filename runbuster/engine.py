@@ -32,15 +32,13 @@ from sixdice.gamekit.engine import (
     FirstPlayer,
     GameEngine,
     HandPicture,
-    IllegalMove,
-    NotAllowed,
-    OptionsError,
     Outcome,
     ParsedStates,
     Presentation,
     dense_ranks,
     register,
 )
+from sixdice.gamekit.errors import IllegalMove, NotAllowed, OptionsError
 from sixdice.gamekit.notation import Part, gettext_noop, part, personal, ruled
 from sixdice.gamekit.schema import Field
 

@@ -23,11 +23,7 @@ from sixdice.gamekit.engine import (
     DieFace,
     FirstPlayer,
     GameEngine,
-    GameError,
     HandPicture,
-    IllegalMove,
-    NotAllowed,
-    OptionsError,
     Outcome,
     ParsedStates,
     PlayRecord,
@@ -35,6 +31,7 @@ from sixdice.gamekit.engine import (
     dense_ranks,
     register,
 )
+from sixdice.gamekit.errors import GameError, IllegalMove, NotAllowed, OptionsError
 from sixdice.gamekit.notation import Part, gettext_noop, part
 from sixdice.gamekit.options import on_off, whole_number
 from sixdice.gamekit.schema import Field

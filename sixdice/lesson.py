@@ -25,8 +25,8 @@ from sixdice.gamekit.notation import Part, gettext_noop, part
 
 from .engine import ENGINE
 from .rules import Hand, State, apply, position
-from .rules.dice import fmt_die
-from .rules.game import FACES, legal_actions
+from .rules.dice import FACES, fmt_die
+from .rules.game import legal_actions
 
 NAMES = ("Ana", "Bea")  # the learner plays Ana (the page says "you")
 

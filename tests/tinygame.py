@@ -27,12 +27,10 @@ from sixdice.gamekit.engine import (
     BoardPicture,
     GameEngine,
     HandPicture,
-    IllegalMove,
-    NotAllowed,
-    OptionsError,
     Outcome,
     Presentation,
 )
+from sixdice.gamekit.errors import IllegalMove, NotAllowed, OptionsError
 from sixdice.gamekit.notation import Part, part
 
 

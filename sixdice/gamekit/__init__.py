@@ -21,17 +21,14 @@ from .engine import (
     DieFace,
     FirstPlayer,
     GameEngine,
-    GameError,
     HandPicture,
-    IllegalMove,
-    NotAllowed,
-    OptionsError,
     Outcome,
     dense_ranks,
     get_engine,
     parse_actor,
     register,
 )
+from .errors import GameError, IllegalMove, NotAllowed, OptionsError
 from .notation import SEPARATOR, Part, Refusal, english, gettext_noop, part, render_parts
 from .replay import Replayed, final_state, replay
 

@@ -50,13 +50,13 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 from . import notation
-from .errors import GameError, IllegalMove, NotAllowed, OptionsError
+from .errors import OptionsError
 from .notation import Part, part
 from .schema import BadAction, check_json, clean_action
 
-__all__ = [  # the errors live in .errors (the schema raises them too); the kit's users import them from here
+__all__ = [
     "DEFAULT", "DRAW", "HOST", "JSON", "REGISTRY", "SYSTEM", "TIMEOUT", "Actor", "BoardPicture", "DieFace", "FirstPlayer", "GameEngine",
-    "GameError", "HandPicture", "IllegalMove", "NotAllowed", "OptionsError", "Outcome", "ParsedStates", "Presentation",
+    "HandPicture", "Outcome", "ParsedStates", "Presentation",
     "dense_ranks", "get_engine", "parse_actor", "register", "suggested_action",
 ]
 

@@ -23,7 +23,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .engine import GameEngine, GameError
+from .engine import GameEngine
+from .errors import GameError
 from .notation import Part
 from .replay import describe_parts
 

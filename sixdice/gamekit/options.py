@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .engine import OptionsError
+from .errors import OptionsError
 from .notation import Part, gettext_noop, part
 
 TRUE_WORDS = frozenset({"1", "true", "on", "yes", "y", "t"})

@@ -22,7 +22,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .engine import HOST, SYSTEM, Actor, GameEngine, GameError, parse_actor
+from .engine import HOST, SYSTEM, Actor, GameEngine, parse_actor
+from .errors import GameError
 from .notation import Part, gettext_noop, part, render_parts
 
 UNDO = "undo"

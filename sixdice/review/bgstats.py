@@ -23,7 +23,8 @@ from urllib.parse import quote
 from django.urls import reverse
 from django.utils import timezone
 
-from sixdice.gamekit.engine import REGISTRY, GameError
+from sixdice.gamekit.engine import REGISTRY
+from sixdice.gamekit.errors import GameError
 from sixdice.players.selectors import mask_hidden
 from sixdice.tables.models import Game
 

@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, Any
 from django.utils.translation import gettext, gettext_noop
 
 from sixdice.gamekit import engine as kit
-from sixdice.gamekit.engine import GameEngine, GameError
+from sixdice.gamekit.engine import GameEngine
+from sixdice.gamekit.errors import GameError
 from sixdice.tables.core.i18n import render_notation
 
 if TYPE_CHECKING:

@@ -15,7 +15,8 @@ from typing import Any
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from sixdice.gamekit.engine import REGISTRY, GameEngine, GameError
+from sixdice.gamekit.engine import REGISTRY, GameEngine
+from sixdice.gamekit.errors import GameError
 
 DIE_STYLE = (
     "display:inline-flex;align-items:center;justify-content:center;min-width:2em;height:2em;"

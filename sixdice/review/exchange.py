@@ -21,7 +21,8 @@ from django.db import transaction
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.dateparse import parse_datetime
 
-from sixdice.gamekit.engine import HOST, REGISTRY, SYSTEM, GameEngine, GameError, Outcome, get_engine
+from sixdice.gamekit.engine import HOST, REGISTRY, SYSTEM, GameEngine, Outcome, get_engine
+from sixdice.gamekit.errors import GameError
 from sixdice.gamekit.options import table_options as shared_options
 from sixdice.gamekit.options import takes_back
 from sixdice.gamekit.pins import pinned_values

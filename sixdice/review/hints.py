@@ -19,7 +19,8 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext
 
-from sixdice.gamekit.engine import GameEngine, GameError, suggested_action
+from sixdice.gamekit.engine import GameEngine, suggested_action
+from sixdice.gamekit.errors import GameError
 from sixdice.tables.core.i18n import render_notation
 from sixdice.tables.models import Game
 

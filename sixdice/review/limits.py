@@ -26,7 +26,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from sixdice.gamekit.engine import HOST, SYSTEM, GameEngine, GameError, get_engine, parse_actor
+from sixdice.gamekit.engine import HOST, SYSTEM, GameEngine, get_engine, parse_actor
+from sixdice.gamekit.errors import GameError
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
 """Largest file ``import_game`` reads (8 MiB: about 400 long games)."""

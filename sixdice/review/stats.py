@@ -29,7 +29,8 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, pgettext
 
-from sixdice.gamekit.engine import REGISTRY, GameEngine, GameError
+from sixdice.gamekit.engine import REGISTRY, GameEngine
+from sixdice.gamekit.errors import GameError
 from sixdice.gamekit.replay import is_undo
 from sixdice.players.selectors import who_played
 from sixdice.tables.models import Event, Game

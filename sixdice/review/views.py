@@ -8,7 +8,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 
-from sixdice.gamekit.engine import REGISTRY, GameError, get_engine
+from sixdice.gamekit.engine import REGISTRY, get_engine
+from sixdice.gamekit.errors import GameError
 from sixdice.players.selectors import mask_hidden
 from sixdice.tables.core.keys import normalise_code
 from sixdice.tables.models import Game, Table

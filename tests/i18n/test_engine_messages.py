@@ -11,7 +11,7 @@ from django.utils import translation
 from runbuster.engine import ENGINE as RUNBUSTER
 from sixdice import rules
 from sixdice.engine import ENGINE as SIXDICE
-from sixdice.gamekit.engine import IllegalMove, OptionsError
+from sixdice.gamekit.errors import IllegalMove, OptionsError
 from sixdice.tables.core.i18n import game_error_message
 from sixdice.tables.core.keys import Credentials
 from sixdice.tables.writes import checked_path, services

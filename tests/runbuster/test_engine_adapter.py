@@ -4,16 +4,8 @@ import random
 import pytest
 
 from runbuster.engine import ENGINE
-from sixdice.gamekit.engine import (
-    HOST,
-    REGISTRY,
-    SYSTEM,
-    GameEngine,
-    IllegalMove,
-    NotAllowed,
-    OptionsError,
-    suggested_action,
-)
+from sixdice.gamekit.engine import HOST, REGISTRY, SYSTEM, GameEngine, suggested_action
+from sixdice.gamekit.errors import IllegalMove, NotAllowed, OptionsError
 
 NAMES = ["Ana", "Bo", "Cy"]
 

@@ -9,16 +9,8 @@ import random
 import pytest
 
 from sixdice.engine import ENGINE
-from sixdice.gamekit.engine import (
-    HOST,
-    REGISTRY,
-    SYSTEM,
-    GameEngine,
-    IllegalMove,
-    NotAllowed,
-    OptionsError,
-    Outcome,
-)
+from sixdice.gamekit.engine import HOST, REGISTRY, SYSTEM, GameEngine, Outcome
+from sixdice.gamekit.errors import IllegalMove, NotAllowed, OptionsError
 from sixdice.rules import Hand, position
 
 NAMES = ["Ana", "Bo", "Cy"]

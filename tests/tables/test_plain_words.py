@@ -19,7 +19,7 @@ from django.conf import settings
 
 from sixdice.gamekit.engine import get_engine
 from sixdice.gamekit.replay import describe_parts, replay
-from sixdice.rules.game import FACES
+from sixdice.rules.dice import FACES
 from sixdice.tables.core.i18n import localize_frame, render_notation
 from sixdice.tables.core.keys import Credentials
 from sixdice.tables.live.host_commands import host_command

@@ -9,7 +9,7 @@ import pytest
 from sixdice.gamekit.engine import get_engine
 from sixdice.gamekit.replay import undone
 from sixdice.review import exchange
-from sixdice.rules.game import FACES
+from sixdice.rules.dice import FACES
 from sixdice.tables.core.errors import ServiceError
 from sixdice.tables.core.keys import Credentials
 from sixdice.tables.live.host_commands import host_command

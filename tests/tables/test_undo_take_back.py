@@ -7,11 +7,12 @@ import random
 
 import pytest
 
-from sixdice.gamekit.engine import GameError, get_engine
+from sixdice.gamekit.engine import get_engine
+from sixdice.gamekit.errors import GameError
 from sixdice.gamekit.options import table_options, takes_back
 from sixdice.gamekit.replay import take_back_point, undone, undone_by
 from sixdice.review import exchange
-from sixdice.rules.game import FACES
+from sixdice.rules.dice import FACES
 from sixdice.tables.core.errors import ServiceError
 from sixdice.tables.core.keys import Credentials
 from sixdice.tables.live.host_commands import host_command

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
 
-from sixdice.gamekit.engine import GameError
+from sixdice.gamekit.errors import GameError
 from sixdice.tables.core import i18n
 
 STALE_MESSAGE = gettext_lazy("Someone else moved first; here is the table as it is now.")

@@ -22,7 +22,7 @@ from django.utils import translation
 from django.utils.translation import gettext, trans_real
 
 from sixdice.gamekit import notation
-from sixdice.gamekit.engine import GameError
+from sixdice.gamekit.errors import GameError
 
 log = logging.getLogger(__name__)
 

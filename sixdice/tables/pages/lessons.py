@@ -23,7 +23,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from sixdice.gamekit import lesson as kit
-from sixdice.gamekit.engine import REGISTRY, GameEngine, GameError, get_engine
+from sixdice.gamekit.engine import REGISTRY, GameEngine, get_engine
+from sixdice.gamekit.errors import GameError
 from sixdice.tables.core import i18n
 
 SESSION_KEY = "lessons"

@@ -17,7 +17,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from sixdice.gamekit.engine import REGISTRY, GameError, get_engine
+from sixdice.gamekit.engine import REGISTRY, get_engine
+from sixdice.gamekit.errors import GameError
 from sixdice.gamekit.options import COACH
 from sixdice.tables.core import i18n
 from sixdice.tables.core.app_levels import LEVELS, strength_for

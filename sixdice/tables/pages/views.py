@@ -15,7 +15,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from sixdice.gamekit.engine import REGISTRY, GameError, get_engine
+from sixdice.gamekit.engine import REGISTRY, get_engine
+from sixdice.gamekit.errors import GameError
 from sixdice.tables.core import i18n, keys
 from sixdice.tables.core.app_levels import LEVELS, strength_for
 from sixdice.tables.core.errors import ServiceError

@@ -19,7 +19,8 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext, gettext_noop
 
-from sixdice.gamekit.engine import HOST, GameError, get_engine, parse_actor
+from sixdice.gamekit.engine import HOST, get_engine, parse_actor
+from sixdice.gamekit.errors import GameError
 from sixdice.gamekit.options import takes_back
 from sixdice.gamekit.pins import pinned_values
 from sixdice.gamekit.replay import UNDO, replay, take_back_point, undone_first

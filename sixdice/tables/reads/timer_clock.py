@@ -19,7 +19,8 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
-from sixdice.gamekit.engine import DEFAULT, GameEngine, GameError, get_engine
+from sixdice.gamekit.engine import DEFAULT, GameEngine, get_engine
+from sixdice.gamekit.errors import GameError
 from sixdice.tables.core.errors import BadOptions
 from sixdice.tables.core.keys import Credentials, hash_secret
 from sixdice.tables.core.rng import system_rng

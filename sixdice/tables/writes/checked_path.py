@@ -31,7 +31,8 @@ from typing import Any
 from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.utils.translation import gettext, gettext_noop
 
-from sixdice.gamekit.engine import HOST, SYSTEM, Actor, GameEngine, GameError, get_engine
+from sixdice.gamekit.engine import HOST, SYSTEM, Actor, GameEngine, get_engine
+from sixdice.gamekit.errors import GameError
 from sixdice.gamekit.pins import PinnedRandom
 from sixdice.gamekit.replay import final_state
 from sixdice.tables.core import signals

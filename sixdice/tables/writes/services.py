@@ -16,7 +16,8 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
-from sixdice.gamekit.engine import OptionsError, get_engine
+from sixdice.gamekit.engine import get_engine
+from sixdice.gamekit.errors import OptionsError
 from sixdice.gamekit.options import coaches, table_options
 from sixdice.tables.core import lookalike_names as lookalikes
 from sixdice.tables.core.errors import (
