@@ -440,8 +440,8 @@ class SixDiceEngine(GameEngine):
                 d["keep_options"] = [a["keep"] for a in rules.legal_actions(st)]
             elif p.kind == "roll":
                 d["you_roll"] = st.dice == "physical" and (seat == p.seat or seat is None)
-            if state.get(HINTS_KEY) and mine and p.kind in ("flip", "group", "keep"):
-                d["hint"] = self.hint(state, p.seat)  # the seat's phone, and the host console for the seat in turn
+            if state.get(HINTS_KEY) and seat == p.seat and p.kind in ("flip", "group", "keep"):
+                d["hint"] = self.hint(state, p.seat)  # only the phone of the seat whose choice it is (never seat None)
             return d
 
         return shared, own
