@@ -262,6 +262,8 @@ class SixDiceEngine(GameEngine):
         kind = action.get("type")
         return {"flip": "flip", "group": "grouping", "keep": "keep", "roll": "roll"}.get(str(kind), "move")
 
+    default_reason = gettext_noop("automatic balancing")  # "The app chose for Ivo (automatic balancing): …"
+
     def system_reason(self, action: Mapping[str, Any]) -> str:
         """The app ends a game on time (``end_on_time``, R10); it rolls app dice and balances by default."""
         return TIMEOUT if action.get("type") == "end_on_time" else super().system_reason(action)
@@ -438,6 +440,9 @@ class SixDiceEngine(GameEngine):
                 d["groupings_total"] = len(gs)
             elif p.kind == "keep" and mine:
                 d["keep_options"] = [a["keep"] for a in rules.legal_actions(st)]
+                hand = st.hands[p.seat]
+                loose = sum(hand.loose)  # the hand's value after each keep: its two groups and its loose dice
+                d["keep_values"] = [sum(hand.groups[i]) + sum(hand.groups[j]) + loose for i, j in d["keep_options"]]
             elif p.kind == "roll":
                 d["you_roll"] = st.dice == "physical" and (seat == p.seat or seat is None)
             if state.get(HINTS_KEY) and seat == p.seat and p.kind in ("flip", "group", "keep"):
@@ -498,9 +503,19 @@ class SixDiceEngine(GameEngine):
         return dense_ranks([(seat not in won, -values[seat]) for seat in range(st.n)])
 
     def play_record(self, state: Mapping[str, Any], *, players: int) -> PlayRecord:
-        """Each seat's score is its final hand value (no BoardGameGeek id: not verified that it lists the game)."""
+        """Each seat's score is what its hand counts at the end (its absolute value, as the house rules count it),
+        so the winner has the highest score; the note keeps the signed values ("Ana +2, Ben −3").
+
+        After *all threes* the winner need not have the highest score: the
+        record then says nothing of which way scores win (the ranks say it).
+        No BoardGameGeek id: not verified that it lists the game.
+        """
         st = self._state(state)
-        return PlayRecord(scores=tuple(float(v) for v in st.values()[:players]))
+        values = st.values()[:players]
+        signed = [f"{v:+d}".replace("-", "\u2212") if v else "0" for v in values]
+        note = ", ".join(f"{name} {value}" for name, value in zip(st.players, signed, strict=False))
+        return PlayRecord(scores=tuple(float(v) for v in final_scores(st)[:players]),
+                          highest_wins=None if st.end_reason == "all_threes" else True, note=note)
 
     # ------------------------------------------------------------ review pages, statistics and rules
 

@@ -129,6 +129,7 @@ class PlayRecord:
     scores: tuple[float | None, ...] = ()  # one per seat; empty: the game has no points
     bgg_id: int | None = None  # the game's BoardGameGeek id, only when BoardGameGeek has the game
     highest_wins: bool | None = None  # None: say nothing (the ranks say who did best)
+    note: str = ""  # the play's note ("comments"): what the scores leave out, in no language (names and numbers)
 
 
 @dataclass(frozen=True)
@@ -297,6 +298,10 @@ class GameEngine:
         (``move-words``) and falls back to the plain "move".  Default: ``"move"``.
         """
         return "move"
+
+    default_reason: ClassVar[str] = notation.gettext_noop("the rules' default")
+    """What the rules' own choice (:data:`DEFAULT`) is called at this game's tables, in a log line that says
+    the app chose it for a seat: "The app chose for Ivo (automatic balancing): …"."""
 
     def system_reason(self, action: Mapping[str, Any]) -> str:
         """Why the app (:data:`SYSTEM`) took ``action``: :data:`DRAW`, :data:`DEFAULT` or :data:`TIMEOUT`.

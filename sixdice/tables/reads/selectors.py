@@ -55,7 +55,8 @@ def for_connection(frame: dict[str, Any], *, seat: int | None, host: bool) -> di
     """The snapshot fields for one connection, from a table frame: its role and its seat's view."""
     game = frame["game"]
     if game is not None:
-        shown = {key: value for key, value in game.items() if key not in {"engine", "state"}}
+        hidden = {"engine", "state"} if host else {"engine", "state", "corrections"}  # the rolls: the host's to correct
+        shown = {key: value for key, value in game.items() if key not in hidden}
         shown["view"] = seat_view(get_engine(game["engine"]), game["state"], seat, host=host)
         game = shown
     return {"role": role(seat, host), "seat": seat, "host": host, **frame, "game": game}
@@ -212,7 +213,7 @@ def resync(table_id: int, *, seat: int | None, host: bool, game_id: int | None, 
     events = [event_payload(e) for e in selected]
     return update_frame(
         game.engine, game.pk, game.number, game.seq, game.status, events, game.state, seat, game.table.version,
-        host=host,
+        host=host, options=game.table.options,
     )
 
 
