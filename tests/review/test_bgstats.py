@@ -58,7 +58,7 @@ def test_sixdice_link_scores_what_each_hand_counts_and_notes_the_signed_values(s
     values = get_engine("sixdice")._state(sixdice_game.state).values()
     assert [p["score"] for p in data["players"]] == [abs(v) for v in values]
     assert data["game"]["noPoints"] is False and data["game"]["highestWins"] is True
-    signed = ", ".join(f"{n} {v:+d}".replace("-", "\u2212").replace("+0", "0") for n, v in zip(sixdice_game.players, values))
+    signed = ", ".join(f"{n} {v:+d}".replace("-", "\u2212").replace("+0", "0") for n, v in zip(sixdice_game.players, values, strict=True))
     assert data["comments"] == signed
     assert "bggId" not in data["game"]  # not verified on BoardGameGeek: never invented
 

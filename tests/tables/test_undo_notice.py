@@ -168,7 +168,7 @@ def test_the_correction_offer_and_its_update_list_the_typed_rolls_latest_first()
     listed = selectors.snapshot(table.pk, seat=None, host=True)["game"]["corrections"]
     rolls = list(game.events.filter(action__type="roll").order_by("-seq"))
     assert [c["seq"] for c in listed] == [e.seq for e in rolls]  # none undone yet
-    assert all(c["kind"] == "start" and c["values"] == e.action["values"] for c, e in zip(listed, rolls))
+    assert all(c["kind"] == "start" and c["values"] == e.action["values"] for c, e in zip(listed, rolls, strict=True))
     assert [c["seat"] for c in listed] == [e.notation[0]["mover"]["seat"] for e in rolls]
     assert "corrections" not in selectors.snapshot(table.pk, seat=0, host=False)["game"]  # the host's only
     assert offers.corrections_offer(SIXDICE, [], options={"dice": "app"}) == []
