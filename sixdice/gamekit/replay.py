@@ -124,7 +124,8 @@ def decided_for(engine: GameEngine, parts: list[Part], action: Mapping[str, Any]
     worded by the engine's :attr:`~GameEngine.default_reason`), "The app
     played for Ivo (time ran out): …", "The app played for Ivo (away): …".
     The seat's own phone gets the same news in the second person (the part's
-    ``yours``).  The line is the engine's move marked with
+    ``yours``), except for automatic balancing: the table chose it, and it
+    comes every turn (the line says it).  The line is the engine's move marked with
     :func:`~sixdice.gamekit.notation.moved_by`; a move without the mark, a
     seat's own move, the app's dice and the host typing in dice are left as
     they are.  A bot's own seat is not announced: every move of it is the app's.
@@ -150,7 +151,7 @@ def decided_for(engine: GameEngine, parts: list[Part], action: Mapping[str, Any]
     elif actor == SYSTEM and choice and engine.system_reason(action) == DEFAULT:
         by, why = "app", DEFAULT
         msg = gettext_noop("The app chose for %(name)s (%(reason)s): %(move)s")
-        mine = gettext_noop("The app chose for you (%(reason)s): %(move)s")
+        mine = ""  # the table chose it (automatic balancing): every turn, so no note on the seat's phone, only the line
     else:
         return parts
     move = {"msg": mark["bare"], "args": dict(line.get("args") or {})}
@@ -158,12 +159,13 @@ def decided_for(engine: GameEngine, parts: list[Part], action: Mapping[str, Any]
     args: dict[str, Any] = {"name": name, "move": move}
     if "%(reason)s" in msg:
         args["reason"] = part(engine.default_reason)
-    said = personal({**part(msg, **args), "mover": {**mark, "by": by, "why": why}}, seat, mine,
-                    **{k: v for k, v in args.items() if k != "name"})
+    said = {**part(msg, **args), "mover": {**mark, "by": by, "why": why}}
+    if mine:
+        said = personal(said, seat, mine, **{k: v for k, v in args.items() if k != "name"})
     if line.get("rule"):
         said["rule"] = line["rule"]
     if line.get("yours"):  # news for other seats in the same line (a bust) stays theirs
-        said["yours"] = {**line["yours"], **said["yours"]}
+        said["yours"] = {**line["yours"], **said.get("yours", {})}
     return [*parts[:found], said, *parts[found + 1:]]
 
 

@@ -93,6 +93,7 @@ def test_automatic_balancing_says_the_app_chose_and_why():
         name = game.players[_localized(event, "en")["decided"]["seat"]]
         assert event.text.startswith(f"The app chose for {name} (automatic balancing): ")
         assert _localized(event, "en")["decided"]["why"] == "default"
+        assert "yours" not in _localized(event, "en")  # the table chose it, every turn: the line says it, no note
         assert _localized(event, "fr")["text"].startswith(f"L’application a choisi pour {name} (équilibre automatique)")
     app_rolls = Event.objects.filter(game=game, action__type="roll")  # dice are no one's choice: no "chose"
     assert all("chose" not in e.text and "played for" not in e.text for e in app_rolls)
