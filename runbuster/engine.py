@@ -34,12 +34,13 @@ from sixdice.gamekit.engine import (
     HandPicture,
     Outcome,
     ParsedStates,
+    PlayRecord,
     Presentation,
     dense_ranks,
     register,
 )
 from sixdice.gamekit.errors import IllegalMove, NotAllowed, OptionsError
-from sixdice.gamekit.notation import Part, gettext_noop, part, personal, ruled
+from sixdice.gamekit.notation import Part, gettext_noop, moved_by, part, personal, ruled
 from sixdice.gamekit.schema import Field
 
 DICE_MODES = ("app", "physical")
@@ -115,6 +116,13 @@ class RunBusterPresentation(Presentation):
         if kind == "end_turn":
             return part(gettext_noop("end of turn"))
         return part(gettext_noop("move"))
+
+    def play_record(self, state: Mapping[str, Any], *, players: int) -> PlayRecord:
+        """Each seat's score is its place (1 for the first to complete a straight, the loser last): lowest wins."""
+        ranks = self.engine.final_ranks(state, players=players)
+        if ranks is None:
+            return PlayRecord()
+        return PlayRecord(scores=tuple(float(r) for r in ranks), highest_wins=False)
 
     def first_player_reference(self) -> float:
         """The solver's exact chance that the player about to roll first wins a two-player round."""
@@ -355,16 +363,21 @@ class RunBusterEngine(GameEngine):
         s = self._state(state_before)
         names = list(names) or self._names(state_before)
         who = _roller_name(names, s.current)
+        seat = s.current
         kind = action.get("type")
+        # Each move is marked as the seat's (moved_by): the tables then say who decided it when the app played
+        # for the seat ("The app played for Ben (time ran out): rolls ⚂ ⚄ …").
         if kind == "roll":
             values = list(action.get("values") or [])
             if not values:
-                return [part(gettext_noop("%(name)s rolls"), name=who)]
+                return [moved_by(part(gettext_noop("%(name)s rolls"), name=who), seat, "roll", gettext_noop("rolls"),
+                                 choice=False)]
             roll = fmt_roll(values)
             try:
                 after = rules.apply(s, action)
             except rules.IllegalAction:
-                return [part(gettext_noop("%(name)s rolls %(dice)s"), name=who, dice=roll)]
+                return [moved_by(part(gettext_noop("%(name)s rolls %(dice)s"), name=who, dice=roll), seat, "roll",
+                                 gettext_noop("rolls %(dice)s"), choice=False)]
             victims = [
                 part(gettext_noop("%(name)s's %(straight)s"), name=_roller_name(names, b), straight=fmt_straight(s.hands[b]))
                 for b in after.busted
@@ -373,12 +386,16 @@ class RunBusterEngine(GameEngine):
             hand = fmt_straight(s.hand)
             if victims and stuck:
                 msg = gettext_noop("%(name)s rolls %(dice)s — busts %(victims)s — cannot extend %(hand)s")
+                bare = gettext_noop("rolls %(dice)s — busts %(victims)s — cannot extend %(hand)s")
             elif victims:
                 msg = gettext_noop("%(name)s rolls %(dice)s — busts %(victims)s")
+                bare = gettext_noop("rolls %(dice)s — busts %(victims)s")
             elif stuck:
                 msg = gettext_noop("%(name)s rolls %(dice)s — cannot extend %(hand)s")
+                bare = gettext_noop("rolls %(dice)s — cannot extend %(hand)s")
             else:
                 msg = gettext_noop("%(name)s rolls %(dice)s")
+                bare = gettext_noop("rolls %(dice)s")
             args: JSON = {"name": who, "dice": roll}
             if victims:
                 args["victims"] = victims
@@ -389,26 +406,30 @@ class RunBusterEngine(GameEngine):
             for b in after.busted:  # the busted player's own phone says it to them
                 line = personal(line, b, gettext_noop("%(name)s's roll busted your %(straight)s: it went back into "
                                                       "your cup"), name=who, straight=fmt_straight(s.hands[b]))
-            return [line]
+            return [moved_by(line, seat, "roll", bare, choice=False)]
         if kind == "choose":
             straight = tuple(action.get("straight") or ())
             if len(straight) == 6:
                 place = ordinal_part(len(s.finished) + 1)
                 left = [p for p in s.active if p != s.current]
                 if len(left) == 1:
-                    return [ruled(
+                    return [moved_by(ruled(
                         part(
                             gettext_noop("%(name)s completes the straight: %(place)s place; %(loser)s loses the round"),
                             name=who,
                             place=place,
                             loser=_roller_name(names, left[0]),
-                        ), "win")
+                        ), "win"), seat, "straight",
+                        gettext_noop("completes the straight: %(place)s place; %(loser)s loses the round"))
                     ]
-                return [ruled(part(gettext_noop("%(name)s completes the straight: %(place)s place"), name=who,
-                                   place=place), "win")]
-            return [part(gettext_noop("%(name)s takes %(straight)s"), name=who, straight=fmt_straight(straight))]
+                return [moved_by(ruled(part(gettext_noop("%(name)s completes the straight: %(place)s place"), name=who,
+                                            place=place), "win"),
+                                 seat, "straight", gettext_noop("completes the straight: %(place)s place"))]
+            return [moved_by(part(gettext_noop("%(name)s takes %(straight)s"), name=who, straight=fmt_straight(straight)),
+                             seat, "straight", gettext_noop("takes %(straight)s"))]
         if kind == "end_turn":
-            return [part(gettext_noop("%(name)s ends the turn"), name=who)]
+            return [moved_by(part(gettext_noop("%(name)s ends the turn"), name=who), seat, "end_turn",
+                             gettext_noop("ends the turn"))]
         return [part(gettext_noop("%(name)s: %(kind)s"), name=who, kind=kind)]
 
     def outcome(self, state: Mapping[str, Any]) -> Outcome | None:

@@ -103,6 +103,7 @@ class SixDicePresentation(Presentation):
         "custom": gettext_noop("Own house rules"),
     }
     end_reasons_by_rules = ("all_threes",)  # how often each set of rules ends at once, on all threes
+    default_reason = gettext_noop("automatic balancing")  # "The app chose for Ivo (automatic balancing): …"
 
     def die_face(self, value: int) -> DieFace:
         """Blue +1..+3, red −1..−3."""
@@ -135,9 +136,19 @@ class SixDicePresentation(Presentation):
         return part(gettext_noop("move"))
 
     def play_record(self, state: Mapping[str, Any], *, players: int) -> PlayRecord:
-        """Each seat's score is its final hand value (no BoardGameGeek id: not verified that it lists the game)."""
+        """Each seat's score is what its hand counts at the end (its absolute value, as the house rules count it),
+        so the winner has the highest score; the note keeps the signed values ("Ana +2, Ben −3").
+
+        After *all threes* the winner need not have the highest score: the
+        record then says nothing of which way scores win (the ranks say it).
+        No BoardGameGeek id: not verified that it lists the game.
+        """
         st = self.engine._state(state)
-        return PlayRecord(scores=tuple(float(v) for v in st.values()[:players]))
+        values = st.values()[:players]
+        signed = [f"{v:+d}".replace("-", "\u2212") if v else "0" for v in values]
+        note = ", ".join(f"{name} {value}" for name, value in zip(st.players, signed, strict=False))
+        return PlayRecord(scores=tuple(float(v) for v in final_scores(st)[:players]),
+                          highest_wins=None if st.end_reason == "all_threes" else True, note=note)
 
     def rules_context(self) -> JSON:
         """Bank sizes of the usual game, per number of players (the rules page shows them with plural forms)."""
@@ -485,10 +496,13 @@ class SixDiceEngine(GameEngine):
             elif p.kind == "keep" and mine:
                 d["keep_options"] = [a["keep"] for a in rules.legal_actions(st)]
                 d["keep_choices"] = self._keep_choices(st.hands[p.seat], d["keep_options"], p.default)
+                hand = st.hands[p.seat]
+                loose = sum(hand.loose)  # the hand's value after each keep: its two groups and its loose dice
+                d["keep_values"] = [sum(hand.groups[i]) + sum(hand.groups[j]) + loose for i, j in d["keep_options"]]
             elif p.kind == "roll":
                 d["you_roll"] = st.dice == "physical" and (seat == p.seat or seat is None)
-            if state.get(HINTS_KEY) and mine and p.kind in ("flip", "group", "keep"):
-                d["hint"] = self.hint(state, p.seat)  # the seat's phone, and the host console for the seat in turn
+            if state.get(HINTS_KEY) and seat == p.seat and p.kind in ("flip", "group", "keep"):
+                d["hint"] = self.hint(state, p.seat)  # only the phone of the seat whose choice it is (never seat None)
             return d
 
         return shared, own

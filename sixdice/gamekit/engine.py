@@ -135,6 +135,7 @@ class PlayRecord:
     scores: tuple[float | None, ...] = ()  # one per seat; empty: the game has no points
     bgg_id: int | None = None  # the game's BoardGameGeek id, only when BoardGameGeek has the game
     highest_wins: bool | None = None  # None: say nothing (the ranks say who did best)
+    note: str = ""  # the play's note ("comments"): what the scores leave out, in no language (names and numbers)
 
 
 @dataclass(frozen=True)
@@ -214,6 +215,9 @@ class Presentation:
     end_reasons_by_rules: ClassVar[tuple[str, ...]] = ()
     """The :attr:`Outcome.end_reason` codes whose share of games the statistics show for each set of rules
     (a column each, headed by its label in :attr:`end_reasons`)."""
+    default_reason: ClassVar[str] = notation.gettext_noop("the rules' default")
+    """What the rules' own choice (:data:`DEFAULT`) is called at this game's tables, in a log line that says
+    the app chose it for a seat: "The app chose for Ivo (automatic balancing): …"."""
 
     def __init__(self, engine: GameEngine) -> None:
         self.engine = engine

@@ -22,9 +22,9 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .engine import HOST, SYSTEM, Actor, GameEngine, parse_actor
+from .engine import DEFAULT, HOST, SYSTEM, Actor, GameEngine, parse_actor
 from .errors import GameError
-from .notation import Part, gettext_noop, part, render_parts
+from .notation import Part, gettext_noop, mover, part, personal, render_parts
 
 UNDO = "undo"
 
@@ -91,17 +91,83 @@ def _line(events: Iterable[tuple[Actor | str, Mapping[str, Any]]]) -> list[int]:
 
 def describe_parts(
     engine: GameEngine, before: Mapping[str, Any], action: Mapping[str, Any], *, names: Any,
-    undone: tuple[Actor | str, Mapping[str, Any]] | None = None,
+    undone: tuple[Actor | str, Mapping[str, Any]] | None = None, actor: Actor | str | None = None,
+    stand_in: str = "",
 ) -> list[Part]:
     """The log line of any event: the engine's, or the undo's own, in plain words.
 
     ``undone``: the first event an undo takes back (its actor and action),
     when the caller knows it; the line then names the move ("The host undid
-    Ana's roll").  No event number is ever shown to players.
+    Ana's move", in the game's word for it).  ``actor`` and ``stand_in``: who sent the event, when the
+    caller knows it; a move someone else decided for a seat then says so
+    (:func:`decided_for`).  No event number is ever shown to players.
     """
     if is_undo(action):
         return _undo_parts(engine, action, names, undone)
-    return engine.describe_parts(before, action, names=names)
+    parts = engine.describe_parts(before, action, names=names)
+    if actor is None:
+        return parts
+    return decided_for(engine, parts, action, actor=_who(actor), stand_in=stand_in, names=names)
+
+
+STAND_IN_TIMEOUT, STAND_IN_AWAY, STAND_IN_BOT = "timeout", "away", "bot"
+"""``Event.stand_in``: the app played the seat's move because its time ran out, because the app plays the
+seat of a person who is away (the host's "Let the app play", or three time-outs in a row), or because the
+seat is the app's own (a bot added to the table)."""
+
+
+def decided_for(engine: GameEngine, parts: list[Part], action: Mapping[str, Any], *, actor: Actor,
+                stand_in: str = "", names: Any = ()) -> list[Part]:
+    """``parts`` with the move's line saying who decided it, when that is not the seat whose move it is.
+
+    "The host chose for Ivo: keeps …" (the host answered the seat's choice),
+    "The app chose for Ivo (automatic balancing): …" (the rules' default,
+    worded by the presentation's :attr:`~Presentation.default_reason`), "The app
+    played for Ivo (time ran out): …", "The app played for Ivo (away): …".
+    The seat's own phone gets the same news in the second person (the part's
+    ``yours``), except for automatic balancing: the table chose it, and it
+    comes every turn (the line says it).  The line is the engine's move marked with
+    :func:`~sixdice.gamekit.notation.moved_by`; a move without the mark, a
+    seat's own move, the app's dice and the host typing in dice are left as
+    they are.  A bot's own seat is not announced: every move of it is the app's.
+    """
+    found = next((i for i, p in enumerate(parts) if mover([p]) is not None), None)
+    if found is None:
+        return parts
+    line = parts[found]
+    mark = line["mover"]
+    seat, choice = mark["seat"], bool(mark.get("choice"))
+    if stand_in == STAND_IN_TIMEOUT:
+        by, why = "app", STAND_IN_TIMEOUT
+        msg = gettext_noop("The app played for %(name)s (time ran out): %(move)s")
+        mine = gettext_noop("The app played for you (time ran out): %(move)s")
+    elif stand_in == STAND_IN_AWAY:
+        by, why = "app", STAND_IN_AWAY
+        msg = gettext_noop("The app played for %(name)s (away): %(move)s")
+        mine = gettext_noop("The app played for you while you were away: %(move)s")
+    elif actor == HOST and choice:
+        by, why = HOST, HOST
+        msg = gettext_noop("The host chose for %(name)s: %(move)s")
+        mine = gettext_noop("The host chose for you: %(move)s")
+    elif actor == SYSTEM and choice and engine.system_reason(action) == DEFAULT:
+        by, why = "app", DEFAULT
+        msg = gettext_noop("The app chose for %(name)s (%(reason)s): %(move)s")
+        mine = ""  # the table chose it (automatic balancing): every turn, so no note on the seat's phone, only the line
+    else:
+        return parts
+    move = {"msg": mark["bare"], "args": dict(line.get("args") or {})}
+    name = str(names[seat]) if 0 <= seat < len(names) else str(seat + 1)
+    args: dict[str, Any] = {"name": name, "move": move}
+    if "%(reason)s" in msg:
+        args["reason"] = part(engine.presentation.default_reason)
+    said = {**part(msg, **args), "mover": {**mark, "by": by, "why": why}}
+    if mine:
+        said = personal(said, seat, mine, **{k: v for k, v in args.items() if k != "name"})
+    if line.get("rule"):
+        said["rule"] = line["rule"]
+    if line.get("yours"):  # news for other seats in the same line stays theirs
+        said["yours"] = {**line["yours"], **said.get("yours", {})}
+    return [*parts[:found], said, *parts[found + 1:]]
 
 
 def _seat_name(names: Any, seat: Any) -> str | None:

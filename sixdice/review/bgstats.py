@@ -84,6 +84,8 @@ def play_data(game: Game, *, code: str | None = None, names: Sequence[str] | Non
         "playDate": timezone.localtime(game.started_at).strftime(DATE_FORMAT),
         "players": people,
     }
+    if record.note:
+        data["comments"] = record.note  # Six-Dice: the signed hand values, which the scores (absolute) leave out
     if game.finished_at is not None:
         data["durationMin"] = max(1, round((game.finished_at - game.started_at).total_seconds() / 60))
     return data

@@ -23,6 +23,7 @@ from django.utils.dateparse import parse_datetime
 
 from sixdice.gamekit.engine import HOST, REGISTRY, SYSTEM, GameEngine, Outcome, get_engine
 from sixdice.gamekit.errors import GameError
+from sixdice.gamekit.notation import render_parts
 from sixdice.gamekit.options import table_options as shared_options
 from sixdice.gamekit.options import takes_back
 from sixdice.gamekit.pins import pinned_values
@@ -477,8 +478,8 @@ def _check_events(raw_events: Any, n: int, started_at: datetime | None, *, upgra
         earlier = next((x["at"] for x in reversed(events) if x["at"] is not None), started_at)
         _need(at is None or earlier is None or at >= earlier, f'{where}: "at" is earlier than the event before it (or the game\'s start).')
         stand_in = e.get("stand_in", "")
-        _need(stand_in in ("", "timeout") and (not stand_in or actor.isdigit()),
-              f'{where}: "stand_in" is "timeout" (for a seat\'s action) or absent, not {stand_in!r}.')
+        _need(stand_in in ("", "timeout", "away", "bot") and (not stand_in or actor.isdigit()),
+              f'{where}: "stand_in" is "timeout", "away" or "bot" (for a seat\'s action) or absent, not {stand_in!r}.')
         events.append({"seq": index, "actor": actor, "action": dict(action), "text": text, "at": at, "stand_in": stand_in})
     return events
 
@@ -513,11 +514,14 @@ def _describe(engine: GameEngine, before: Mapping[str, Any], e: dict[str, Any], 
     """The event's notation and text as today's engine words them; a text given must be that one."""
     undone = undone_first([(x["actor"], x["action"]) for x in earlier], e["action"].get("to")) \
         if is_undo(e["action"]) else None
-    e["notation"] = describe_parts(engine, before, e["action"], names=names, undone=undone)  # undos too
-    expected_text = describe(engine, before, e["action"], names=names, undone=undone)[:500]
+    sender = {"actor": e["actor"], "stand_in": e["stand_in"]}  # the line says who decided a seat's move
+    e["notation"] = describe_parts(engine, before, e["action"], names=names, undone=undone, **sender)  # undos too
+    expected_text = render_parts(e["notation"])[:500]
     if e["text"] is None:  # an older version's wording, dropped by its upgrade
         e["text"] = expected_text
-    _need(e["text"] == expected_text,
+    # A file from before the lines said who decided holds the seat's plain line: the same move.
+    plain = describe(engine, before, e["action"], names=names, undone=undone)[:500]
+    _need(e["text"] in (expected_text, plain),
           f'{label}: event {e["seq"]}: "text" does not match the action (expected {expected_text!r}).')
 
 

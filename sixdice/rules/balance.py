@@ -13,7 +13,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
-from sixdice.gamekit.notation import Part, Refusal, gettext_noop, part
+from sixdice.gamekit.notation import Part, Refusal, gettext_noop, ngettext, part
 
 from .dice import (
     FACE_SET,
@@ -400,7 +400,9 @@ def check_grouping(dice: Iterable[int], grouping: Grouping) -> Grouping:
     best = max_zero_groups(dice)
     if len(grouping.zero_groups) < best:
         raise IllegalGrouping(
-            gettext_noop("Only %(count)s zero-sum group(s); this hand allows %(best)s (form as many as possible)."),
+            ngettext("Only %(count)s zero-sum group; this hand allows %(best)s (form as many as possible).",
+                     "Only %(count)s zero-sum groups; this hand allows %(best)s (form as many as possible).",
+                     len(grouping.zero_groups)),
             params={"count": len(grouping.zero_groups), "best": best},
         )
     nb = sum(1 for v in grouping.loose if v > 0)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import Any
 
-from sixdice.gamekit.notation import Part, Refusal, gettext_noop, part
+from sixdice.gamekit.notation import Part, Refusal, gettext_noop, ngettext, part
 
 from .balance import (
     _FLIP_TABLE,
@@ -569,7 +569,8 @@ def _apply_roll(st: State, p: Pending, action: Mapping[str, Any]) -> State:
     values = _int_list(action.get("values"), '"values"')
     if len(values) != p.count:
         raise IllegalAction(
-            gettext_noop("This roll needs %(count)s value(s), got %(got)s."), params={"count": p.count, "got": len(values)}
+            ngettext("This roll needs %(count)s die, got %(got)s.", "This roll needs %(count)s dice, got %(got)s.",
+                     p.count), params={"count": p.count, "got": len(values)}
         )
     for v in values:
         _face(v, part(gettext_noop("A rolled die")))

@@ -15,7 +15,16 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sixdice.gamekit.notation import Part, gettext_noop, part, personal, render_parts, ruled
+from sixdice.gamekit.notation import (
+    Part,
+    announced,
+    gettext_noop,
+    moved_by,
+    part,
+    personal,
+    render_parts,
+    ruled,
+)
 
 from .balance import check_grouping
 from .dice import fmt_dice, fmt_die, fmt_group
@@ -181,6 +190,29 @@ def _aftermath(before: State, after: State, action: Mapping[str, Any], nm: list[
         else:
             out.append(ruled(part(gettext_noop("%(name)s starts: hand value %(value)s is closest to 0"),
                                   name=nm[after.first], value=value), "first"))
+    out.extend(_last_round(before, after, nm))
+    return out
+
+
+def _last_round(before: State, after: State, nm: list[str]) -> list[Part]:
+    """The last round begins: when the rules in force change it, every phone is told so as it starts.
+
+    In reverse order (``reverse_last_round``), the player who moved last
+    goes again; with ``last_turn_score`` each hand counts as it stands at the
+    end of its owner's turn.  The rules as written change nothing: no notice.
+    """
+    if after.over or before.round == after.round or after.round != after.rounds or after.round < 1 \
+            or after.current is None:
+        return []
+    v, who = after.variants, nm[after.current]
+    out: list[Part] = []
+    if v.reverse_last_round:
+        msg = (gettext_noop("Last round, in reverse order: %(name)s goes again") if before.round >= 1
+               else gettext_noop("Last round, in reverse order: %(name)s starts"))
+        out.append(announced(ruled(part(msg, name=who), "last-round")))
+    if v.last_turn_score:
+        out.append(announced(ruled(part(gettext_noop(
+            "Last round: each hand counts as it stands at the end of its owner's turn")), "last-round")))
     return out
 
 
@@ -201,22 +233,27 @@ def describe_parts(
     if p is None or after is None:
         return [part(gettext_noop("(illegal %(kind)s)"), kind=kind or "action")]
     who = nm[p.seat]
+    # Each move is marked as the seat's (moved_by): the tables then say who decided it when someone else did
+    # ("The host chose for Ivo: keeps …"), with the same words as the line but the seat's name.
     if kind == "roll":
         vals = action["values"]
         if p.purpose == "start":
-            text = part(gettext_noop("%(name)s rolls %(dice)s"), name=who, dice=fmt_dice(vals))
+            text = moved_by(part(gettext_noop("%(name)s rolls %(dice)s"), name=who, dice=fmt_dice(vals)),
+                            p.seat, "start", gettext_noop("rolls %(dice)s"), choice=False)
         elif p.purpose == "draw":
-            text = part(gettext_noop("%(name)s draws %(die)s"), name=who, die=fmt_die(vals[0]))
+            text = moved_by(part(gettext_noop("%(name)s draws %(die)s"), name=who, die=fmt_die(vals[0])),
+                            p.seat, "draw", gettext_noop("draws %(die)s"), choice=False)
         else:
             m = abs(vals[0])
-            text = ruled(part(gettext_noop("%(name)s takes a pair from the bank: %(group)s"),
-                              name=who, group=fmt_group((m, -m))), "no-group")
+            text = moved_by(ruled(part(gettext_noop("%(name)s takes a pair from the bank: %(group)s"),
+                                       name=who, group=fmt_group((m, -m))), "no-group"),
+                            p.seat, "pair", gettext_noop("takes a pair from the bank: %(group)s"), choice=False)
     elif kind == "flip":
         m = p.seat
         v = action["victim"]
         own = state_before.hands[m].dice()[action["own"]]
         other = state_before.hands[v].dice()[action["other"]]
-        text = part(
+        text = moved_by(part(
             gettext_noop("%(name)s: %(own)s→%(own_to)s, %(victim)s's %(other)s→%(other_to)s"),
             name=who,
             own=fmt_die(own),
@@ -224,28 +261,34 @@ def describe_parts(
             victim=nm[v],
             other=fmt_die(other),
             other_to=fmt_die(action["other_to"]),
-        )
+        ), p.seat, "flip", gettext_noop("%(own)s→%(own_to)s, %(victim)s's %(other)s→%(other_to)s"))
     elif kind == "group":
         g = check_grouping(
             state_before.hands[p.seat].dice(), grouping_from_action(action, state_before.hands[p.seat].dice())
         )
         groups = "".join(fmt_group(x) for x in g.groups)
         if groups and g.loose:
-            text = part(gettext_noop("%(name)s groups %(groups)s, loose %(loose)s"), name=who, groups=groups,
-                        loose=fmt_dice(g.loose))
+            text = moved_by(part(gettext_noop("%(name)s groups %(groups)s, loose %(loose)s"), name=who, groups=groups,
+                                 loose=fmt_dice(g.loose)),
+                            p.seat, "grouping", gettext_noop("groups %(groups)s, loose %(loose)s"))
         elif groups:
-            text = part(gettext_noop("%(name)s groups %(groups)s"), name=who, groups=groups)
+            text = moved_by(part(gettext_noop("%(name)s groups %(groups)s"), name=who, groups=groups),
+                            p.seat, "grouping", gettext_noop("groups %(groups)s"))
         elif g.loose:
-            text = part(gettext_noop("%(name)s groups (nothing), loose %(loose)s"), name=who, loose=fmt_dice(g.loose))
+            text = moved_by(part(gettext_noop("%(name)s groups (nothing), loose %(loose)s"), name=who,
+                                 loose=fmt_dice(g.loose)),
+                            p.seat, "grouping", gettext_noop("groups (nothing), loose %(loose)s"))
         else:
-            text = part(gettext_noop("%(name)s groups (nothing)"), name=who)
+            text = moved_by(part(gettext_noop("%(name)s groups (nothing)"), name=who),
+                            p.seat, "grouping", gettext_noop("groups (nothing)"))
     elif kind == "keep":
         held = state_before.hands[p.seat].groups
         i, j = sorted(action["keep"])
         kept = fmt_group(held[i]) + fmt_group(held[j])
         back = "".join(fmt_group(g) for k, g in enumerate(held) if k not in (i, j))
-        text = ruled(part(gettext_noop("%(name)s keeps %(kept)s, returns %(back)s to the bank"), name=who, kept=kept,
-                          back=back), "keep-two")
+        text = moved_by(ruled(part(gettext_noop("%(name)s keeps %(kept)s, returns %(back)s to the bank"), name=who,
+                                   kept=kept, back=back), "keep-two"),
+                        p.seat, "keep", gettext_noop("keeps %(kept)s, returns %(back)s to the bank"))
     else:
         text = part(gettext_noop("(%(kind)s)"), kind=kind)
     return [text, *_aftermath(state_before, after, action, nm), *tail]

@@ -32,7 +32,16 @@ def house_rules(obj: Any) -> dict[str, Any] | None:
 
 @register.simple_tag
 def preset_figures(name: str) -> dict[str, str]:
-    """The measured figures of a preset, as the new-table form shows them (see ``PRESET_FIGURES``)."""
+    """The measured figures of a preset, as the new-table form says them (see ``PRESET_FIGURES``).
+
+    Besides the study's own keys, ``low`` and ``high``: the seats' shares of
+    wins at either end ("16%", "40%"), which the form words plainly.
+    """
     from sixdice.rules.variants import PRESET_FIGURES
 
-    return PRESET_FIGURES.get(name, {})
+    figures = dict(PRESET_FIGURES.get(name, {}))
+    low, _dash, high = figures.get("seats", "").partition("\u2013")
+    if high:
+        figures["low"] = low if low.endswith("%") else low + "%"
+        figures["high"] = high
+    return figures

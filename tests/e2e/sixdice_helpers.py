@@ -21,9 +21,14 @@ def create_table(
     auto_balance: bool = False,
     time_limit: int | None = None,
     viewport: dict[str, int] = PHONE,
+    rules: str = "As written",
 ) -> tuple[Page, str]:
-    """The host fills in the create form; returns the host page and the join link."""
+    """The host fills in the create form; returns the host page and the join link.
+
+    ``rules``: the radio to pick ("Recommended" is the form's own choice; these tests play the rules as written).
+    """
     host = phone(server.url + "/new/sixdice/", viewport=viewport)
+    host.get_by_label(rules, exact=True).check()
     host.get_by_label("Players").select_option(str(players))
     host.get_by_label("Rounds").fill(str(rounds))
     if time_limit:

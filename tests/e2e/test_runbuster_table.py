@@ -66,7 +66,7 @@ def test_two_phones_play_a_game_to_the_end_by_tapping(server, phone):
     first = rb.view(ana)["current"]
     expect(seats[first].locator(".rb-me")).to_have_attribute("class", re.compile("state-green"))
     expect(seats[1 - first].locator(".rb-me")).to_have_attribute("class", re.compile("state-red"))
-    expect(host.locator(".rb-p1")).to_have_text(f"Player 1: {['Ana', 'Bo'][first]}")
+    expect(host.locator(".rb-p1")).to_have_text(f"{['Ana', 'Bo'][first]} rolls first this round")
 
     shot = False
     for _ in range(600):
@@ -95,7 +95,7 @@ def test_two_phones_play_a_game_to_the_end_by_tapping(server, phone):
         expect(page.locator(".rb-tally tr[data-seat] .rb-lost").nth(loser)).to_have_text("1")
         expect(page.locator(".rb-tally tr[data-seat] .rb-lost").nth(winner)).to_have_text("0")
     expect(seats[winner].locator(".rb-me")).to_have_attribute("class", re.compile("state-done"))
-    expect(host.locator(".rb-end .rb-next")).to_have_text(f"Next round: Player 1 is {names[1 - first]}.")
+    expect(host.locator(".rb-end .rb-next")).to_have_text(f"Next round: {names[1 - first]} rolls first.")
     # The log lists every move, newest first (the page keeps the last 60): true of every game,
     # even one won on the first roll.
     last = rb.seq(host)
@@ -150,7 +150,7 @@ def test_four_players_with_two_bots_play_a_round_then_player_1_moves_on(server, 
     humans = {0: ana, 1: bo}
     names = ["Ana", "Bo", "Bot 1", "Bot 2"]
     first = rb.view(host)["first"]
-    expect(ana.locator(".rb-p1")).to_have_text(f"Player 1: {names[first]}")
+    expect(ana.locator(".rb-p1")).to_have_text(f"{names[first]} rolls first this round")
 
     bot_moves = suggestions = 0
     for _ in range(2000):
@@ -182,14 +182,14 @@ def test_four_players_with_two_bots_play_a_round_then_player_1_moves_on(server, 
     expect(bo.locator(".rb-dropouts li")).to_have_count(3)
     expect(ana.locator(".rb-drinks")).to_have_text(f"{names[v['loser']]} buys the drinks!")
     nxt = (first + 1) % 4
-    expect(bo.locator(".rb-next")).to_have_text(f"Next round: Player 1 is {names[nxt]}.")
+    expect(bo.locator(".rb-next")).to_have_text(f"Next round: {names[nxt]} rolls first.")
     expect(ana.locator(f'.rb-tally tr[data-seat="{v["loser"]}"] .rb-lost')).to_have_text("1")
     screenshot(ana, "runbuster-4p-end-phone")
 
     host.locator(".rb-next-round").click()
     for page in (host, ana, bo):
         rb.wait_started(page, 2)
-        expect(page.locator(".rb-p1")).to_have_text(f"Player 1: {names[nxt]}")
+        expect(page.locator(".rb-p1")).to_have_text(f"{names[nxt]} rolls first this round")
         expect(page.locator(".rb-head")).to_contain_text("Round 2")
     assert rb.view(ana)["first"] == nxt
     assert rb.view(ana)["current"] == nxt

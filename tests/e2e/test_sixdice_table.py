@@ -203,7 +203,7 @@ def test_host_resolves_balancing(server, phone):
     host.locator('[data-act="check-grouping"]').click()
     wait_seq(pages, 3)
     text = assert_same_log(pages)
-    assert text.startswith("Ana groups"), text
+    assert text.startswith("The host chose for Ana: groups"), text  # every phone says who decided
     assert view(bo)["hands"][0] == {"groups": [[-3, 2, 1], [1, -2]], "loose": [-3]}
     expect(host.locator('.sd-choice[data-choice="keep"]')).to_be_visible()
     expect(bo.locator('.sd-choice[data-choice="keep"] [data-act="accept"]')).to_be_visible()
@@ -211,7 +211,7 @@ def test_host_resolves_balancing(server, phone):
     host.locator(".sd-choice[data-choice=\"keep\"] .sd-alts > summary").click()
     host.locator('.sd-choice[data-choice="keep"] [data-act="alt"]').first.click()
     wait_seq(pages, 4)
-    assert "Bo keeps" in assert_same_log(pages)
+    assert "The host chose for Bo: keeps" in assert_same_log(pages)
     assert len(view(bo)["hands"][1]["groups"]) == 2
     screenshot(bo, "sixdice-seat-phone-after-keep")
 

@@ -34,9 +34,28 @@ def test_a_grouping_refusal_keeps_its_english_text_and_carries_msgid_and_params(
     with pytest.raises(rules.IllegalGrouping) as info:
         rules.check_grouping(BO_ROLL, rules.Grouping(((3, -2, -1),), (), (-3, 2, 1)))
     exc = info.value
-    assert str(exc) == "Only 1 zero-sum group(s); this hand allows 3 (form as many as possible)."
-    assert exc.msgid == "Only %(count)s zero-sum group(s); this hand allows %(best)s (form as many as possible)."
+    assert str(exc) == "Only 1 zero-sum group; this hand allows 3 (form as many as possible)."
+    assert exc.msgid.singular == "Only %(count)s zero-sum group; this hand allows %(best)s (form as many as possible)."
+    assert exc.msgid.plural == "Only %(count)s zero-sum groups; this hand allows %(best)s (form as many as possible)."
     assert exc.params == {"count": 1, "best": 3}
+
+
+@pytest.mark.parametrize(
+    ("count", "english", "ukrainian"),
+    [(1, "Only 1 zero-sum group;", "Лише 1 нульова група,"), (2, "Only 2 zero-sum groups;", "Лише 2 нульові групи,"),
+     (5, "Only 5 zero-sum groups;", "Лише 5 нульових груп,")],
+)
+def test_a_count_in_a_refusal_takes_the_plural_form_of_each_language(count, english, ukrainian):
+    """No "group(s)": the kit's ngettext keeps both forms, and each language picks the form its count asks for."""
+    from sixdice.gamekit.notation import Refusal, ngettext
+
+    refusal = Refusal(ngettext("Only %(count)s zero-sum group; this hand allows %(best)s (form as many as possible).",
+                               "Only %(count)s zero-sum groups; this hand allows %(best)s (form as many as possible).",
+                               count), params={"count": count, "best": 6})
+    exc = IllegalMove(refusal.msgid, params=refusal.params)  # as the adapters pass a rules' refusal on
+    assert str(exc).startswith(english) and _in("en", exc).startswith(english)
+    assert _in("uk", exc).startswith(ukrainian)
+    assert "(s)" not in _in("fr", exc) and "(en)" not in _in("nl", exc) and "(s)" not in _in("pt", exc)
 
 
 def test_the_adapter_passes_the_rules_message_on_for_translation():
@@ -129,7 +148,7 @@ async def test_an_illegal_grouping_built_by_the_host_is_refused_in_ukrainian():
     await comm.send_json_to({"type": "action", "id": 1, "seq": seq, "as_host": True, "action": too_few})
     error = await receive_until(comm, "error")
     assert error["code"] == "illegal"
-    assert error["message"] == "Нульових груп лише 1, а ця рука дозволяє 2 (складіть якомога більше)."
+    assert error["message"] == "Лише 1 нульова група, а ця рука дозволяє 2 (складіть якомога більше)."
     not_minimal = {"type": "group", "zero_groups": [[3, -3, 2, -1, -1]], "pairs": []}
     await comm.send_json_to({"type": "action", "id": 2, "seq": seq, "as_host": True, "action": not_minimal})
     error = await receive_until(comm, "error")
@@ -138,7 +157,7 @@ async def test_an_illegal_grouping_built_by_the_host_is_refused_in_ukrainian():
     english, welcome = await connect(table.code, host=host)
     await english.send_json_to({"type": "action", "id": 3, "seq": seq, "as_host": True, "action": too_few})
     error = await receive_until(english, "error")
-    assert error["message"] == "Only 1 zero-sum group(s); this hand allows 2 (form as many as possible)."
+    assert error["message"] == "Only 1 zero-sum group; this hand allows 2 (form as many as possible)."
     await english.disconnect()
 
 

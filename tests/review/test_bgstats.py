@@ -13,6 +13,7 @@ from sixdice.review import bgstats
 from sixdice.review.stats import first_player
 from sixdice.tables.models import Game
 from sixdice.tables.reads import selectors, table_frame
+from tests.review.conftest import play
 
 pytestmark = pytest.mark.django_db
 
@@ -51,20 +52,37 @@ def _check_documented(data: dict, game: Game) -> None:
     assert all(p["rank"] == 1 for p in players if p["winner"])
 
 
-def test_sixdice_link_has_each_players_hand_value(sixdice_game):
+def test_sixdice_link_scores_what_each_hand_counts_and_notes_the_signed_values(sixdice_game):
     data = _decoded(bgstats.link(sixdice_game))
     _check_documented(data, sixdice_game)
     values = get_engine("sixdice")._state(sixdice_game.state).values()
-    assert [p["score"] for p in data["players"]] == values
-    assert data["game"]["noPoints"] is False
+    assert [p["score"] for p in data["players"]] == [abs(v) for v in values]
+    assert data["game"]["noPoints"] is False and data["game"]["highestWins"] is True
+    signed = ", ".join(f"{n} {v:+d}".replace("-", "\u2212").replace("+0", "0") for n, v in zip(sixdice_game.players, values, strict=True))
+    assert data["comments"] == signed
     assert "bggId" not in data["game"]  # not verified on BoardGameGeek: never invented
 
 
-def test_runbuster_link_has_no_points_and_no_bgg_id(runbuster_game):
+def test_a_sixdice_game_won_with_a_negative_hand_gives_the_winner_the_highest_score():
+    game = play("sixdice", ("Ana", "Ben", "Cleo"), seed=1, options={"rounds": 2, "auto_balance": True})
+    values = get_engine("sixdice")._state(game.state).values()
+    assert game.end_reason == "rounds" and game.winners == [0] and values[0] < 0 < max(values)  # the case in point
+    data = _decoded(bgstats.link(game))
+    _check_documented(data, game)
+    scores = [p["score"] for p in data["players"]]
+    winner = next(p for p in data["players"] if p["winner"])
+    assert winner["name"] == "Ana" and winner["score"] == max(scores) and scores.count(max(scores)) == 1
+    assert data["game"]["highestWins"] is True
+    assert data["comments"].startswith(f"Ana \u2212{abs(values[0])}, Ben ")  # the signed value, in the note
+
+
+def test_runbuster_link_scores_the_place(runbuster_game):
     data = _decoded(bgstats.link(runbuster_game))
     _check_documented(data, runbuster_game)
-    assert data["game"]["noPoints"] is True and "bggId" not in data["game"]
-    assert all("score" not in p for p in data["players"])
+    assert data["game"]["noPoints"] is False and data["game"]["highestWins"] is False and "bggId" not in data["game"]
+    assert [p["score"] for p in data["players"]] == [p["rank"] for p in data["players"]]
+    assert next(p for p in data["players"] if p["winner"])["score"] == 1
+    assert "comments" not in data
 
 
 def test_the_adapter_gives_the_bgg_id_and_scores(runbuster_game, monkeypatch):

@@ -26,7 +26,7 @@ def test_the_table_part_is_the_engines_declarations():
     assert part["random_actions"] == ["roll"] and part["typed_in"] is True and part["take_back"] is True
     assert [s["value"] for s in part["bot_strengths"]] == list(SIXDICE.bot_strengths)
     assert [s["value"] for s in part["bot_strengths"] if s["default"]] == ["strong"]
-    assert {s["label"] for s in part["bot_strengths"]} == {"strength_random", "strength_greedy", "strength_strong"}
+    assert {s["label"] for s in part["bot_strengths"]} == {"level_easy", "level_medium", "level_hard"}
     assert offers.table_part(SIXDICE, {"dice": "app", "takeback": False})["typed_in"] is False
     assert offers.table_part(SIXDICE, {"takeback": False})["take_back"] is False
     tiny = offers.table_part(TINY, {"dealer": "table"})
@@ -51,14 +51,14 @@ def test_the_take_back_offer_follows_the_services_rule():
 def test_an_update_says_the_take_back_only_when_its_events_decide_it():
     assert offers.update_part(SIXDICE, [ev(5, "system", "group")]) == {}  # unchanged
     assert offers.update_part(SIXDICE, [ev(5, "1", "flip"), ev(6, "system", "group")]) == {
-        "take_back": {"seat": 1, "seq": 5, "kind": "flip"}, "undo": {"seq": 5, "actor": "1", "kind": "flip"}}
+        "take_back": {"seat": 1, "seq": 5, "kind": "flip"}, "undo": {"seq": 5, "actor": "1", "seat": 1, "kind": "flip"}}
     undo = offers.update_part(SIXDICE, [ev(7, "host", "undo", to=4)])
     assert undo == {"take_back": None, "undone_from": 7}  # the table frame it asks for says the undo
 
 
 def test_the_hosts_undo_offer_names_the_last_move_still_in_play():
     log = [ev(1, "system", "roll", values=[1]), ev(2, "0", "flip"), ev(3, "system", "roll", values=[2])]
-    offer = {"seq": 2, "actor": "0", "kind": "flip"}
+    offer = {"seq": 2, "actor": "0", "seat": 0, "kind": "flip"}
     assert offers.undo_offer(SIXDICE, log, status="playing") == offer  # across the app's roll after it
     assert offers.undo_offer(SIXDICE, log, status="finished") is None
     assert offers.undo_offer(SIXDICE, log[:1], status="playing") is None  # only the app has played
@@ -94,7 +94,7 @@ def test_frames_and_updates_carry_them(tiny_table):
     update = json.loads(outgoing.PreparedUpdate(message).text(first, "en"))
     assert update["take_back"] == {"seat": first, "seq": 1, "kind": "move"}  # across the app's deal after the add
     assert update["actors"] == sorted(TINY.actors(game.state))  # whose move the game waits for
-    assert update["undo"] == {"seq": 1, "actor": str(first), "kind": "move"}
+    assert update["undo"] == {"seq": 1, "actor": str(first), "seat": first, "kind": "move"}
     resync = selectors.resync(table.pk, seat=first, host=False, game_id=game.pk, since=0)
     assert resync["take_back"] == update["take_back"] and resync["type"] == "update"
 

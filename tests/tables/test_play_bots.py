@@ -40,7 +40,19 @@ def test_the_play_page_lands_on_the_seat_page_holding_host_rights_too(game):
     request = type("R", (), {"session": client.session})()
     creds = credentials(request, code)
     assert keys.is_host(table, creds) and services.seat_for(table, creds) is not None
-    assert client.get(response["Location"]).status_code == 200
+    page = client.get(response["Location"])
+    assert page.status_code == 200
+    # The host's page: Rematch (Run Buster's next round), Undo and Pause in plain sight, the table screen one tap away.
+    html = page.content.decode()
+    assert 'data-role="host"' in html and 'id="host-controls"' in html
+    for control in ('data-host="rematch"', 'data-host="undo"', 'data-host="pause"', 'id="screen-link"'):
+        assert control in html
+    assert html.index('id="host-controls"') < html.index('id="board"')  # above the board, not folded in the console
+
+
+def test_play_now_comes_after_the_name_field():
+    html = Client().get("/play/runbuster/").content.decode()
+    assert html.index('id="play-name"') < html.index('id="play-now"')
 
 
 def test_the_new_table_form_fills_the_seats_the_app_plays():

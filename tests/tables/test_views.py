@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
+from django.conf import settings
 from django.test import Client
 
 from sixdice.tables.core import keys
@@ -121,3 +125,25 @@ def test_only_the_host_may_take_a_host_seat(client: Client):
     table, _ = services.create_table(game="tiny", options={}, capacity=3)
     assert client.post(f"/t/{table.code}/host/sit/", {"name": "Eve"}).status_code == 403
     assert not Seat.objects.filter(table=table).exists()
+
+
+def test_the_table_link_opens_the_hosts_page_for_the_host(client: Client):
+    """A host who opens the table's own link (a seated host, "Play against the app") gets the host's buttons."""
+    client.post("/new/tiny/", {"players": "2"})
+    table = Table.objects.get()
+    client.post(f"/t/{table.code}/host/sit/", {"name": "Hana"})
+    html = client.get(f"/t/{table.code}/").content.decode()
+    assert 'data-role="host"' in html and 'id="host-controls"' in html
+    assert 'id="host-controls"' not in Client().get(f"/t/{table.code}/?watch").content.decode()
+
+
+def test_end_the_game_now_is_offered_only_at_a_table_with_a_time_limit(client: Client):
+    """The page's body says whether the table has a time limit; the stylesheet shows "End the game now" only then."""
+    client.post("/new/sixdice/", {"players": "2", "dice": "app"})
+    client.post("/new/sixdice/", {"players": "2", "dice": "app", "time_limit_minutes": "30"})
+    untimed, timed = Table.objects.order_by("pk")
+    body = re.compile(r'<body class="([^"]*)"')
+    assert "time-limit" not in body.search(client.get(f"/t/{untimed.code}/host/").content.decode()).group(1).split()
+    assert "time-limit" in body.search(client.get(f"/t/{timed.code}/host/").content.decode()).group(1).split()
+    css = (Path(settings.BASE_DIR) / "static" / "css" / "app.css").read_text()
+    assert "body.live:not(.time-limit) .sd-host{display:none}" in css

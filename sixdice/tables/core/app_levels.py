@@ -23,3 +23,17 @@ def strength_for(engine: GameEngine, level: str) -> str:
     return strengths[0]
 
 
+
+
+def level_strengths(engine: GameEngine) -> list[tuple[str, str]]:
+    """``(level, strength)`` for each level the engine can play, weakest first, each strength once.
+
+    The lobby offers these, named as the new-table form names them (one set of
+    names everywhere); an engine with no bots has none.
+    """
+    out: list[tuple[str, str]] = []
+    for level, _label in LEVELS:
+        strength = strength_for(engine, level)
+        if strength and strength not in {s for _l, s in out}:
+            out.append((level, strength))
+    return out

@@ -19,7 +19,7 @@ from typing import Any
 
 from django.conf import settings
 from django.utils import translation
-from django.utils.translation import gettext, trans_real
+from django.utils.translation import gettext, ngettext, trans_real
 
 from sixdice.gamekit import notation
 from sixdice.gamekit.errors import GameError
@@ -29,8 +29,8 @@ log = logging.getLogger(__name__)
 
 
 def render_parts(parts: Iterable[Mapping[str, Any]]) -> str:
-    """The parts as one line in the active language."""
-    return notation.render_parts(parts, gettext)
+    """The parts as one line in the active language (counts of things with the language's plural forms)."""
+    return notation.render_parts(parts, gettext, ngettext)
 
 
 def render_notation(parts: Iterable[Mapping[str, Any]] | None, language: str | None) -> str:
@@ -65,14 +65,40 @@ def localize_events(events: Any, language: str) -> Any:
             parts = event.get("notation") if isinstance(event.get("notation"), list) else None
             rule = notation.first_rule(parts)
             yours = _yours(parts, language)
+            said, again = _notice(parts, language)
             event = {k: v for k, v in event.items() if k != "notation"}
             event["text"] = text
             if rule:
                 event["rule"] = rule  # the anchor of the rule the line applies, on the game's rules page
             if yours:
                 event["yours"] = yours  # the news worded for each seat it concerns (that seat's phone shows it)
+            if said:
+                event["notice"] = said  # news every phone shows once: what an undo changed, the last round
+            if again:
+                event["act_again"] = again  # with real dice: the seats the notice asks to set dice, move or roll again
         out.append(event)
     return out
+
+
+def _notice(parts: list[Any] | None, language: str) -> tuple[str, list[int]]:
+    """The line's notice for every phone, in ``language``: an undo's sentences (``notice``) and the parts
+    the engine announces (``announce``: the last round); and the seats an undo asks to act again."""
+    said: list[str] = []
+    again: list[int] = []
+    try:
+        for p in parts or ():
+            if not isinstance(p, Mapping):
+                continue
+            if isinstance(p.get("notice"), list):
+                said.extend(render_notation([s], language) for s in p["notice"] if isinstance(s, Mapping))
+            if p.get("announce"):
+                said.append(render_notation([p], language))
+            if isinstance(p.get("again"), list):
+                again.extend(s for s in p["again"] if isinstance(s, int) and not isinstance(s, bool))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        log.exception("could not render the notice of an event")
+        return "", []
+    return " ".join(said), again
 
 
 def _yours(parts: list[Any] | None, language: str) -> dict[str, str]:
@@ -135,15 +161,16 @@ def game_error_message(exc: GameError) -> str:
     """An engine's refusal in the active language (English when it has no msgid).
 
     ``params`` may hold notation parts (``{"msg": ..., "args": ...}``), which
-    are translated too; a translation that does not fit falls back to English.
+    are translated too; a ``msgid`` with a plural form (``notation.ngettext``)
+    takes the form its count asks for; a translation that does not fit falls back to English.
     """
     msgid = getattr(exc, "msgid", None)
     if not msgid:
         return str(exc)
     params = getattr(exc, "params", None) or {}
-    if not params:
+    if not params and not isinstance(msgid, notation.Plural):
         return gettext(msgid)
     try:
-        return notation.render_parts([{"msg": msgid, "args": params}], gettext)
+        return notation.render_parts([notation.as_part(msgid, params)], gettext, ngettext)
     except (KeyError, ValueError, TypeError):
         return str(exc)

@@ -125,7 +125,8 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
         request,
         [f"{engine.slug}/new_table.html", "tables/new_table.html"],  # a game without its own form gets the generic one
         {"engine": engine, "error": error, "values": values, "player_range": range(engine.min_players, engine.max_players + 1),
-         "bot_range": range(0, engine.max_players), "levels": LEVELS},
+         "bot_range": range(0, engine.max_players), "levels": LEVELS,
+         "coach_rounds": engine.coach_options({}).get("rounds")},  # what a coached first game plays, said on the form
         status=400 if error else 200,
     )
 
@@ -182,6 +183,8 @@ def _live_context(request: HttpRequest, table: Table, *, role: str) -> dict[str,
 def table_page(request: HttpRequest, code: str) -> HttpResponse:
     table = _table_or_404(code)
     creds = credentials(request, table.code)
+    if keys.is_host(table, creds):  # the host's page, with the host's buttons, whether it holds a seat or not
+        return render(request, "tables/live.html", _live_context(request, table, role="host"))
     if services.seat_for(table, creds) is not None:
         return render(request, "tables/live.html", _live_context(request, table, role="seat"))
     if table.status == Table.Status.LOBBY and request.GET.get("watch") is None:

@@ -24,6 +24,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
 from sixdice.gamekit.engine import get_engine
+from sixdice.gamekit.replay import STAND_IN_AWAY, STAND_IN_BOT
 from sixdice.tables.core.driver_registry import Drivers
 from sixdice.tables.core.errors import ServiceError, Stale
 from sixdice.tables.core.keys import Credentials
@@ -46,7 +47,9 @@ def step(code: str) -> bool:
     not keep the next one from moving.
     """
     table = load_table(code)
-    bots = dict(Seat.objects.filter(table_id=table.pk, is_bot=True).values_list("position", "bot_strength"))
+    rows = Seat.objects.filter(table_id=table.pk, is_bot=True).values_list("position", "bot_strength", "parked_secret_hash")
+    bots = {position: strength for position, strength, _parked in rows}
+    away = {position for position, _strength, parked in rows if parked}  # a person's seat the app plays for now
     if not bots or table.paused:
         return False
     game = current_game(table)
@@ -61,6 +64,7 @@ def step(code: str) -> bool:
         try:
             apply_action(
                 table_code=code, credentials=Credentials(), action=action, expected_seq=game.seq, bot_seat=seat,
+                stand_in=STAND_IN_AWAY if seat in away else STAND_IN_BOT,  # the app's move, never the player's own
             )
         except Stale:
             log.debug("table %s: another process moved first for bot seat %s", code, seat)

@@ -19,8 +19,9 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext, gettext_noop
 
-from sixdice.gamekit.engine import HOST, get_engine, parse_actor
+from sixdice.gamekit.engine import HOST, SYSTEM, get_engine, parse_actor
 from sixdice.gamekit.errors import GameError
+from sixdice.gamekit.notation import mover
 from sixdice.gamekit.options import takes_back
 from sixdice.gamekit.pins import pinned_values
 from sixdice.gamekit.replay import UNDO, replay, take_back_point, undone_first
@@ -35,6 +36,7 @@ from sixdice.tables.core.errors import (
 from sixdice.tables.core.keys import Credentials
 from sixdice.tables.core.rng import system_rng
 from sixdice.tables.models import Event, Game
+from sixdice.tables.policies.undo_notice import Move, notice
 from sixdice.tables.wire import incoming
 from sixdice.tables.writes.checked_path import Turn, Write, checked_write
 from sixdice.tables.writes.ledger import Applied
@@ -104,6 +106,7 @@ def undo(*, table_code: str, credentials: Credentials, expected_seq: Any, to: An
         turn.add(HOST, {"type": UNDO, "to": target}, game.state, undone=_first_undone(events, target))
         game.state = states[target]
         repin(turn)
+        tell(turn, events, target)
 
     return checked_write(table_code=table_code, credentials=credentials, expected_seq=expected_seq, compose=compose,
                          as_host=True, while_paused=True)
@@ -158,9 +161,44 @@ def correct(*, table_code: str, credentials: Credentials, expected_seq: Any, seq
             turn.add(who, dict(event.action), game.state)
             turn.run_system(new_state, rng)
         repin(turn)
+        tell(turn, events, before, corrected=(roll, values))
 
     return checked_write(table_code=table_code, credentials=credentials, expected_seq=expected_seq, compose=compose,
                          as_host=True, while_paused=True)
+
+
+def _move(event: Event) -> Move:
+    """An event as a move of the notice: whose it is (the seat the host or the app decided it for)."""
+    mark = mover(event.notation if isinstance(event.notation, list) else None)
+    seat = int(mark["seat"]) if mark is not None else int(event.actor) if event.actor.isdigit() else None
+    return Move(event.seq, seat, event.action)
+
+
+def tell(turn: Turn, events: list[Event], to: int, *, corrected: tuple[Event, list[int]] | None = None) -> None:
+    """Give the undo's event (the first one ``turn`` appended) the notice of what it changed, for every phone.
+
+    ``events``: the log before the undo; ``to``: the event it went back to;
+    ``corrected``: a correction's roll and its new values (its later moves
+    made again are the non-server events appended after the corrected roll).
+    """
+    engine, game = turn.engine, turn.game
+    by_seq = {e.seq: e for e in events}
+    undone = [_move(by_seq[seq]) for seq in replay_line(engine, game, events) if seq > to and by_seq[seq].actor != SYSTEM]
+    fixed = None
+    remade: list[Move] = []
+    if corrected is not None:
+        roll, values = corrected
+        fixed = (_move(roll), values)
+        undone = [m for m in undone if m.seq != roll.seq]
+        remade = undone[: sum(1 for e in turn.applied.events[2:] if e.actor != SYSTEM)]
+    sentences, again = notice(
+        engine, players=game.players, options=game.options, before=turn.applied.before, after=game.state,
+        taken_back=undone[len(remade):], made_again=remade, corrected=fixed,
+    )
+    head = turn.applied.events[0]
+    parts = list(head.notation)
+    parts[0] = {**parts[0], "notice": sentences, "again": again}  # i18n.localize_events renders it per language
+    head.notation = parts
 
 
 def _first_undone(events: list[Event], to: int) -> tuple[str, dict[str, Any]] | None:
@@ -211,6 +249,7 @@ def take_back(*, table_code: str, credentials: Credentials, expected_seq: Any) -
         turn.add(position, {"type": UNDO, "to": to, "seat": position}, game.state, undone=_first_undone(events, to))
         game.state = state
         repin(turn)
+        tell(turn, events, to)
 
     return checked_write(
         table_code=table_code, credentials=credentials, expected_seq=expected_seq, compose=Write(compose, shape),

@@ -15,18 +15,22 @@ from typing import Any
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
+from django.utils.translation import gettext
 
 from sixdice.gamekit.engine import get_engine
 from sixdice.tables.core import i18n
+from sixdice.tables.core.errors import BadSeat, GameOver, NoGame, NotAllowed, NotAway
 from sixdice.tables.core.plain_rows import columns, from_db, ordered
 from sixdice.tables.models import Event, Game, Seat, Table, TurnTimer
 from sixdice.tables.reads.table_frame import (
     FRAMES,
     FrameKey,
     build_frame,
+    current_game,
     table_frame,
     with_timer,
 )
+from sixdice.tables.transport import presence
 from sixdice.tables.wire.outgoing import (
     event_payload,
     seat_view,
@@ -51,7 +55,8 @@ def for_connection(frame: dict[str, Any], *, seat: int | None, host: bool) -> di
     """The snapshot fields for one connection, from a table frame: its role and its seat's view."""
     game = frame["game"]
     if game is not None:
-        shown = {key: value for key, value in game.items() if key not in {"engine", "state"}}
+        hidden = {"engine", "state"} if host else {"engine", "state", "corrections"}  # the rolls: the host's to correct
+        shown = {key: value for key, value in game.items() if key not in hidden}
         shown["view"] = seat_view(get_engine(game["engine"]), game["state"], seat, host=host)
         game = shown
     return {"role": role(seat, host), "seat": seat, "host": host, **frame, "game": game}
@@ -208,5 +213,37 @@ def resync(table_id: int, *, seat: int | None, host: bool, game_id: int | None, 
     events = [event_payload(e) for e in selected]
     return update_frame(
         game.engine, game.pk, game.number, game.seq, game.status, events, game.state, seat, game.table.version,
-        host=host,
+        host=host, options=game.table.options,
     )
+
+
+# ------------------------------------------------------------------ hints: only the phone of the seat whose choice it is
+
+
+def host_hint(table: Table, position: int) -> dict[str, Any]:
+    """The ``hint`` frame for the host who answers for an away seat: that seat's hint, asked for on purpose.
+
+    Hints are private: the views send a hint only to the phone of the seat
+    whose choice it is (never to the table screen, spectators, other seats or
+    the host's console).  A host who answers for a seat whose phone is not
+    here (not connected, or the app plays it) may ask for its hint; for a
+    seat whose phone is at the table the answer is a refusal in words
+    (``not_away``), and nothing changes.
+    """
+    seat = Seat.objects.filter(table_id=table.pk, position=position).first()
+    if seat is None:
+        raise BadSeat(gettext("There is no seat %(n)s at this table.") % {"n": position + 1})
+    game = current_game(table)
+    if game is None:
+        raise NoGame(gettext("The game has not started yet."))
+    if game.status != Game.Status.PLAYING:
+        raise GameOver(gettext("This game is over."))
+    if not (game.options or {}).get("hints"):
+        raise NotAllowed(gettext("Hints are off at this table."))
+    here = position in presence.current(table.pk)["connected"]
+    if here and not seat.is_bot:
+        raise NotAway(gettext("%(name)s's phone is at the table: only that phone gets the hint.") % {"name": seat.name})
+    engine = get_engine(game.engine)
+    if position not in engine.actors(game.state):
+        raise NotAllowed(gettext("%(name)s has no choice to make now.") % {"name": seat.name})
+    return {"type": "hint", "position": position, "seq": game.seq, "hint": engine.hint(game.state, position)}

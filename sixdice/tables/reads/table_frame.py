@@ -149,7 +149,7 @@ def build_frame(
                 "state": game.state,
             }
             frame["game"].update(offers.game_part(get_engine(game.engine), frame["game"]["log"], status=game.status,
-                                                          state=game.state))
+                                                  state=game.state, options=table.options))
             links = end_links(game, code=table.code)
             if links is not None:  # the end screen: the replay, the standings, "Send to BG Stats"
                 frame["game"]["links"] = links

@@ -14,11 +14,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from sixdice.gamekit import notation
 from sixdice.gamekit.engine import GameEngine
 from sixdice.gamekit.options import takes_back
 from sixdice.gamekit.replay import is_undo, take_back_point, undone
+from sixdice.tables.core.app_levels import level_strengths
 
-__all__ = ["game_part", "table_part", "in_turn", "take_back_offer", "undo_offer", "undone_seqs", "update_part"]
+__all__ = ["corrections_offer", "game_part", "table_part", "in_turn", "take_back_offer", "undo_offer", "undone_seqs",
+           "update_part", "whose"]
 
 Payload = Mapping[str, Any]
 """An event as the frames carry it (``selectors.event_payload``): ``seq``, ``actor``, ``action``, ``stand_in``."""
@@ -31,17 +34,19 @@ def table_part(engine: GameEngine, options: Mapping[str, Any]) -> dict[str, Any]
     ``typed_in``: whether at this table those values are typed in (real
     dice) rather than drawn by the app; ``take_back``: whether the table
     lets players take back their last move; ``bot_strengths``: the
-    strengths the host may choose, weakest first, each with its
-    ``label`` key (``strength_<value>``, translated by the game's page) and
-    ``default`` for the one the app plays when none is chosen (the strongest).
+    strengths the host may choose, weakest first: one per level of the
+    new-table form (Easy, Medium, Hard: one set of names everywhere), each
+    with its ``label`` key (``level_<level>``, translated by the game's page)
+    and ``default`` for the one the app plays when none is chosen (Hard, the strongest).
     """
-    strengths = list(engine.bot_strengths)
+    levels = level_strengths(engine)
     return {
         "random_actions": sorted(engine.random_actions),
         "typed_in": bool(engine.random_actions) and not engine.app_draws(options or {}),
         "take_back": takes_back(options or {}),
         "bot_strengths": [
-            {"value": s, "label": f"strength_{s}", "default": i == len(strengths) - 1} for i, s in enumerate(strengths)
+            {"value": s, "label": f"level_{level}", "default": i == len(levels) - 1}
+            for i, (level, s) in enumerate(levels)
         ],
     }
 
@@ -65,16 +70,22 @@ def _decides(engine: GameEngine, event: Payload) -> bool:
     return event["actor"] != "system"
 
 
+def _by_app(event: Payload) -> bool:
+    """The app made this move for the seat (a bot, a time-out stand-in, the seat of a person who is away)."""
+    decided = event.get("decided")
+    return isinstance(decided, Mapping) and decided.get("by") == "app"
+
+
 def take_back_offer(engine: GameEngine, log: Sequence[Payload]) -> dict[str, Any] | None:
     """The take-back the last events allow, ``{"seat": s, "seq": n, "kind": k}`` (``n`` the move it takes back), or ``None``.
 
     The rule is the service's (:func:`~sixdice.gamekit.replay.take_back_point`);
     it looks back only to the last event that is not a server step, so the
     last events of a log are enough.  ``kind``: the presentation's ``move_kind``.  A move the app played
-    for the seat when its time ran out is not the seat's own.
+    for the seat (its time ran out, the app plays it while its player is away, a bot) is not the seat's own.
     """
     last = next((e for e in reversed(log) if _decides(engine, e)), None)
-    if last is None or not str(last["actor"]).isdigit() or last.get("stand_in"):
+    if last is None or not str(last["actor"]).isdigit() or last.get("stand_in") or _by_app(last):
         return None
     seat = int(last["actor"])
     if take_back_point([(e["actor"], e["action"]) for e in log], seat, engine=engine) is None:
@@ -82,12 +93,51 @@ def take_back_offer(engine: GameEngine, log: Sequence[Payload]) -> dict[str, Any
     return {"seat": seat, "seq": last["seq"], "kind": engine.presentation.move_kind(last["action"])}
 
 
+def whose(event: Payload) -> int | None:
+    """The seat whose move ``event`` is: the seat the host or the app decided it for, or the seat that sent it."""
+    mark = notation.mover(event.get("notation") if isinstance(event.get("notation"), list) else None)
+    if mark is not None:
+        return int(mark["seat"])
+    actor = str(event["actor"])
+    return int(actor) if actor.isdigit() else None
+
+
 def _offer(engine: GameEngine, event: Payload) -> dict[str, Any]:
-    return {"seq": event["seq"], "actor": event["actor"], "kind": engine.presentation.move_kind(event["action"])}
+    return {"seq": event["seq"], "actor": event["actor"], "seat": whose(event), "kind": engine.presentation.move_kind(event["action"])}
+
+
+def corrections_offer(engine: GameEngine, log: Sequence[Payload], *, options: Mapping[str, Any] | None,
+                      status: str = "playing", gone: Sequence[int] = ()) -> list[dict[str, Any]]:
+    """The typed-in rolls the host may correct now, latest first: ``{"seq", "seat", "kind", "values"}``.
+
+    The service's rule (:func:`sixdice.tables.policies.undo.correct`): a
+    random step typed in at this table (real dice), still in play (not in
+    ``gone``), while the game is played.  ``seat``: whose roll it is (the host
+    may have typed it in for the seat); ``kind``: the game's word for the
+    roll (Six-Dice: ``start``, ``draw``, ``pair``; else ``roll``); ``values``:
+    what was typed in, the values a correction replaces.  Read from the
+    events the frame carries (its last events).
+    """
+    if status != "playing" or options is None:
+        return []
+    struck = set(gone)
+    out = []
+    for event in reversed(log):
+        action = event["action"]
+        if event["seq"] in struck or not engine.typed_in(options, action):
+            continue
+        mark = notation.mover(event.get("notation") if isinstance(event.get("notation"), list) else None)
+        out.append({"seq": event["seq"], "seat": whose(event), "kind": str(mark["kind"]) if mark else "roll",
+                    "values": engine.drawn_values(action)})
+    return out
 
 
 def undo_offer(engine: GameEngine, log: Sequence[Payload], *, status: str, gone: Sequence[int] = ()) -> dict[str, Any] | None:
-    """The move the host's undo would take back now, ``{"seq", "actor", "kind"}``, or ``None`` when there is none.
+    """The move the host's undo would take back now, ``{"seq", "actor", "seat", "kind"}``, or ``None`` when there is none.
+
+    ``seat``: whose move it is, which the button names ("Undo Jo's kept
+    groups", also when the host answered Jo's choice: ``actor`` is then
+    ``"host"``); ``None`` for a move that is no seat's (the host ending the game).
 
     The service's default (:func:`sixdice.tables.policies.undo.undo_targets`) goes back
     to before the last move still in play that someone made (a seat or the
@@ -112,19 +162,25 @@ def in_turn(engine: GameEngine, state: Mapping[str, Any], status: str) -> list[i
 
 
 def game_part(engine: GameEngine, log: Sequence[Payload], *, status: str = "playing",
-              state: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """For a frame's ``game``: ``undone`` (seqs struck out among the ``log`` shown), ``take_back``, ``undo``, ``actors``."""
+              state: Mapping[str, Any] | None = None, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """For a frame's ``game``: ``undone`` (seqs struck out among the ``log`` shown), ``take_back``, ``undo``, ``actors``,
+    and ``corrections`` (with the table's ``options``)."""
     gone = undone_seqs(log)
     return {"undone": gone, "take_back": take_back_offer(engine, log),
             "undo": undo_offer(engine, log, status=status, gone=gone),
-            "actors": in_turn(engine, state, status) if state is not None else []}
+            "actors": in_turn(engine, state, status) if state is not None else [],
+            "corrections": corrections_offer(engine, log, options=options, status=status, gone=gone)}
 
 
 def update_part(engine: GameEngine, events: Sequence[Payload], *, status: str = "playing",
-                state: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                state: Mapping[str, Any] | None = None, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """For an ``update``: ``take_back`` and ``undo`` when its new ``events`` decide them; ``undone_from`` when one is an undo.
 
     ``actors`` (with ``state``): the seats the game waits for after them.
+    ``corrections`` (with the table's ``options``): the typed-in rolls among
+    the new events, latest first, which the page puts before those it holds
+    (absent when there are none; after an undo the table frame the page asks
+    for has the whole list).
 
     New events that are only server steps (the app's draws too) leave the
     take-back as it was (no key); only server steps leave the host's undo
@@ -141,4 +197,7 @@ def update_part(engine: GameEngine, events: Sequence[Payload], *, status: str = 
     undo = next((e["seq"] for e in events if is_undo(e["action"])), None)
     if undo is not None:
         out["undone_from"] = undo
+    rolls = corrections_offer(engine, events, options=options, status=status)
+    if rolls and undo is None:
+        out["corrections"] = rolls
     return out

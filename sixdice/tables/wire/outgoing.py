@@ -14,7 +14,9 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from sixdice.gamekit import notation
 from sixdice.gamekit.engine import GameEngine, get_engine
+from sixdice.gamekit.replay import STAND_IN_TIMEOUT
 from sixdice.tables.core import i18n
 from sixdice.tables.models import Event
 from sixdice.tables.wire import offers
@@ -48,9 +50,29 @@ def event_payload(event: Event) -> dict[str, Any]:
         "notation": event.notation,  # each connection renders the line in its own language
         "at": event.created_at.isoformat() if event.created_at else None,
     }
-    if event.stand_in:  # the app played it for a seat whose time ran out (sixdice/tables/policies/turn_timers.py)
+    if event.stand_in == STAND_IN_TIMEOUT:  # the app played it for a seat whose time ran out (policies/turn_timers.py)
         payload["stand_in"] = event.stand_in
+    decided = decided_by(event.actor, event.stand_in, event.notation)
+    if decided is not None:
+        payload["decided"] = decided
     return payload
+
+
+def decided_by(actor: str, stand_in: str, parts: Any) -> dict[str, Any] | None:
+    """Who decided a seat's move when the seat did not: ``{"seat", "by": "host"|"app", "why"}``, else ``None``.
+
+    ``why``: ``host`` (the host answered the seat's choice), ``default`` (the
+    rules' own choice, e.g. automatic balancing), ``timeout`` (the seat's time
+    ran out), ``away`` (the app plays the seat of a person who is away) or
+    ``bot`` (a seat the app plays from the start).  Read from the line's mark
+    (``sixdice.gamekit.replay.decided_for``) and the event's ``stand_in``.
+    """
+    mark = notation.mover(parts if isinstance(parts, list) else None)
+    if mark is not None and mark.get("by") in ("host", "app"):
+        return {"seat": mark["seat"], "by": mark["by"], "why": mark.get("why", mark["by"])}
+    if stand_in and actor.isdigit():  # a bot's own seat, or a stand-in whose line has no mark (an old game)
+        return {"seat": int(actor), "by": "app", "why": stand_in}
+    return None
 
 
 def seat_view(engine: GameEngine, state: Mapping[str, Any], seat: int | None, *, host: bool = False) -> dict[str, Any]:
@@ -69,18 +91,21 @@ def seat_view(engine: GameEngine, state: Mapping[str, Any], seat: int | None, *,
 def update_frame(
     engine: str, game: int, number: int, seq: int, status: str, events: list[dict[str, Any]],
     state: dict[str, Any], seat: int | None, version: int, *, host: bool = False,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """An ``update`` frame: new events, this seat's view of the state after them, the table's version."""
+    """An ``update`` frame: new events, this seat's view of the state after them, the table's version.
+
+    ``options``: the game's, when the caller has them (the typed-in rolls the host may correct)."""
     return {
         "type": "update", "game": game, "number": number, "seq": seq, "status": status,
         "events": events, "view": seat_view(get_engine(engine), state, seat, host=host), "version": version,
-        **offers.update_part(get_engine(engine), events, status=status, state=state),
+        **offers.update_part(get_engine(engine), events, status=status, state=state, options=options),
     }
 
 
 def events_message(
     *, engine: str, game: int, number: int, seq: int, status: str, events: list[dict[str, Any]],
-    state: dict[str, Any], version: int,
+    state: dict[str, Any], version: int, options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The channel message of new events: prepared strings, so the layer copies it cheaply per seat.
 
@@ -92,7 +117,8 @@ def events_message(
         "type": "table.events", "key": f"{game}:{seq}:{secrets.token_hex(6)}", "engine": engine, "game": game, "number": number,
         "seq": seq, "status": status, "version": version,
         "events": json.dumps(events, separators=(",", ":")), "state": json.dumps(state, separators=(",", ":")),
-        "extra": json.dumps(offers.update_part(get_engine(engine), events, status=status, state=state), separators=(",", ":"))[1:-1],
+        "extra": json.dumps(offers.update_part(get_engine(engine), events, status=status, state=state, options=options),
+                            separators=(",", ":"))[1:-1],
     }
 
 

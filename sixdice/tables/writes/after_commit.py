@@ -175,6 +175,7 @@ def game_written(code: str, game: Game, events: Sequence[Event], *, version: int
     message = outgoing.events_message(
         engine=game.engine, game=game.pk, number=game.number, seq=game.seq, status=game.status,
         events=[outgoing.event_payload(event) for event in events], state=game.state, version=version,
+        options=game.options,
     )
     message["wake"] = list(wake)
     transaction.on_commit(lambda: send_now(code, message))

@@ -172,7 +172,7 @@ def add_event(
 
     ``undone``: for an undo, the first event it takes back (its line names that move)."""
     seq = game.seq + len(applied.events) + 1
-    parts = describe_parts(engine, before, action, names=game.players, undone=undone)
+    parts = describe_parts(engine, before, action, names=game.players, undone=undone, actor=actor, stand_in=stand_in)
     text = render_parts(parts)
     applied.events.append(Event(
         game=game, seq=seq, actor=str(actor), action=action, text=text[:500], notation=parts, stand_in=stand_in,

@@ -331,7 +331,7 @@ def test_illegal_flip_turn_actions(turn, action, words):
 @pytest.mark.parametrize(
     ("action", "words"),
     [
-        (roll(1, 2), "needs 1 value"),
+        (roll(1, 2), "needs 1 die, got"),
         (roll(0), "not a face"),
         (roll(7), "not a face"),
         ({"type": "roll", "values": "3"}, "list of whole numbers"),
