@@ -16,6 +16,7 @@ from sixdice.tables.reads.table_frame import table_info
 
 from . import bgstats, exchange, stats
 from .decisions import bots_of, who_began
+from .downloads import attachment, game_filename, games_filename
 from .models import note_of
 from .steps import replay_steps, step_payloads
 from .tablelog import bots_by_event, table_log
@@ -99,7 +100,7 @@ def export(request: HttpRequest, code: str, number: int) -> HttpResponse:
     if not (request.user.is_active and request.user.is_staff):
         document = exchange.sign(mask_hidden(game, document))  # a hidden profile is "a player" in public downloads
     response = HttpResponse(exchange.dumps(document), content_type="application/json")
-    response["Content-Disposition"] = f'attachment; filename="{exchange.export_filename(game)}"'
+    response["Content-Disposition"] = attachment(game_filename(game))  # sixdice-887PK-2026-12-01.json
     return response
 
 
@@ -127,8 +128,9 @@ def games_csv(request: HttpRequest) -> HttpResponse:
     """Every game (filters: ?game=, ?status=, ?end_reason=, ?table=) as CSV, one row per game."""
     if not can_view_games(request):
         raise PermissionDenied
-    response = HttpResponse(exchange.games_csv(filtered_games(request)), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = 'attachment; filename="games.csv"'
+    games = list(filtered_games(request))
+    response = HttpResponse(exchange.games_csv(games), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = attachment(games_filename(games, "csv") if games else "games-none.csv")
     return response
 
 
