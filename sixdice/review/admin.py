@@ -939,13 +939,13 @@ class EventAdmin(DeskMedia, FoldedSearchMixin, ReadOnlyMixin, admin.ModelAdmin):
 
 @admin.register(ReviewNote)
 class ReviewNoteAdmin(DeskMedia, FoldedSearchMixin, admin.ModelAdmin):
-    list_display = ("game_link", "disputed", "short_note", "author_name", "updated_local")
+    list_display = ("game_link", "disputed", "short_note", "written_by", "updated_local")
     list_filter = ("disputed", "game__engine")
     search_fields = ("note",)
     folded_search_fields = ("note", "game__table__code", "author_name")
     folded_json_fields = ("game__players",)
-    fields = ("game", "note", "disputed", "author_name", "updated_local")
-    readonly_fields = ("author_name", "updated_local")
+    fields = ("game", "note", "disputed", "written_by", "updated_local")
+    readonly_fields = ("written_by", "updated_local")
     raw_id_fields = ("game",)
     list_select_related = ("game", "game__table")
 
@@ -962,6 +962,10 @@ class ReviewNoteAdmin(DeskMedia, FoldedSearchMixin, admin.ModelAdmin):
     def game_link(self, obj: ReviewNote) -> SafeString:
         url = reverse("admin:tables_game_change", args=[obj.game_id])
         return format_html('<a href="{}">{}</a>', url, game_title(obj.game))
+
+    @admin.display(description=_("written by"), ordering="author_name")
+    def written_by(self, obj: ReviewNote) -> str:
+        return obj.author_name or gettext("not recorded")
 
     @admin.display(description=_("note"))
     def short_note(self, obj: ReviewNote) -> str:

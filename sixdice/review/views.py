@@ -7,9 +7,10 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.http import urlencode
 
 from sixdice.gamekit.engine import REGISTRY, GameError, get_engine
-from sixdice.players.selectors import mask_hidden
+from sixdice.players.selectors import mask_hidden, parse_season
 from sixdice.tables.core.keys import normalise_code
 from sixdice.tables.models import Game, Table
 from sixdice.tables.reads.table_frame import table_info
@@ -140,8 +141,12 @@ def statistics(request: HttpRequest) -> HttpResponse:
     if slug is not None and slug not in REGISTRY:
         raise Http404("There is no such game.")
     imported = request.GET.get("imported") != "0"  # ?imported=0: only games played here
-    figures = stats.compute(slug, imported=imported)
+    season, season_error = parse_season(request.GET.get("from"), request.GET.get("to"))  # ?from=&to=, days included
+    figures = stats.compute(slug, imported=imported, since=season.since, until=season.until)
+    dates = [(key, value.isoformat()) for key, value in (("from", season.start), ("to", season.end)) if value]
     return render(request, "review/stats.html", {
         "stats": figures, "charts": stats.charts(figures), "slug": slug, "imported": imported,
-        "games": list(REGISTRY.values()),
+        "games": list(REGISTRY.values()), "season": season, "season_error": season_error,
+        "keep": [(key, value) for key, value in (("game", slug), ("imported", "" if imported else "0")) if value],
+        "dates": urlencode(dates),
     })
