@@ -58,6 +58,10 @@ from .wording import option_rows
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
 
+admin.site.site_header = _("Six-Dice administration")
+admin.site.site_title = _("Six-Dice administration")
+admin.site.index_title = _("The review desk")
+
 LOG_PAGE = 25
 """Events per page of a game's log on its admin page (the whole log: the Events list, filtered to the game)."""
 

@@ -105,6 +105,11 @@ class Fix:
         return [t for t in self.taken if not t.system and t.again is None]
 
     @property
+    def moves_taken(self) -> list[TakenBack]:
+        """What it took back that someone had decided (the app's own steps are only counted, :attr:`app_steps`)."""
+        return [t for t in self.taken if not t.system]
+
+    @property
     def app_steps(self) -> int:
         """The app's own steps it took back (draws, automatic balancing): worked out again, not listed one by one."""
         return sum(1 for t in self.taken if t.system)
