@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import Any
+
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
@@ -9,9 +12,10 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
+from django.utils.functional import lazy
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from sixdice.tables.core.errors import ServiceError
@@ -19,6 +23,16 @@ from sixdice.tables.core.errors import ServiceError
 from . import guests, services
 from .models import Participant, Profile, ProfileMerge, Rating
 from .text import search_key
+
+
+def _zoned(label: str) -> Any:
+    """A column heading naming the club's time zone (``TIME_ZONE``), as the review desk's headings do."""
+    return lazy(lambda: gettext("%(label)s (%(zone)s)") % {
+        "label": gettext(label), "zone": timezone.get_current_timezone_name().replace("/", "/\u200b")}, str)()
+
+
+def _local(value: datetime | None) -> str:
+    return timezone.localtime(value).strftime("%Y-%m-%d %H:%M") if value is not None else "–"
 
 
 class RatingInline(admin.TabularInline):
@@ -34,11 +48,11 @@ class RatingInline(admin.TabularInline):
 
 @admin.register(Profile)
 class ProfileAdmin(admin.ModelAdmin):
-    list_display = ("display_name", "public_id", "hidden", "games_played", "created_at")
+    list_display = ("display_name", "public_id", "hidden", "games_played", "created_local")
     list_filter = ("hidden",)
     search_fields = ("search_key",)
-    readonly_fields = ("public_id", "search_key", "created_at", "guest_link", "games")
-    fields = ("display_name", "colour", "emoji", "hidden", "public_id", "search_key", "created_at", "guest_link",
+    readonly_fields = ("public_id", "search_key", "created_local", "guest_link", "games")
+    fields = ("display_name", "colour", "emoji", "hidden", "public_id", "search_key", "created_local", "guest_link",
               "games")
     inlines = [RatingInline]
     actions = ["merge_selected", "link_guests"]
@@ -46,6 +60,10 @@ class ProfileAdmin(admin.ModelAdmin):
     def get_urls(self) -> list[URLPattern]:
         view = self.admin_site.admin_view(self.link_guests_view)
         return [path("<int:pk>/link-guests/", view, name="players_profile_link_guests"), *super().get_urls()]
+
+    @admin.display(description=_zoned(gettext_noop("made")), ordering="created_at")
+    def created_local(self, obj: Profile) -> str:
+        return _local(obj.created_at)
 
     @admin.display(description=_("earlier guest seats"))
     def guest_link(self, obj: Profile) -> SafeString:
@@ -135,9 +153,13 @@ class ProfileAdmin(admin.ModelAdmin):
 
 @admin.register(ProfileMerge)
 class ProfileMergeAdmin(admin.ModelAdmin):
-    list_display = ("removed_name", "kept_name", "games_moved", "merged_by", "merged_at")
+    list_display = ("removed_name", "kept_name", "games_moved", "merged_by", "merged_local")
     readonly_fields = ("kept", "kept_name", "removed_public_id", "removed_name", "games_moved", "merged_by",
-                       "merged_at")
+                       "merged_local")
+
+    @admin.display(description=_zoned(gettext_noop("merged")), ordering="merged_at")
+    def merged_local(self, obj: ProfileMerge) -> str:
+        return _local(obj.merged_at)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

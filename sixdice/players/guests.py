@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils.translation import gettext
 
+from sixdice.gamekit.engine import REGISTRY
 from sixdice.tables.models import Game, Seat
 
 from .models import Participant, Profile, SeatProfile
@@ -39,6 +40,12 @@ class GuestSeat:
     position: int
     name: str
     refused: str = ""
+
+    @property
+    def game_label(self) -> str:
+        """The game's name (Six-Dice, Run Buster)."""
+        engine = REGISTRY.get(self.game.engine)
+        return engine.label if engine is not None else self.game.engine
 
     @property
     def key(self) -> str:

@@ -33,7 +33,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.functional import lazy
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from sixdice.gamekit.engine import REGISTRY
@@ -47,11 +47,11 @@ from .dice import hands_html
 from .downloads import UploadRefused, attachment, documents, games_filename
 from .hints import hint_lines
 from .local_time import LocalDateFilter, heading, labelled, local
-from .models import ImportMark, ReviewNote, save_note
+from .models import ImportMark, ReviewNote, note_of, save_note
 from .search import FoldedSearchMixin
 from .stats import end_reason_label
 from .steps import actor_name, replay_steps, undone_text
-from .summary import step_url, summarise
+from .summary import host_of, step_url, summarise
 from .tablelog import bots_by_event, table_log
 from .wording import option_rows
 
@@ -205,6 +205,20 @@ class EndReasonFilter(admin.SimpleListFilter):
         return queryset.filter(end_reason=self.value()) if self.value() else queryset
 
 
+class StatusFilter(admin.SimpleListFilter):
+    """Whether the game is finished, abandoned or still being played, in words."""
+
+    title = _("status")
+    parameter_name = "status"
+
+    def lookups(self, request: HttpRequest, model_admin):
+        return [(Game.Status.FINISHED, gettext("Finished")), (Game.Status.PLAYING, gettext("Still being played")),
+                (Game.Status.ABANDONED, gettext("Abandoned: the table was closed"))]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        return queryset.filter(status=self.value()) if self.value() else queryset
+
+
 class DisputedFilter(admin.SimpleListFilter):
     """Games a reviewer flagged as disputed (see the reviewer note)."""
 
@@ -304,7 +318,7 @@ class SeatInline(ReadOnlyMixin, admin.TabularInline):
     def seat(self, obj: Seat) -> str:
         return seat_number(obj.position)
 
-    @admin.display(description=_zoned("joined"))
+    @admin.display(description=_zoned(gettext_noop("joined")))
     def joined_local(self, obj: Seat) -> str:
         return local(obj.joined_at)
 
@@ -325,11 +339,11 @@ class GameInline(ReadOnlyMixin, admin.TabularInline):
     def end_reason_text(self, game: Game) -> str:
         return end_reason_label(game.engine, game.end_reason) if game.end_reason else "—"
 
-    @admin.display(description=_zoned("started"))
+    @admin.display(description=_zoned(gettext_noop("started")))
     def started_local(self, game: Game) -> str:
         return local(game.started_at)
 
-    @admin.display(description=_zoned("finished"))
+    @admin.display(description=_zoned(gettext_noop("finished")))
     def finished_local(self, game: Game) -> str:
         return local(game.finished_at)
 
@@ -451,11 +465,11 @@ class TableAdmin(DeskMedia, FoldedSearchMixin, admin.ModelAdmin):
     def game_count(self, table: WithAnnotations[Table, _TableCounts]) -> int:
         return table._games
 
-    @admin.display(description=_zoned("opened"), ordering="created_at")
+    @admin.display(description=_zoned(gettext_noop("opened")), ordering="created_at")
     def created_local(self, table: Table) -> str:
         return local(table.created_at)
 
-    @admin.display(description=_zoned("last change"))
+    @admin.display(description=_zoned(gettext_noop("last change")))
     def updated_local(self, table: Table) -> str:
         return local(table.updated_at)
 
@@ -482,7 +496,7 @@ class SeatAdmin(DeskMedia, FoldedSearchMixin, ReadOnlyMixin, admin.ModelAdmin):
     def seat(self, obj: Seat) -> str:
         return seat_number(obj.position)
 
-    @admin.display(description=_zoned("joined"), ordering="joined_at")
+    @admin.display(description=_zoned(gettext_noop("joined")), ordering="joined_at")
     def joined_local(self, obj: Seat) -> str:
         return local(obj.joined_at)
 
@@ -491,13 +505,6 @@ def _mark_of(game: Game) -> ImportMark | None:
     try:
         return game.import_mark
     except ImportMark.DoesNotExist:
-        return None
-
-
-def _note_of(game: Game) -> ReviewNote | None:
-    try:
-        return game.review_note
-    except ReviewNote.DoesNotExist:
         return None
 
 
@@ -521,7 +528,7 @@ class GameAdmin(DeskMedia, FoldedSearchMixin, ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("table_number", "game_label", "players_list", "winner_names", "ended", "has_note", "disputed",
                     "when", "list_links")
     list_display_links = ("table_number",)
-    list_filter = (EngineFilter, "status", EndReasonFilter, NoteFilter, DisputedFilter, ("started_at", LocalDateFilter),
+    list_filter = (EngineFilter, StatusFilter, EndReasonFilter, NoteFilter, DisputedFilter, ("started_at", LocalDateFilter),
                    PlayerCountFilter, ImportedFilter)
     inlines = (ReviewNoteInline,)
     search_fields = ("table__code",)
@@ -594,15 +601,15 @@ class GameAdmin(DeskMedia, FoldedSearchMixin, ReadOnlyMixin, admin.ModelAdmin):
 
     @admin.display(description=_("note"), boolean=True)
     def has_note(self, game: Game) -> bool:
-        note = _note_of(game)
+        note = note_of(game)
         return note is not None and bool(note.note.strip())
 
     @admin.display(description=_("disputed"), boolean=True)
     def disputed(self, game: Game) -> bool:
-        note = _note_of(game)
+        note = note_of(game)
         return note is not None and note.disputed
 
-    @admin.display(description=_zoned("when"), ordering="started_at")
+    @admin.display(description=_zoned(gettext_noop("when")), ordering="started_at")
     def when(self, game: Game) -> SafeString:
         """The day, then the start and end times ("2026-12-01" / "21:14–21:40"), on the club's clock."""
         day, start = local(game.started_at, "%Y-%m-%d"), local(game.started_at, "%H:%M")
@@ -663,8 +670,6 @@ class GameAdmin(DeskMedia, FoldedSearchMixin, ReadOnlyMixin, admin.ModelAdmin):
 
     @admin.display(description=_("host"))
     def host(self, game: Game) -> str:
-        from .summary import host_of
-
         return host_of(game)
 
     @admin.display(description=_("options"))
@@ -689,11 +694,11 @@ class GameAdmin(DeskMedia, FoldedSearchMixin, ReadOnlyMixin, admin.ModelAdmin):
             text += " " + gettext("(lost: %(name)s)") % {"name": actor_name(str(game.loser), game.players)}
         return text
 
-    @admin.display(description=_zoned("started"))
+    @admin.display(description=_zoned(gettext_noop("started")))
     def started_local(self, game: Game) -> str:
         return local(game.started_at, "%Y-%m-%d %H:%M:%S")
 
-    @admin.display(description=_zoned("finished"))
+    @admin.display(description=_zoned(gettext_noop("finished")))
     def finished_local(self, game: Game) -> str:
         return local(game.finished_at, "%Y-%m-%d %H:%M:%S")
 
@@ -763,7 +768,7 @@ class GameAdmin(DeskMedia, FoldedSearchMixin, ReadOnlyMixin, admin.ModelAdmin):
         for note_form in formset.forms:
             if not note_form.has_changed():
                 continue
-            before = _note_of(game)
+            before = note_of(game)
             saved = save_note(game, note=note_form.cleaned_data.get("note", ""),
                               disputed=bool(note_form.cleaned_data.get("disputed")), author=request.user)
             if saved is None and before is not None:
@@ -919,7 +924,7 @@ class EventAdmin(DeskMedia, FoldedSearchMixin, ReadOnlyMixin, admin.ModelAdmin):
     def get_ordering(self, request: HttpRequest) -> tuple[str, ...]:
         return ("game", "seq") if request.GET.get("game") else ("-created_at", "game", "seq")
 
-    @admin.display(description=_("game"), ordering="game")
+    @admin.display(description=_("table · game"), ordering="game")
     def game_link(self, event: Event) -> SafeString:
         url = reverse("admin:tables_game_change", args=[event.game_id])
         return format_html('<a href="{}">{}</a>', url, game_title(event.game))
@@ -931,7 +936,7 @@ class EventAdmin(DeskMedia, FoldedSearchMixin, ReadOnlyMixin, admin.ModelAdmin):
                                                       "n": int(event.actor) + 1}
         return {"host": gettext("Host"), "system": gettext("App")}.get(event.actor, event.actor)
 
-    @admin.display(description=_zoned("time"), ordering="created_at")
+    @admin.display(description=_zoned(gettext_noop("time")), ordering="created_at")
     def time_local(self, event: Event) -> str:
         return local(event.created_at, "%Y-%m-%d %H:%M:%S")
 
@@ -962,7 +967,7 @@ class ReviewNoteAdmin(DeskMedia, FoldedSearchMixin, admin.ModelAdmin):
         if saved is not None:
             obj.pk = saved.pk
 
-    @admin.display(description=_("game"), ordering="game__started_at")
+    @admin.display(description=_("table · game"), ordering="game__started_at")
     def game_link(self, obj: ReviewNote) -> SafeString:
         url = reverse("admin:tables_game_change", args=[obj.game_id])
         return format_html('<a href="{}">{}</a>', url, game_title(obj.game))
@@ -976,6 +981,6 @@ class ReviewNoteAdmin(DeskMedia, FoldedSearchMixin, admin.ModelAdmin):
         text = " ".join(obj.note.split())
         return text if len(text) <= 80 else text[:79] + "…"
 
-    @admin.display(description=_zoned("written"), ordering="updated_at")
+    @admin.display(description=_zoned(gettext_noop("written")), ordering="updated_at")
     def updated_local(self, obj: ReviewNote) -> str:
         return local(obj.updated_at)

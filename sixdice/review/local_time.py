@@ -12,7 +12,7 @@ import datetime as dt
 
 from django.contrib import admin
 from django.utils import timezone
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 
 def zone() -> str:
@@ -47,6 +47,11 @@ def local_date(value: dt.datetime | None) -> dt.date | None:
     return timezone.localdate(value) if value is not None else None
 
 
+#: The date filters' titles, by field (the models' own field names are not translated).
+DATE_TITLES = {"started_at": gettext_noop("started at"), "created_at": gettext_noop("created at"),
+               "joined_at": gettext_noop("joined at")}
+
+
 class LocalDateFilter(admin.DateFieldListFilter):
     """Django's date filter, in the club's days, with "Yesterday" after "Today", its title naming the zone."""
 
@@ -58,4 +63,4 @@ class LocalDateFilter(admin.DateFieldListFilter):
         links.insert(2, (gettext_lazy("Yesterday"), {self.lookup_kwarg_since: yesterday[0],
                                                     self.lookup_kwarg_until: yesterday[1]}))
         self.links = tuple(links)
-        self.title = heading(str(self.title))
+        self.title = heading(gettext(DATE_TITLES[field_path]) if field_path in DATE_TITLES else str(self.title))

@@ -22,7 +22,8 @@ from typing import Any
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_noop, ngettext
 
-from sixdice.gamekit.engine import GameEngine, GameError
+from sixdice.gamekit.engine import GameEngine
+from sixdice.gamekit.errors import GameError
 from sixdice.gamekit.replay import is_undo, undone_by
 from sixdice.tables.models import Event, Game
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils.translation import gettext
 
 from sixdice.gamekit.engine import REGISTRY
 
@@ -155,8 +156,9 @@ class Game(models.Model):
         constraints = [models.UniqueConstraint(fields=["table", "number"], name="game_unique_number")]
 
     def __str__(self) -> str:
-        """"887PK game 1 (Six-Dice)": the game's name, not its slug, when the game is installed."""
-        return f"{self.table.code} game {self.number} ({getattr(REGISTRY.get(self.engine), 'label', self.engine)})"
+        """"887PK · game 1 (Six-Dice)", in the reader's language: the game's name, not its slug."""
+        title = gettext("%(code)s · game %(n)s") % {"code": self.table.code, "n": self.number}
+        return f"{title} ({getattr(REGISTRY.get(self.engine), 'label', self.engine)})"
 
 
 class Event(models.Model):

@@ -36,16 +36,16 @@ from tests.review.conftest import play
 from tests.review.desk_games import corrected_game, long_game
 
 boss = get_user_model().objects.create_superuser("reviewer", "r@example.com", "pw-for-tests-1", first_name="Rita")
-corrected = corrected_game()
-save_note(corrected, note="Ivo says the die he drew showed another face; the host corrected it at the table.",
-          disputed=True, author=boss)
-[fix] = review_desk(Game.objects.get(pk=corrected.pk), None)["summary"].fixes
 long = long_game(events=1000)
 for seed, name in enumerate(("Hana", "hana", "Hána"), start=7):  # one person, a guest at three tables
     play("runbuster", (name, "Bo"), seed=seed)
 hana = players.create_profile(name="Hana")[0]
 link_guest_seats(hana, [s.key for s in guest_seats(hana) if not s.refused])
 play("sixdice", ("João", "Renée", "Ana"), seed=3, options={"rounds": 1, "auto_balance": True})
+corrected = corrected_game()  # the night's last game: the top of the list
+save_note(corrected, note="Ivo says the die he drew showed another face; the host corrected it at the table.",
+          disputed=True, author=boss)
+[fix] = review_desk(Game.objects.get(pk=corrected.pk), None)["summary"].fixes
 print(json.dumps({"corrected": corrected.pk, "long": long.pk, "long_events": long.seq, "old": fix.old, "new": fix.new,
                   "host": "Hana (seat 1)", "winners": [corrected.players[w] for w in corrected.winners]}))
 """

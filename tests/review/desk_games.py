@@ -1,5 +1,6 @@
 """Games for the review desk's tests, played through the table services with seeded dice and choices.
 
+``undone_game``: Run Buster with real dice, one undo by the host and one take-back by a player.
 ``corrected_game``: Six-Dice with real dice typed in, hosted by Hana from her own seat; the host corrects
 the first die Ivo draws after later moves, then the game is played to its end.  ``long_game``: Run Buster with
 the app playing every seat, a series of at least ``events`` events.
@@ -10,10 +11,12 @@ from __future__ import annotations
 import random
 
 from sixdice.gamekit.engine import get_engine
+from sixdice.gamekit.replay import take_back_point
 from sixdice.rules.game import FACES
 from sixdice.tables.core.keys import Credentials
 from sixdice.tables.live.host_commands import host_command
 from sixdice.tables.models import Game, Table
+from sixdice.tables.policies.undo import take_back
 from sixdice.tables.reads import table_frame
 from sixdice.tables.writes import checked_path, services
 
@@ -85,3 +88,26 @@ def long_game(*, events: int = 1000, seed: int = 1, players: int = 8) -> Game:
         if game.seq >= events:
             return game
     raise AssertionError("no game was long enough")
+
+
+def undone_game(*, seed: int = 4) -> Game:
+    """A finished Run Buster game (real dice) with one undo by the host and one take-back by a player."""
+    rng = random.Random(seed)
+    table, host = services.create_table(game="runbuster", options={"dice": "physical"}, capacity=2, host_name="Hana")
+    secrets = [services.join_table(table=table, name=name)[1] for name in ("Ana", "Bo")]
+    services.start_game(table=table, rng=rng)
+    for _ in range(3):
+        game = _act(table, rng)
+    host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="undo",
+                 fields={"expected_seq": game.seq})
+    for _ in range(400):  # until a seat may take back what it just did
+        game = _act(table, rng)
+        if game.status != Game.Status.PLAYING:
+            raise AssertionError("the game ended before a take-back was possible")
+        events = [(e.actor, e.action) for e in game.events.order_by("seq")]
+        last = events[-1][0]
+        if last.isdigit() and take_back_point(events, int(last), engine=get_engine("runbuster")) is not None:
+            take_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[int(last)]),
+                      expected_seq=game.seq)
+            break
+    return play_out(table, rng)

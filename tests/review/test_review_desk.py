@@ -23,21 +23,21 @@ from django.urls import reverse
 from django.utils import timezone
 
 from sixdice.gamekit.engine import get_engine
-from sixdice.gamekit.replay import is_undo
+from sixdice.gamekit.replay import is_undo, undone_by
 from sixdice.review import exchange
 from sixdice.review.admin import LOG_PAGE
 from sixdice.review.decisions import decisions
 from sixdice.review.local_time import local
 from sixdice.review.models import ImportMark, ReviewNote, note_of, save_note
 from sixdice.review.steps import replay_steps
-from sixdice.review.summary import CORRECTION, summarise
+from sixdice.review.summary import CORRECTION, TAKE_BACK, UNDO, summarise
 from sixdice.review.tablelog import bots_by_event
 from sixdice.tables.models import Event, Game, Seat, Table
 from sixdice.tables.writes import services
 from tests.load.infra import ROOT
 
 from .conftest import play
-from .desk_games import corrected_game
+from .desk_games import corrected_game, undone_game
 
 pytestmark = pytest.mark.django_db
 
@@ -148,13 +148,25 @@ def test_decisions_are_counted_by_who_made_them_and_against_the_default(staff, c
     assert f"{summary.differed} of {summary.choices} choices with an engine default differed from it." in page
 
 
-def test_every_undo_and_take_back_is_listed_with_who_made_it(staff):
-    game = play("runbuster", ("Ana", "Bo"), seed=7, options={"dice": "physical"})
+def test_every_undo_and_take_back_is_listed_with_who_made_it_and_what_it_took_back(staff):
+    game = undone_game()
     summary, events, _made = _summary(game)
     undos = [e for e in events if is_undo(e.action)]
     assert [f.line.seq for f in summary.fixes] == [e.seq for e in undos]
+    assert [f.kind for f in summary.fixes] == [UNDO, TAKE_BACK]
+    gone = undone_by((e.actor, e.action) for e in events)
+    for fix, undo in zip(summary.fixes, undos, strict=True):
+        assert [t.line.seq for t in fix.taken] == sorted(s for s, u in gone.items() if u == undo.seq)
+        assert fix.taken and all(t.again is None for t in fix.taken)  # only a correction makes moves again
+    assert summary.fixes[0].who == "Host"
+    assert summary.fixes[1].who == game.players[int(undos[1].actor)]
     page = _page(staff, game)
-    assert ("None: every move stood." in page) == (not undos)
+    fixes = _text(page[page.index('id="summary-fixes"'):page.index("</section>", page.index('id="summary-fixes"'))])
+    assert "Undo" in fixes and "Take-back" in fixes and "None: every move stood." not in fixes
+    for fix in summary.fixes:
+        assert f"move {fix.line.seq} · {fix.who} ·" in fixes
+    plain = play("runbuster", ("Ana", "Bo"), seed=7)
+    assert "None: every move stood." in _page(staff, plain)
 
 
 # ---------------------------------------------------------------- the log, paged
