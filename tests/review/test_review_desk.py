@@ -502,3 +502,19 @@ def test_a_host_who_takes_a_seat_is_recorded_by_that_seat(client):
     from sixdice.review.summary import host_of
 
     assert host_of(game) == "Hana B (seat 1)"
+
+
+def test_staff_who_may_only_look_get_the_page_without_buttons(db):
+    game = play("runbuster", ("Ana", "Bo"), seed=7)
+    user = get_user_model().objects.create_user("viewer", "v@example.com", "pw-for-tests-1", is_staff=True)
+    user.user_permissions.add(Permission.objects.get(codename="view_game"))
+    viewer = Client()
+    viewer.force_login(user)
+    page = _page(viewer, game)
+    assert "Save the note" not in page and "Write one" not in page and 'name="_save"' not in page
+    save_note(game, note="Checked.", disputed=False)
+    user.user_permissions.add(Permission.objects.get(codename="view_reviewnote"))
+    viewer.force_login(get_user_model().objects.get(pk=user.pk))
+    page = _page(viewer, game)
+    assert "Checked." in _text(_section(page, 'id="review-summary"')) and "Save the note" not in page
+    assert 'href="#review-note">edit</a>' not in page
