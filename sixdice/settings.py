@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import zoneinfo
 from pathlib import Path
 
 import dj_database_url
@@ -248,7 +249,25 @@ LANGUAGES = [
     ("nl", _("Dutch")),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
-TIME_ZONE = "UTC"
+
+
+def _time_zone() -> str:
+    """The club's time zone (``TIME_ZONE``, an IANA name such as ``Europe/Lisbon``; default UTC).
+
+    The admin, the review pages and the downloads show times in it; a name
+    that is not a time zone stops the server at once, saying so.
+    """
+    name = os.environ.get("TIME_ZONE", "").strip() or "UTC"
+    try:
+        zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise ImproperlyConfigured(
+            f"TIME_ZONE={name!r} is not a time zone name; use one such as 'Europe/Lisbon' or 'UTC'."
+        ) from None
+    return name
+
+
+TIME_ZONE = _time_zone()
 USE_I18N = True
 USE_TZ = True
 

@@ -355,13 +355,20 @@ def profile_filter(prefix: str, query: str) -> Q:
 
 
 @transaction.atomic
-def join_with_profile(*, table: Any, profile: Profile) -> tuple[Seat, str]:
-    """Take a seat at ``table`` under the profile's name, linked to the profile."""
+def join_with_profile(*, table: Any, profile: Profile, host: bool = False) -> tuple[Seat, str]:
+    """Take a seat at ``table`` under the profile's name, linked to the profile.
+
+    ``host``: the host takes this seat on the host's own phone (also between games, as the host's plain
+    "Take a seat" does); the table then records it as the host's seat (who hosted, for the review desk).
+    """
+    from sixdice.tables.models import Table
     from sixdice.tables.writes.services import join_table
 
     if SeatProfile.objects.filter(profile=profile, seat__table_id=table.pk).exists():
         raise ProfileSeated(gettext("%(name)s already has a seat at this table.")
                            % {"name": profile.display_name})
-    seat, secret = join_table(table=table, name=profile.display_name)
+    seat, secret = join_table(table=table, name=profile.display_name, between_games=host)
     SeatProfile.objects.create(seat=seat, profile=profile)
+    if host:
+        Table.objects.filter(pk=table.pk).update(host_seat=seat.position)
     return seat, secret

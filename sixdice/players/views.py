@@ -136,6 +136,32 @@ def join_as_profile(request: HttpRequest, code: str) -> HttpResponse:
     return redirect("tables:table", code=table.code)
 
 
+@require_POST
+def host_sit_as_profile(request: HttpRequest, code: str) -> HttpResponse:
+    """The host takes a seat on the host's own phone under this phone's profile: the seat is linked to the
+    profile from the start (its games count on it), and the table records it as the host's seat."""
+    from sixdice.tables.core import keys
+    from sixdice.tables.pages.views import _hold, credentials
+
+    try:
+        table = checked_path.load_table(code, allow_closed=True)
+    except ServiceError as exc:
+        raise Http404(exc.message) from None
+    creds = credentials(request, table.code)
+    if not keys.is_host(table, creds):
+        return render(request, "tables/not_host.html", {"table": table}, status=403)
+    profile = device_profile(request)
+    if profile is None:  # the phone let go of its profile meanwhile: the plain "Take a seat" is on the host page
+        return redirect("tables:host", code=table.code)
+    if tables.seat_for(table, creds) is None:
+        try:
+            _seat, secret = services.join_with_profile(table=table, profile=profile, host=True)
+        except ServiceError as exc:
+            return render(request, "players/join_refused.html", {"table": table, "error": exc.message}, status=400)
+        _hold(request, table.code, seat=secret)
+    return redirect("tables:host", code=table.code)
+
+
 def player(request: HttpRequest, public_id: str) -> HttpResponse:
     profile = Profile.objects.filter(public_id=public_id).first()
     own = profile is not None and device_profile(request) == profile

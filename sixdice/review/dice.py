@@ -26,6 +26,15 @@ GROUP_STYLE = "display:inline-flex;border:1px dotted #888;border-radius:8px;marg
 TONE_COLOURS = {"pos": "#1558b0", "neg": "#b3261e", "pip": "#1b1b1f"}
 
 
+def signed(value: int | float) -> str:
+    """A hand's value as a reviewer reads it: +4, −3 (a real minus sign), 0."""
+    if value > 0:
+        return f"+{value}"
+    if value < 0:
+        return f"\u2212{abs(value)}"
+    return "0"
+
+
 def die(engine: GameEngine, value: int) -> SafeString:
     face = engine.presentation.die_face(value)
     colour = TONE_COLOURS.get(face.tone, TONE_COLOURS["pip"])
@@ -54,7 +63,7 @@ def hands_html(slug: str, state: Mapping[str, Any], players: Sequence[str]) -> S
         drawn = format_html("{}{}", groups, dice(engine, hand.loose))
         label = format_html("{}", name)
         if hand.score is not None:
-            label = format_html("{} ({})", name, hand.score)
+            label = format_html("{} ({})", name, signed(hand.score))
         if hand.mark:
             label = format_html("{} {}", label, hand.mark)
         rows.append(format_html(

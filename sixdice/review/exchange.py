@@ -167,7 +167,8 @@ def export_filename(game: Game) -> str:
     return f"{game.engine}-{game.table.code}-game{game.number}.json"
 
 
-CSV_COLUMNS = ["table", "game", "number", "status", "date", "finished_at", "end_reason", "events", "turns", "winners"]
+CSV_COLUMNS = ["table", "game", "number", "status", "date", "finished_at", "end_reason", "events", "turns", "winners",
+               "winner_seats"]
 """Then one ``player_<n>`` column per seat (as many as the largest game allows), see :func:`games_csv`."""
 
 
@@ -178,8 +179,9 @@ def _seat_columns() -> int:
 def games_csv(games: Iterable[Game]) -> str:
     """One row per game, a column per seat; ``events`` and ``turns`` are the two measures of length.
 
-    ``winners`` holds seat numbers (1-based, space-separated): names may
-    contain any character.  Cells are made safe for spreadsheets
+    ``winners`` holds the winners' names ("; " between two), ``winner_seats``
+    their seat numbers (1-based, space-separated: names may contain any
+    character).  Cells are made safe for spreadsheets
     (:mod:`sixdice.review.csvsafe`).
     """
     seats = _seat_columns()
@@ -199,6 +201,7 @@ def games_csv(games: Iterable[Game]) -> str:
                 game.end_reason,
                 len(events),
                 count_turns(REGISTRY[game.engine], events) if game.engine in REGISTRY else "",
+                "; ".join(actor_name(str(int(w)), game.players) for w in game.winners),
                 " ".join(str(int(w) + 1) for w in game.winners),
                 *players,
                 *([""] * (seats - len(players))),

@@ -6,6 +6,9 @@ was played.  One note per game at most; a game without one has no row.
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.conf import settings
 from django.db import models
 
 from sixdice.tables.models import Game
@@ -18,6 +21,10 @@ class ReviewNote(models.Model):
     note = models.TextField(blank=True, help_text="Seen by staff only: on the admin page, the replay and in exports.")
     disputed = models.BooleanField(default=False, help_text="Someone contests how this game went or ended.")
     updated_at = models.DateTimeField(auto_now=True)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                               related_name="+", help_text="The staff account that last wrote the note.")
+    author_name = models.CharField(max_length=150, blank=True, default="",
+                                   help_text="That account's name when it wrote the note (kept if it goes).")
 
     class Meta:
         verbose_name = "reviewer note"
@@ -38,12 +45,23 @@ def note_of(game: Game) -> ReviewNote | None:
         return None
 
 
-def save_note(game: Game, *, note: str, disputed: bool) -> ReviewNote | None:
-    """Set a game's note and flag; an empty note that is not disputed removes the row."""
+def author_label(user: Any) -> str:
+    """How a note's author is shown: the account's full name, else its user name."""
+    if user is None or not getattr(user, "pk", None):
+        return ""
+    return (user.get_full_name() or user.get_username())[:150]
+
+
+def save_note(game: Game, *, note: str, disputed: bool, author: Any = None) -> ReviewNote | None:
+    """Set a game's note and flag, by ``author`` (a staff user, or ``None``: an import); an empty note that is
+    not disputed removes the row, so an empty note is never shown as one."""
     if not note.strip() and not disputed:
         ReviewNote.objects.filter(game=game).delete()
         return None
-    obj, _ = ReviewNote.objects.update_or_create(game=game, defaults={"note": note, "disputed": disputed})
+    fields: dict[str, Any] = {"note": note, "disputed": disputed}
+    if author is not None:
+        fields.update(author=author, author_name=author_label(author))
+    obj, _ = ReviewNote.objects.update_or_create(game=game, defaults=fields)
     return obj
 
 

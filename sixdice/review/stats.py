@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.utils.formats import number_format
@@ -210,12 +211,18 @@ def first_player(game: Game, engine: GameEngine | None) -> int | None:
     return game.first if game.players else None
 
 
-def compute(engine: str | None = None, *, imported: bool = True) -> Statistics:
+def compute(engine: str | None = None, *, imported: bool = True, since: datetime | None = None,
+            until: datetime | None = None) -> Statistics:
     """Every figure of the statistics page, from finished games (of one engine, if given).
 
     ``imported=False`` leaves out games imported from files (issue 15): only games played here count.
+    ``since`` / ``until``: only games that finished in that range (``until`` excluded), as a season's pages count.
     """
     finished = Game.objects.filter(status=Game.Status.FINISHED)
+    if since is not None:
+        finished = finished.filter(finished_at__gte=since)
+    if until is not None:
+        finished = finished.filter(finished_at__lt=until)
     if not imported:
         finished = finished.filter(import_mark__isnull=True)
     if engine:

@@ -7,16 +7,18 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.http import urlencode
 
 from sixdice.gamekit.engine import REGISTRY, get_engine
 from sixdice.gamekit.errors import GameError
-from sixdice.players.selectors import mask_hidden
+from sixdice.players.selectors import mask_hidden, parse_season
 from sixdice.tables.core.keys import normalise_code
 from sixdice.tables.models import Game, Table
 from sixdice.tables.reads.table_frame import table_info
 
 from . import bgstats, exchange, stats
 from .decisions import bots_of, who_began
+from .downloads import attachment, game_filename, games_filename
 from .models import note_of
 from .steps import replay_steps, step_payloads
 from .tablelog import bots_by_event, table_log
@@ -100,7 +102,7 @@ def export(request: HttpRequest, code: str, number: int) -> HttpResponse:
     if not (request.user.is_active and request.user.is_staff):
         document = exchange.sign(mask_hidden(game, document))  # a hidden profile is "a player" in public downloads
     response = HttpResponse(exchange.dumps(document), content_type="application/json")
-    response["Content-Disposition"] = f'attachment; filename="{exchange.export_filename(game)}"'
+    response["Content-Disposition"] = attachment(game_filename(game))  # sixdice-887PK-2026-12-01.json
     return response
 
 
@@ -128,8 +130,9 @@ def games_csv(request: HttpRequest) -> HttpResponse:
     """Every game (filters: ?game=, ?status=, ?end_reason=, ?table=) as CSV, one row per game."""
     if not can_view_games(request):
         raise PermissionDenied
-    response = HttpResponse(exchange.games_csv(filtered_games(request)), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = 'attachment; filename="games.csv"'
+    games = list(filtered_games(request))
+    response = HttpResponse(exchange.games_csv(games), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = attachment(games_filename(games, "csv") if games else "games-none.csv")
     return response
 
 
@@ -139,8 +142,12 @@ def statistics(request: HttpRequest) -> HttpResponse:
     if slug is not None and slug not in REGISTRY:
         raise Http404("There is no such game.")
     imported = request.GET.get("imported") != "0"  # ?imported=0: only games played here
-    figures = stats.compute(slug, imported=imported)
+    season, season_error = parse_season(request.GET.get("from"), request.GET.get("to"))  # ?from=&to=, days included
+    figures = stats.compute(slug, imported=imported, since=season.since, until=season.until)
+    dates = [(key, value.isoformat()) for key, value in (("from", season.start), ("to", season.end)) if value]
     return render(request, "review/stats.html", {
         "stats": figures, "charts": stats.charts(figures), "slug": slug, "imported": imported,
-        "games": list(REGISTRY.values()),
+        "games": list(REGISTRY.values()), "season": season, "season_error": season_error,
+        "keep": [(key, value) for key, value in (("game", slug), ("imported", "" if imported else "0")) if value],
+        "dates": urlencode(dates),
     })

@@ -6,6 +6,9 @@ from typing import Any
 
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils.translation import gettext
+
+from sixdice.gamekit.engine import REGISTRY
 
 
 class Table(models.Model):
@@ -27,6 +30,13 @@ class Table(models.Model):
     version = models.PositiveIntegerField(
         default=0, help_text="Bumped in the same transaction as every change to the table (see TableChange)."
     )
+    host_name = models.CharField(
+        max_length=24, blank=True, default="",
+        help_text="Who hosts, as the host typed it when making the table (empty: not given).",
+    )
+    host_seat = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The seat the host took on the host's own phone (0-based), if any.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -34,7 +44,7 @@ class Table(models.Model):
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
-        return f"{self.code} ({self.game})"
+        return f"{self.code} ({getattr(REGISTRY.get(self.game), 'label', self.game)})"
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         """Save, never writing ``version`` back from a copy that may be old: only the services bump it."""
@@ -146,7 +156,9 @@ class Game(models.Model):
         constraints = [models.UniqueConstraint(fields=["table", "number"], name="game_unique_number")]
 
     def __str__(self) -> str:
-        return f"{self.table.code} game {self.number} ({self.engine})"
+        """"887PK · game 1 (Six-Dice)", in the reader's language: the game's name, not its slug."""
+        title = gettext("%(code)s · game %(n)s") % {"code": self.table.code, "n": self.number}
+        return f"{title} ({getattr(REGISTRY.get(self.engine), 'label', self.engine)})"
 
 
 class Event(models.Model):

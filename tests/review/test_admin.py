@@ -9,8 +9,11 @@ import zipfile
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
+from django.utils.html import escape
 
+from sixdice.review.admin import LOG_PAGE
 from sixdice.review.stats import end_reason_label
+from sixdice.review.wording import option_rows
 from sixdice.tables.models import Event, Game
 
 from .conftest import play
@@ -70,17 +73,23 @@ def test_everyone_else_is_refused(client, games, who):
 
 def test_game_page_shows_everything(staff, games):
     for game in games:
-        html = staff.get(reverse("admin:tables_game_change", args=[game.pk])).content.decode()
+        url = reverse("admin:tables_game_change", args=[game.pk])
+        html = staff.get(url).content.decode()
         for name in game.players:
             assert name in html
         assert end_reason_label(game.engine, game.end_reason) in html  # in words, not the code
-        for key in game.options:
-            assert key in html
+        for label, value in option_rows(game.options):  # options in words, not their keys
+            assert f"<dt>{escape(label)}</dt><dd>{escape(value)}</dd>" in html
+        assert "time_limit_minutes" not in html and "auto_balance" not in html
         assert 'class="die"' in html  # hands drawn as dice
         assert '&quot;groups&quot;' not in html and '&quot;hands&quot;' not in html  # not raw JSON
-        for event in game.events.all():
-            assert f"<td>{event.seq}</td>" in html
-        assert reverse("review:replay", args=[game.table.code, game.number]) in html
+        replay = reverse("review:replay", args=[game.table.code, game.number])
+        pages = -(-game.events.count() // LOG_PAGE)
+        shown = "".join(staff.get(url, {"log": n}).content.decode() for n in range(1, pages + 1))
+        for event in game.events.all():  # every event on its page of the log, linked to its replay step
+            assert f'<tr data-seq="{event.seq}"' in shown
+            assert f'<a href="{replay}#step-{event.seq}"' in shown
+        assert replay in html
         assert reverse("review:export", args=[game.table.code, game.number]) in html
 
 

@@ -16,6 +16,7 @@ from django.utils import translation
 
 from sixdice.gamekit.engine import DEFAULT, get_engine
 from sixdice.review import exchange
+from sixdice.review.admin import LOG_PAGE
 from sixdice.review.decisions import APP_DEFAULT, APP_ROLL, BOT, HOST_KIND, SEAT, decisions
 from sixdice.review.models import ReviewNote, note_of, save_note
 from sixdice.review.stats import end_reason_label
@@ -92,10 +93,12 @@ def test_host_choices_show_the_engine_default_and_which_differed(staff):
     assert sum(d.differs for d in choices) == differed
     assert all(d.default_text for d in choices)
 
-    page = staff.get(reverse("admin:tables_game_change", args=[game.pk])).content.decode()
-    assert page.count('class="differs"') == differed
+    url = reverse("admin:tables_game_change", args=[game.pk])
+    page = staff.get(url).content.decode()
     assert f"{differed} of {len(choices)} choices with an engine default differed from it." in page
-    assert page.count("(host)</small>") == sum(1 for d in made if d.kind == HOST_KIND)
+    log = "".join(staff.get(url, {"log": n}).content.decode() for n in range(1, -(-game.seq // LOG_PAGE) + 1))
+    assert log.count('class="differs"') == differed  # the log, a page at a time
+    assert log.count('data-kind="host"') == sum(1 for d in made if d.kind == HOST_KIND)
 
     steps_json = _payload(staff.get(reverse("review:replay", args=[game.table.code, game.number])))["steps"]
     assert [s.get("differs") for s in steps_json[1:]] == [d.differs for d in made]
@@ -133,7 +136,8 @@ def test_the_admin_says_who_began_and_why_one_based(staff):
     first = game.state["first"]
     page = html_lib.unescape(staff.get(reverse("admin:tables_game_change", args=[game.pk])).content.decode())
     assert f"{first + 1}. {game.players[first]} — R1: the hand nearest to 0 after the start rolls (" in page
-    assert f"(the table had picked {game.first + 1})" in page
+    assert (f"(the table's random draw had named {game.players[game.first]} to begin; the game's own rule "
+            "decided instead)") in page
     rb = play("runbuster", ("Ana", "Bo"), seed=7)
     page = html_lib.unescape(staff.get(reverse("admin:tables_game_change", args=[rb.pk])).content.decode())
     assert f"{rb.first + 1}. {rb.players[rb.first]} — Player 1, chosen by the table" in page
@@ -251,7 +255,8 @@ def test_an_abandoned_game_replays_up_to_where_it_stopped(staff):
     assert f'href="#step-{game.seq}">After move {game.seq}</a>: The host closed the table.' in log
     admin_page = staff.get(reverse("admin:tables_game_change", args=[game.pk])).content.decode()
     assert "(abandoned: up to where it stopped)" in admin_page
-    assert "<td>3</td>" in admin_page and "The host paused the game." in admin_page
+    replay = reverse("review:replay", args=[game.table.code, game.number])
+    assert f'<td><a href="{replay}#step-3">3</a></td>' in admin_page and "The host paused the game." in admin_page
     assert "Abandoned: the table was closed" in admin_page
 
 

@@ -105,7 +105,8 @@ def test_games_csv_is_staff_only_and_one_row_per_game(client, many):
     for game in Game.objects.all():
         row = by_key[(game.table.code, str(game.number))]
         assert [row[f"player_{n + 1}"] for n in range(len(game.players))] == game.players
-        assert row["winners"] == " ".join(str(s + 1) for s in game.winners)  # seat numbers (issue 15)
+        assert row["winners"] == "; ".join(game.players[s] for s in game.winners)  # names, as a reviewer reads them
+        assert row["winner_seats"] == " ".join(str(s + 1) for s in game.winners)  # and seat numbers (issue 15)
         assert row["end_reason"] == game.end_reason
         assert int(row["events"]) == game.events.count()
         assert row["date"].startswith(game.started_at.date().isoformat())

@@ -377,5 +377,5 @@ def test_the_admin_game_page_strikes_through_what_was_taken_back(admin_client):
     take_back(table_code=table.code, credentials=Credentials(seat_secret=secrets[seat]), expected_seq=game.seq)
     page = admin_client.get(reverse("admin:tables_game_change", args=[game.pk])).content.decode()
     assert f"taken back by {NAMES[seat]} at move {own + 1}" in page
-    row = page[page.index(f'<tr data-seq="{own}">'):]
+    row = page[page.index(f'<tr data-seq="{own}"'):]
     assert row.index("<s>") < row.index("</tr>")

@@ -104,13 +104,14 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
         except ValueError:
             bots = -1
         level = str(values.get("bot_level") or "easy")
-        shared = ("turn_timer", "bots", "bot_level")  # the table's, not the game's
+        shared = ("turn_timer", "bots", "bot_level", "host_name")  # the table's, not the game's
         options = {key: value for key, value in values.items() if key not in shared}
         try:
             seconds = timer_clock.clean_seconds(values.get("turn_timer"))
             if not 0 <= bots < max(capacity, 1) or (bots and not engine.bot_strengths):
                 raise ServiceError(_("The app can play at most every seat but one."))
-            table, host_secret = services.create_table(game=engine.slug, options=options, capacity=capacity)
+            table, host_secret = services.create_table(game=engine.slug, options=options, capacity=capacity,
+                                                       host_name=str(values.get("host_name") or ""))
             turn_timers.configure(table, seconds)
             for _bot in range(bots):  # the seats the app plays, filled at once
                 services.add_bot(table=table, strength=strength_for(engine, level))
@@ -240,6 +241,7 @@ def host_sit(request: HttpRequest, code: str) -> HttpResponse:
         except ServiceError as exc:
             context = _live_context(request, table, role="host")
             return render(request, "tables/live.html", {**context, "sit_error": exc.message}, status=400)
+        Table.objects.filter(pk=table.pk).update(host_seat=_seat.position)  # who hosted, for the review desk
         _hold(request, table.code, seat=secret)
     return redirect("tables:host", code=table.code)
 

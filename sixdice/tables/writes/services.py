@@ -90,8 +90,11 @@ def create_table(
     capacity: int,
     code: str | None = None,
     status: Table.Status = Table.Status.LOBBY,
+    host_name: str = "",
 ) -> tuple[Table, str]:
     """Open a table for ``game``; returns it with the host secret (kept only in the host's session).
+
+    ``host_name``: who hosts, as typed on the new-table form (optional; the review desk shows it).
 
     An imported game's table (:mod:`sixdice.review.exchange`) asks for its
     old ``code`` (used when free, else a new one is drawn) and another
@@ -104,6 +107,7 @@ def create_table(
             % {"game": engine.label, "low": engine.min_players, "high": engine.max_players}
         )
     cleaned = {**engine.clean_options(options, players=capacity), **table_options(options)}
+    host = clean_name(host_name) if (host_name or "").strip() else ""
     host_secret = new_secret()
     for attempt in range(20):
         try:
@@ -115,6 +119,7 @@ def create_table(
                     capacity=capacity,
                     status=status,
                     host_secret_hash=hash_secret(host_secret),
+                    host_name=host,
                 )
             return table, host_secret
         except IntegrityError:  # the code is taken; draw another

@@ -1,0 +1,42 @@
+"""On PostgreSQL, as on SQLite: the admin's searches over names ignore case and accents (``unaccent``)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import require_binary
+from tests.load.infra import ROOT, Postgres, base_env, migrate, postgres_bindir
+
+pytestmark = pytest.mark.server
+
+
+@pytest.fixture(scope="module")
+def postgres() -> Iterator[Postgres]:
+    bindir = postgres_bindir()
+    require_binary(f"{bindir}/initdb" if bindir else "initdb", "the accent-insensitive search test needs PostgreSQL")
+    pg = Postgres()
+    try:
+        pg.start()
+        yield pg
+    finally:
+        pg.stop()
+
+
+def test_games_seats_events_and_notes_are_found_by_accented_names_on_postgresql(postgres: Postgres, tmp_path: Path):
+    env = base_env(tmp_path, DATABASE_URL=postgres.url, SECRET_KEY="review-pg-search")
+    migrate(env)  # creates the unaccent extension (review/0006_unaccent)
+    done = subprocess.run([sys.executable, "-m", "tests.review.pg_search_worker"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    for name in ("tables_game", "tables_seat", "tables_event"):
+        assert found[name]["joão"] == found[name]["joao"] == ["joao"], name
+        assert found[name]["RENÉE"] == found[name]["renee"] == ["renee"], name
+        assert found[name]["JOÃO RENÉE"] == [], name  # every word must match
+    assert found["review_reviewnote"]["joão"] == ["joao"] and found["review_reviewnote"]["RENÉE"] == ["renee"]
