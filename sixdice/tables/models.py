@@ -44,7 +44,8 @@ class Table(models.Model):
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
-        return f"{self.code} ({getattr(REGISTRY.get(self.game), 'label', self.game)})"
+        engine = REGISTRY.get(self.game)
+        return f"{self.code} ({engine.label if engine else self.game})"
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         """Save, never writing ``version`` back from a copy that may be old: only the services bump it."""

@@ -18,8 +18,8 @@ PAGE_BUDGET = 60 * 1024  # bytes on the wire for the first load of a seat's page
 
 @pytest.fixture(scope="module")
 def server_env():
-    """Bots much quicker than at a real table (0.05 s a move, not 1 s): a 4-player round stays short."""
-    return {"SIXDICE_BOT_DELAY": "0.05"}
+    """Bots a little quicker than at a real table (0.3 s a move, not 1 s)."""
+    return {"SIXDICE_BOT_DELAY": "0.3"}
 
 
 def two_player_table(server, phone, *, dice: str = "app", hints: bool = False):

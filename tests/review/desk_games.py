@@ -12,7 +12,7 @@ import random
 
 from sixdice.gamekit.engine import get_engine
 from sixdice.gamekit.replay import take_back_point
-from sixdice.rules.game import FACES
+from sixdice.rules.dice import FACES
 from sixdice.tables.core.keys import Credentials
 from sixdice.tables.live.host_commands import host_command
 from sixdice.tables.models import Game, Table
