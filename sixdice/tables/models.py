@@ -159,7 +159,8 @@ class Game(models.Model):
     def __str__(self) -> str:
         """"887PK · game 1 (Six-Dice)", in the reader's language: the game's name, not its slug."""
         title = gettext("%(code)s · game %(n)s") % {"code": self.table.code, "n": self.number}
-        return f"{title} ({getattr(REGISTRY.get(self.engine), 'label', self.engine)})"
+        engine = REGISTRY.get(self.engine)
+        return f"{title} ({engine.label if engine else self.engine})"
 
 
 class Event(models.Model):
