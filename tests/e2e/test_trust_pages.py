@@ -1,0 +1,103 @@
+"""A table people trust, the page half (issue 33), in the browser at 360x740.
+
+A real-dice Six-Dice table of three: the host corrects a typed-in draw from the
+console's form (its list is the server's, latest first, in the game's words),
+and every phone and the table screen show what the correction changed in a
+card above the board, until tapped away, highlighted on the phone whose
+player must act again.  Dice are typed in: nothing is left to luck.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import ROOT
+from tests.e2e.sixdice_helpers import create_table, join, seq, start, tap_move, view, wait_seq
+from tests.e2e.test_access import axe_check
+
+pytestmark = pytest.mark.browser
+
+SHOTS = ROOT / "docs" / "screens"
+
+
+def _page_of(pages: list[Page], seat: int) -> Page:
+    return next(p for p in pages if p.evaluate("window.live.seat") == seat)
+
+
+def _corrections(host: Page) -> list[dict[str, Any]]:
+    return host.evaluate("window.live.game.corrections")
+
+
+def test_the_host_corrects_a_draw_and_every_phone_says_who_acts_again(server, phone):
+    host, link = create_table(phone, server, players=3, rounds=1, dice="physical")
+    seats = [join(phone, link, name) for name in ("Ana", "Bo", "Cy")]
+    names = {0: "Ana", 1: "Bo", 2: "Cy"}
+    start(host, seats)
+    code = re.search(r"/t/([A-Z0-9]{5})/", host.url).group(1)
+    screen = phone(f"{server.url}/t/{code}/screen/", viewport={"width": 1280, "height": 720})
+    screen.wait_for_function("() => window.live && window.live.game && window.live.game.view")
+    pages = [host, *seats]
+    # Typed-in starting hands with no zero-sum group, then whatever the game waits for, until a flip's draw is typed.
+    hands = [[1, 1, 2, 2, 3, 3], [-1, -1, -2, -2, -3, -3], [1, 2, 3, 1, 2, 3]]
+    for _ in range(12):
+        if any(c["kind"] == "draw" for c in _corrections(host)):
+            break
+        p = view(host)["pending"]
+        at = seq(host)
+        page = _page_of(seats, p["seat"]) if p.get("seat") is not None else host
+        if p["kind"] == "roll":
+            start_roll = not host.evaluate("window.live.log.some((e) => e.action && e.action.type === 'flip')")
+            tap_move(page, hands[p["seat"]] if start_roll else [2] * p["count"])
+        else:
+            tap_move(page)
+        wait_seq(pages, at + 1)
+    listed = _corrections(host)
+    draw = next(c for c in listed if c["kind"] == "draw")
+    assert [c["seq"] for c in listed] == sorted((c["seq"] for c in listed), reverse=True)  # latest first
+    assert listed[0] == draw
+    drawer = names[draw["seat"]]
+
+    # The form opens on the latest roll, named in the game's words.
+    host.get_by_role("button", name="Correct a roll").click()
+    pick = host.locator("#correct-seq")
+    expect(pick).to_have_value(str(draw["seq"]))
+    expect(pick.locator("option").first).to_have_text(f"{drawer}\u2019s draw: +2 \u2192 \u2026")
+    host.get_by_label("The dice it really showed").fill("-1")
+    asked: list[str] = []
+    host.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+    at = seq(host)
+    host.get_by_role("button", name="Correct the roll").click()
+    wait_seq([*pages, screen], at + 1)
+    assert asked == [f"Correct {drawer}\u2019s draw: +2 \u2192 \u22121? The moves after it are made again while the rules allow them."]
+
+    # Every phone and the table screen: the notice, once, naming who must act again.
+    notice = host.locator("#notice-card").inner_text()
+    assert f"Corrected: {drawer}'s" in notice, notice
+    again = host.evaluate("window.live.log.filter((e) => e.notice).pop().act_again") or []
+    for page in [*pages, screen]:
+        card = page.locator("#notice-card")
+        expect(card).to_be_visible()
+        expect(card).to_contain_text(f"Corrected: {drawer}'s")
+        for s in again:
+            expect(card).to_contain_text(names[s])
+        mine = page.evaluate("window.live.seat") in again
+        expect(card).to_have_class("card notice-card mine" if mine else "card notice-card")
+    for s in again:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        _page_of(seats, s).screenshot(path=str(SHOTS / "trust-notice-act-again-360.png"))
+    screen.screenshot(path=str(SHOTS / "trust-notice-screen.png"))
+    assert axe_check(seats[0], "notice card") == []
+
+    # Tapped away: gone, and a table frame (asked for again) does not bring it back.
+    seats[0].locator("#notice-card [data-notice-close]").click()
+    expect(seats[0].locator("#notice-card")).to_be_hidden()
+    seats[0].evaluate("window.live.send({type: 'resync_table'})")
+    seats[0].wait_for_timeout(500)
+    expect(seats[0].locator("#notice-card")).to_be_hidden()
+    seats[0].reload()
+    seats[0].wait_for_function("() => window.live && window.live.game && window.live.game.view")
+    expect(seats[0].locator("#notice-card")).to_have_count(0)
