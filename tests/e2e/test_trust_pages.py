@@ -16,7 +16,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import ROOT
-from tests.e2e.sixdice_helpers import create_table, join, seq, start, tap_move, view, wait_seq
+from tests.e2e.sixdice_helpers import create_table, join, seq, start, tap_flip, tap_move, view, wait_seq
+from tests.e2e.test_host_plays import above_the_fold, host_sits, shoot, wait_flip
 from tests.e2e.test_access import axe_check
 
 pytestmark = pytest.mark.browser
@@ -101,3 +102,30 @@ def test_the_host_corrects_a_draw_and_every_phone_says_who_acts_again(server, ph
     seats[0].reload()
     seats[0].wait_for_function("() => window.live && window.live.game && window.live.game.view")
     expect(seats[0].locator("#notice-card")).to_have_count(0)
+
+
+def test_the_seated_hosts_undo_is_on_the_first_screen_and_names_the_seat(server, phone):
+    host, link = create_table(phone, server, players=2, rounds=1, auto_balance=True)
+    host_sits(host, "Hal")
+    ann = join(phone, link, "Ann")
+    start(host, [ann])
+    pages = [host, ann]
+    mover = wait_flip(pages)
+    name = {host: "Hal", ann: "Ann"}[mover]
+    at = seq(mover)
+    tap_flip(mover, view(mover)["legal_flips"][0])
+    wait_seq(pages, at + 2)  # the flip and the app's draw after it
+    undo = host.locator('[data-host="undo"]')
+    expect(undo).to_have_text(f"Undo {name}\u2019s flip")  # the seat whose move it is (game.undo.seat)
+    expect(undo).to_be_enabled()
+    above_the_fold(host, '[data-host="undo"]')  # no scrolling, no console to open
+    shoot(host, "trust-host-undo-first-screen-360")
+    at = seq(host)
+    asked: list[str] = []
+    host.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+    undo.click()  # one tap, and its confirm
+    wait_seq(pages, at + 1)
+    assert asked == [f"Undo {name}\u2019s flip? It stays in the list of moves, struck through."]
+    for page in pages:
+        expect(page.locator("#notice-card")).to_contain_text(f"Taken back: {name}'s flip.")
+    mover.wait_for_function("() => { const v = window.live.game.view; return v.pending && v.pending.kind === 'flip'; }")
