@@ -129,3 +129,50 @@ def test_the_seated_hosts_undo_is_on_the_first_screen_and_names_the_seat(server,
     for page in pages:
         expect(page.locator("#notice-card")).to_contain_text(f"Taken back: {name}'s flip.")
     mover.wait_for_function("() => { const v = window.live.game.view; return v.pending && v.pending.kind === 'flip'; }")
+
+
+def _play_against_the_app(page: Page, move: str) -> None:
+    """This phone's moves (by ``move``, a page function of the view) until the game is over; the app plays the rest."""
+    for _ in range(400):
+        g = page.evaluate("({seq: window.live.game.seq, status: window.live.game.status})")
+        if g["status"] == "finished":
+            return
+        page.evaluate(move)
+        page.wait_for_function("(n) => window.live.game.seq > n || window.live.game.status === 'finished'"
+                               " || !!window.live.pending", arg=g["seq"], timeout=15_000)
+        page.wait_for_function("() => !window.live.pending")
+    raise AssertionError("the game did not end")
+
+
+RUNBUSTER_MOVE = """() => { const v = window.live.game.view; if (!v.your_turn) return;
+  if (v.phase === 'roll') window.live.act({type: 'roll'});
+  else if (v.phase === 'choose') window.live.act({type: 'choose', straight: v.hand_options.reduce((a, b) => b.length > a.length ? b : a)});
+  else if (v.phase === 'end_turn') window.live.act({type: 'end_turn'}); }"""
+
+SIXDICE_MOVE = """() => { const v = window.live.game.view, p = v.pending || {}; if (p.seat !== v.you) return;
+  if (p.kind === 'flip' && v.legal_flips) { const f = v.legal_flips[0];
+    window.live.act({type: 'flip', victim: f[0], own: f[1], own_to: f[2], other: f[3], other_to: f[4]}); }
+  else if (p.kind === 'group' && v.groupings) window.live.act(Object.assign({type: 'group'}, v.groupings[0]));
+  else if (p.kind === 'keep' && v.keep_options) window.live.act({type: 'keep', keep: v.keep_options[0]}); }"""
+
+
+@pytest.mark.parametrize("game", ["runbuster", "sixdice"])
+def test_a_game_against_the_app_plays_on_past_the_first(server, phone, game):
+    page = phone()
+    page.goto(f"{server.url}/play/{game}/")
+    page.locator("#play-now").click()
+    page.wait_for_url(re.compile(r"/t/\w+/$"))
+    page.wait_for_function("() => window.live && window.live.game && window.live.game.view && window.live.table")
+    assert page.evaluate("window.live.host") is True  # this phone is host and seat
+    _play_against_the_app(page, RUNBUSTER_MOVE if game == "runbuster" else SIXDICE_MOVE)
+    if game == "runbuster":
+        button = page.get_by_role("button", name="Start the next round")
+        expect(page.locator(".rb-end")).not_to_contain_text("The host starts the next round.")
+    else:
+        button = page.locator('#host-controls [data-host="rematch"]')
+    expect(button).to_be_visible()
+    button.scroll_into_view_if_needed()
+    shoot(page, f"trust-against-app-next-{game}-360")
+    button.click()
+    page.wait_for_function("() => window.live.game.number === 2 && window.live.game.status === 'playing'")
+    _play_against_the_app(page, RUNBUSTER_MOVE if game == "runbuster" else SIXDICE_MOVE)  # and the second game plays on too
