@@ -492,7 +492,8 @@ function tableConnection(app) {
       const rule = ruleLink;  // the rule a line applies (rule_links.js)
       const items = this.log.slice(-60).reverse().map((e) => gone.has(e.seq)
         ? el("li", {value: e.seq, class: "undone"}, el("s", {}, e.text))
-        : e.stand_in ? el("li", {value: e.seq, class: "stand-in"}, `${e.text} ${T.standIn}`)  // the timer ran out
+        : e.stand_in ? el("li", {value: e.seq, class: "stand-in decided"}, e.text)  // the timer ran out: the line says it
+        : e.decided ? el("li", {value: e.seq, class: `decided decided-${e.decided.by}`, "data-why": e.decided.why}, e.text, rule(e))
         : el("li", {value: e.seq}, e.text, rule(e)));
       $("log").replaceChildren(...items);
     },

@@ -134,8 +134,9 @@ function lastMove(live) {
   const batch = live.lastEvents || [];
   const fresh = batch.length && log.length && batch[batch.length - 1].seq === log[log.length - 1].seq;
   const events = (fresh ? batch : log.length ? log.slice(-1) : batch).slice(-3);
-  const line = (e) => el("li", {"data-seq": e.seq}, e.text,
-    e.actor === "system" && e.action && (e.action.type === "group" || e.action.type === "keep") ? el("small", {class: "sd-auto"}, " (" + tr("appChose") + ")") : null);
+  // The line says itself who decided ("The app chose for Ivo…", "The host chose for Ivo…"): only marked, no suffix.
+  const line = (e) => el("li", e.decided ? {"data-seq": e.seq, class: `decided decided-${e.decided.by}`, "data-why": e.decided.why}
+    : {"data-seq": e.seq}, e.text);
   return el("div", {class: "card sd-last"},
     el("h2", {class: "sr"}, tr("lastMove")),
     events.length ? el("ul", {}, events.map(line)) : el("p", {class: "muted"}, tr("noMoves")));
