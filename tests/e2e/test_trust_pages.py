@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e import runbuster_helpers as rb
 from tests.e2e.conftest import ROOT
 from tests.e2e.sixdice_helpers import create_table, join, seq, start, tap_flip, tap_move, view, wait_seq
 from tests.e2e.test_access import axe_check
@@ -176,3 +177,47 @@ def test_a_game_against_the_app_plays_on_past_the_first(server, phone, game):
     button.click()
     page.wait_for_function("() => window.live.game.number === 2 && window.live.game.status === 'playing'")
     _play_against_the_app(page, RUNBUSTER_MOVE if game == "runbuster" else SIXDICE_MOVE)  # and the second game plays on too
+
+
+def test_hints_show_only_on_the_phone_whose_choice_it_is(server, phone):
+    host = phone()
+    link = rb.create_table(host, server.url, players=3, dice="physical", hints=True)
+    code = re.search(r"/t/([A-Z0-9]{5})/", host.url).group(1)
+    seats = {}
+    for name in ("Ana", "Bo"):
+        seats[name] = phone()
+        rb.take_seat(seats[name], link, name)
+    host_sits(host, "Hal")  # the host plays the third seat on this phone
+    host.get_by_role("button", name="Start").click()
+    screen = phone(f"{server.url}/t/{code}/screen/", viewport={"width": 1280, "height": 720})
+    pages = [host, *seats.values(), screen]
+    for page in pages:
+        rb.wait_started(page)
+    me = host.evaluate("window.live.seat")
+    for _ in range(8):  # when the host's own seat begins, it rolls sixes until the turn passes (typed: no luck)
+        v = rb.view(host)
+        if v["current"] != me:
+            break
+        at = rb.seq(host)
+        if v["phase"] == "roll":
+            host.evaluate("(n) => window.live.act({type: 'roll', values: Array(n).fill(6)})", v["cups"][me])
+        elif v["phase"] == "choose":
+            host.evaluate("(s) => window.live.act({type: 'choose', straight: s})", rb.longest(v["hand_options"]))
+        else:
+            host.evaluate("window.live.act({type: 'end_turn'})")
+        host.wait_for_function("(n) => window.live.game.seq > n", arg=at)
+    v = rb.view(host)
+    assert v["current"] != me and v["phase"] == "roll"
+    mover = next(p for p in seats.values() if p.evaluate("window.live.seat") == v["current"])
+    at = rb.seq(mover)
+    mover.evaluate("(n) => window.live.act({type: 'roll', values: [1, 2, 3, 3, 5, 6].slice(0, n)})", v["cups"][v["current"]])
+    for page in pages:
+        page.wait_for_function("(n) => window.live.game.seq > n", arg=at)
+    expect(mover.locator(".rb-hints")).to_be_visible()  # the player whose choice it is sees the hint card
+    assert rb.view(mover).get("hints")
+    for page in pages:  # nobody else: not the other seat, not the seated host answering for another seat, not the screen
+        if page is mover:
+            continue
+        expect(page.locator(".rb-hints")).to_have_count(0)
+        assert not rb.view(page).get("hints")
+    shoot(host, "trust-hints-private-host-360")
