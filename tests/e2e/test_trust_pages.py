@@ -221,3 +221,33 @@ def test_hints_show_only_on_the_phone_whose_choice_it_is(server, phone):
         expect(page.locator(".rb-hints")).to_have_count(0)
         assert not rb.view(page).get("hints")
     shoot(host, "trust-hints-private-host-360")
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_last_round_is_announced_on_every_phone(server, phone, players):
+    host, link = create_table(phone, server, players=players, rounds=2, auto_balance=True, rules="Recommended")
+    names = ["Ana", "Bo", "Cy"][:players]
+    seats = [join(phone, link, name) for name in names]
+    start(host, seats)
+    code = re.search(r"/t/([A-Z0-9]{5})/", host.url).group(1)
+    screen = phone(f"{server.url}/t/{code}/screen/", viewport={"width": 1280, "height": 720})
+    screen.wait_for_function("() => window.live && window.live.game && window.live.game.view")
+    told = "() => window.live.log.some((e) => e.notice)"
+    for _ in range(200):  # each seat's phone plays its own moves, until an event announces the last round
+        if host.evaluate(told) or host.evaluate("window.live.game.status") == "finished":
+            break
+        at = seq(host)
+        for page in seats:
+            page.evaluate(SIXDICE_MOVE)
+        host.wait_for_function("(n) => window.live.game.seq > n || window.live.game.status === 'finished'", arg=at)
+        for page in seats:
+            page.wait_for_function("() => !window.live.pending")
+    event = host.evaluate("window.live.log.filter((e) => e.notice)[0]")
+    assert event and event["notice"].startswith("Last round"), event
+    for page in [host, *seats, screen]:
+        page.wait_for_function("(n) => window.live.game.seq >= n", arg=event["seq"])
+        card = page.locator("#notice-card")
+        expect(card).to_be_visible()
+        expect(card).to_contain_text(event["notice"])
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    seats[0].screenshot(path=str(SHOTS / f"trust-last-round-{players}p-360.png"))
