@@ -382,7 +382,11 @@ function keepPanel(live, v, asHost) {
   const p = v.pending;
   const choices = v.keep_choices || [];
   const def = choices.find((c) => c.default) || choices[0];
-  const option = (c) => [partsPicture(live, c.kept), el("small", {class: "sd-returns"}, " " + tr("returns") + " "), partsPicture(live, c.returned, " back")];
+  // The hand's value after each keep (the server's keep_values, in keep_options' order): what the choice is worth.
+  const values = v.keep_values || [], options = (v.keep_options || []).map((k) => JSON.stringify(k));
+  const after = (c) => { const i = options.indexOf(JSON.stringify(c.keep)); return i >= 0 && i < values.length ? values[i] : null; };
+  const option = (c) => [partsPicture(live, c.kept), el("small", {class: "sd-returns"}, " " + tr("returns") + " "), partsPicture(live, c.returned, " back"),
+    after(c) !== null ? el("small", {class: "sd-keep-value"}, ` ${tr("value")} ${signed(after(c))}`) : null];
   const alts = choices.filter((c) => c !== def);
   const keep = (c) => live.act({type: "keep", keep: c.keep, seat: p.seat}, asHost);
   return el("div", {class: "card sd-panel sd-choice", "data-choice": "keep"},

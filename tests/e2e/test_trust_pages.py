@@ -94,6 +94,16 @@ def test_the_host_corrects_a_draw_and_every_phone_says_who_acts_again(server, ph
     screen.screenshot(path=str(SHOTS / "trust-notice-screen.png"))
     assert axe_check(seats[0], "notice card") == []
 
+    # The keep choice that follows (typed dice: always so) says the hand's value after each keep.
+    keeper = _page_of(seats, view(host)["pending"]["seat"])
+    v = view(keeper)
+    assert v["pending"]["kind"] == "keep" and len(v["keep_values"]) == len(v["keep_options"])
+    default = next(c for c in v["keep_choices"] if c.get("default"))
+    worth = v["keep_values"][v["keep_options"].index(default["keep"])]
+    sign = "+" if worth > 0 else "\u2212" if worth < 0 else ""
+    expect(keeper.locator(".sd-option.default .sd-keep-value")).to_have_text(f" Value {sign}{abs(worth)}")
+    keeper.screenshot(path=str(SHOTS / "trust-keep-values-360.png"))
+
     # Tapped away: gone, and a table frame (asked for again) does not bring it back.
     seats[0].locator("#notice-card [data-notice-close]").click()
     expect(seats[0].locator("#notice-card")).to_be_hidden()
