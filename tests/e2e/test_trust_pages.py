@@ -261,3 +261,29 @@ def test_the_last_round_is_announced_on_every_phone(server, phone, players):
         expect(card).to_contain_text(event["notice"])
     SHOTS.mkdir(parents=True, exist_ok=True)
     seats[0].screenshot(path=str(SHOTS / f"trust-last-round-{players}p-360.png"))
+
+
+def test_a_typed_die_is_changed_by_tapping_it(server, phone):
+    host, link = create_table(phone, server, players=2, rounds=1, dice="physical")
+    seats = [join(phone, link, name) for name in ("Ana", "Bo")]
+    start(host, seats)
+    p = view(host)["pending"]
+    assert p["kind"] == "roll"
+    page = _page_of(seats, p["seat"])
+    for face in (1, 2, 3, 1, 2, 2):
+        page.locator(f'.sd-keypad button[data-key="{face}"]').click()
+    expect(page.locator(".sd-keypad button[data-key='3']")).to_be_disabled()  # all typed: the keys rest
+    page.locator('.sd-typed [data-slot="5"]').click()  # the last die was wrong: tap it
+    expect(page.locator('.sd-typed [data-slot="5"]')).to_have_attribute("aria-pressed", "true")
+    page.locator('.sd-keypad button[data-key="3"]').click()  # the next key replaces it
+    page.locator('.sd-typed [data-slot="0"]').click()
+    expect(page.locator('[data-act="undo"]')).to_have_text("Delete")
+    page.locator('[data-act="undo"]').click()  # deletes the selected die, not the last
+    expect(page.locator(".sd-typed .typed-slot")).to_have_count(5)
+    page.locator('.sd-keypad button[data-key="-1"]').click()  # typed at the end again
+    page.screenshot(path=str(SHOTS / "trust-keypad-replace-360.png"))
+    at = seq(page)
+    page.locator('[data-act="send-roll"]').click()
+    wait_seq([host], at + 1)
+    sent = host.evaluate("window.live.log[window.live.log.length - 1].action.values")
+    assert sent == [2, 3, 1, 2, 3, -1]
