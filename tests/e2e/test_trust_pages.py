@@ -287,3 +287,34 @@ def test_a_typed_die_is_changed_by_tapping_it(server, phone):
     wait_seq([host], at + 1)
     sent = host.evaluate("window.live.log[window.live.log.length - 1].action.values")
     assert sent == [2, 3, 1, 2, 3, -1]
+
+
+def test_the_table_screens_end_fits_and_the_winner_is_the_largest_text(server, phone):
+    host, link = create_table(phone, server, players=2, rounds=1, auto_balance=True)
+    seats = [join(phone, link, name) for name in ("Ana", "Bo")]
+    start(host, seats)
+    code = re.search(r"/t/([A-Z0-9]{5})/", host.url).group(1)
+    screen = phone(f"{server.url}/t/{code}/screen/", viewport={"width": 1280, "height": 720})
+    screen.wait_for_function("() => window.live && window.live.game && window.live.game.view")
+    for _ in range(200):
+        if host.evaluate("window.live.game.status") == "finished":
+            break
+        at = seq(host)
+        for page in seats:
+            page.evaluate(SIXDICE_MOVE)
+        host.wait_for_function("(n) => window.live.game.seq > n || window.live.game.status === 'finished'", arg=at)
+        for page in seats:
+            page.wait_for_function("() => !window.live.pending")
+    screen.wait_for_function("() => window.live.game.status === 'finished'")
+    expect(screen.locator(".sd-end .sd-winners")).to_be_visible()
+    measured = screen.evaluate("""() => {
+      const sizes = [...document.querySelectorAll('body *')].filter((e) => e.offsetParent !== null
+        && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()))
+        .map((e) => ({t: e.textContent.trim().slice(0, 30), s: parseFloat(getComputedStyle(e).fontSize)}));
+      const win = parseFloat(getComputedStyle(document.querySelector('.sd-end .sd-winners')).fontSize);
+      return {win, others: sizes.filter((x) => x.s >= win && !x.t.startsWith(document.querySelector('.sd-end .sd-winners').textContent.trim().slice(0, 30))),
+              height: document.documentElement.scrollHeight, width: document.documentElement.scrollWidth};
+    }""")
+    screen.screenshot(path=str(SHOTS / "trust-screen-end-1280.png"))
+    assert measured["others"] == [], measured  # the winner is the largest text on the screen
+    assert measured["height"] <= 720 and measured["width"] <= 1280, measured  # the end fits, no scrolling
