@@ -33,6 +33,7 @@ function tableConnection(app) {
   // The game's own words for its moves ("Undo {name}'s flip"), keyed by the engine's move_kind; else "move".
   const wordsNode = document.getElementById("move-words");
   const W = wordsNode ? JSON.parse(wordsNode.textContent) : {};
+  const STALE_MS = window.SIXDICE_STALE_MS || 600;  // a lost race: the pause before the board moves under the thumb
   const RETRY_MS = window.SIXDICE_RETRY_MS || 500;  // first reconnection delay, before jitter (a test may lengthen it)
 
   const NO_OFFERS = {take_back: null, undo: null, actors: Object.freeze([])};  // each offer's "none"
@@ -207,6 +208,13 @@ function tableConnection(app) {
           return;
         case "error":
           if (!this.settle(msg) && !this.replied(msg)) this.toast(msg.message);
+          if (msg.snapshot && msg.code === "stale") {
+            // A lost race: someone moved while this player was tapping.  The message says so at once; the board
+            // (and the prompt under the thumb) follows after a short pause, so a tap in flight lands on nothing new.
+            const snap = msg.snapshot;
+            setTimeout(() => { this.applySnapshot(snap); this.draw(); }, STALE_MS);
+            return;
+          }
           if (msg.snapshot) this.applySnapshot(msg.snapshot);
           break;
         case "handover": this.showHandover(msg); break;

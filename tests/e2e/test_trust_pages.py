@@ -318,3 +318,16 @@ def test_the_table_screens_end_fits_and_the_winner_is_the_largest_text(server, p
     screen.screenshot(path=str(SHOTS / "trust-screen-end-1280.png"))
     assert measured["others"] == [], measured  # the winner is the largest text on the screen
     assert measured["height"] <= 720 and measured["width"] <= 1280, measured  # the end fits, no scrolling
+
+
+def test_a_lost_race_says_so_and_the_board_follows(server, phone):
+    host, link = create_table(phone, server, players=2, rounds=1, dice="physical")
+    seats = [join(phone, link, name) for name in ("Ana", "Bo")]
+    start(host, seats)
+    page = _page_of(seats, view(host)["pending"]["seat"])
+    at = seq(page)
+    # The phone acts on a state the table has left (its seq one behind, as when another move landed meanwhile).
+    page.evaluate("window.live.game.seq -= 1; window.live.act({type: 'roll', values: [1, 1, 2, 2, 3, 3]})")
+    expect(page.locator("#toast")).to_have_text("Someone else moved first; here is the table as it is now.")  # at once
+    page.wait_for_function("(n) => window.live.game.seq === n", arg=at)  # then the board as the table is
+    assert seq(host) == at  # and nothing was applied
