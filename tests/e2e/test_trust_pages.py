@@ -101,7 +101,7 @@ def test_the_host_corrects_a_draw_and_every_phone_says_who_acts_again(server, ph
     default = next(c for c in v["keep_choices"] if c.get("default"))
     worth = v["keep_values"][v["keep_options"].index(default["keep"])]
     sign = "+" if worth > 0 else "\u2212" if worth < 0 else ""
-    expect(keeper.locator(".sd-option.default .sd-keep-value")).to_have_text(f" Value {sign}{abs(worth)}")
+    expect(keeper.locator(".sd-option.default .sd-keep-value")).to_have_text(f" Value {sign}{abs(worth)}")  # beside "Default"
     keeper.screenshot(path=str(SHOTS / "trust-keep-values-360.png"))
 
     # Tapped away: gone, and a table frame (asked for again) does not bring it back.
