@@ -4,7 +4,7 @@
  *   random_actions, told in the table frame), the first time it is seen; else null;
  * - seatsAfter(me, n): every other seat, in turn order after mine (all seats from 0 without one);
  * - keypad(spec): the keypad on which real dice are typed in (each game gives its faces,
- *   its classes and its words).
+ *   its classes and its words); a typed die is changed by tapping it, then its new face.
  */
 import {el} from "./dom.js";
 
@@ -36,17 +36,32 @@ export function seatsAfter(me, n) {
  *  offered), box, title, typedRow, keys, buttons (class names), heading (a node or text),
  *  slot(value, k) (a typed value, or undefined for one still to type), key(value) ({class, body}),
  *  back ({attrs, body}), send ({attrs, body}), backFirst, draw() (after each change), submit(values)} */
+// A typed die can be changed: tap it to select it (typed.selected), and the next key replaces it; with one
+// selected, the back button deletes that die instead of the last.
 export function keypad(spec) {
   const typed = spec.typed, full = typed.length >= spec.count;
+  const sel = typed.selected != null && typed.selected < typed.length ? typed.selected : null;
+  if (sel === null) typed.selected = null;
   const slots = [];
-  for (let k = 0; k < spec.count; k++) slots.push(spec.slot(k < typed.length ? typed[k] : undefined, k));
+  for (let k = 0; k < spec.count; k++) {
+    const slot = spec.slot(k < typed.length ? typed[k] : undefined, k);
+    slots.push(k < typed.length
+      ? el("button", {type: "button", class: "typed-slot" + (sel === k ? " selected" : ""), "data-slot": k,
+                      "aria-pressed": sel === k ? "true" : "false",
+                      onclick: () => { typed.selected = sel === k ? null : k; spec.draw(); }}, slot)
+      : slot);
+  }
   const keys = spec.faces.map((x) => {
     const key = spec.key(x);
-    return el("button", {type: "button", class: key.class, "data-key": x, disabled: full,
-      onclick: () => { if (typed.length < spec.count) typed.push(x); spec.draw(); }}, key.body);
+    return el("button", {type: "button", class: key.class, "data-key": x, disabled: full && sel === null,
+      onclick: () => {
+        if (sel !== null) { typed[sel] = x; typed.selected = null; }
+        else if (typed.length < spec.count) typed.push(x);
+        spec.draw();
+      }}, key.body);
   });
   const back = el("button", Object.assign({type: "button", disabled: !typed.length,
-    onclick: () => { typed.pop(); spec.draw(); }}, spec.back.attrs), spec.back.body);
+    onclick: () => { if (sel !== null) typed.splice(sel, 1); else typed.pop(); typed.selected = null; spec.draw(); }}, spec.back.attrs), spec.back.body);
   const send = el("button", Object.assign({type: "button", disabled: !full,
     onclick: () => spec.submit(typed.slice(0, spec.count))}, spec.send.attrs), spec.send.body);
   return el("div", {class: spec.box},

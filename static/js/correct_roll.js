@@ -2,7 +2,8 @@
  * showed, confirm.  The host command "correct" (docs/protocol.md, docs/undo.md) appends an undo
  * back to just before it, the corrected step, and the later moves made again while legal.
  * Offered while a game is played at a table whose random steps are typed in (table.typed_in), for
- * the events of the game's random_actions still in play (not in the server's undone list).
+ * the rolls the server says the host may correct (game.corrections, latest first; an update's own
+ * corrections go in front), each named with the game's words: "Ivo's draw: +1 → −1".
  */
 import {el} from "./dom.js";
 import {fill} from "./board_tools.js";
@@ -16,11 +17,19 @@ function correctForm(box) {
   const $ = (id) => document.getElementById(id);
   const open = $("correct-open"), form = $("correct-form"), pick = $("correct-seq"), input = $("correct-values"), error = $("correct-error");
 
-  // The typed-in random steps still in play (not struck through by an undo), latest first.
+  // The typed-in rolls the host may correct, latest first, as the server lists them (game.corrections).
   function typedIn() {
-    const random = new Set(live.table.random_actions || []), gone = live.undone || new Set();
-    return live.log.filter((e) => !gone.has(e.seq) && e.action && random.has(e.action.type) && Array.isArray(e.action.values))
-      .reverse();
+    return (live.game && live.game.corrections) || [];
+  }
+  const W = live.W || {};
+  // A die as the game writes it: Six-Dice's signed faces (+1, −3), Run Buster's plain ones.
+  const face = (v) => live.slug === "sixdice" ? (v > 0 ? `+${v}` : v < 0 ? `\u2212${-v}` : "0") : String(v);
+  // "Ivo's draw: +1 → −1" (the game's words correct_<kind>); before the new dice are typed, "→ …".
+  function label(c, values) {
+    const seat = c.seat === null ? null : live.table.seats.find((s) => s.position === c.seat);
+    const name = seat ? seat.name : T.theHost;
+    const words = W[`correct_${c.kind}`] || W.correct_roll || "{name}: {old} → {new}";
+    return fill(words, {name, old: c.values.map(face).join(" "), new: values ? values.map(face).join(" ") : "\u2026"});
   }
 
   function draw() {
@@ -31,8 +40,8 @@ function correctForm(box) {
     if (!found.length) show(false);
     if (!found.length) return;
     const chosen = pick.value;
-    pick.replaceChildren(...found.map((e) => el("option", {value: e.seq}, `#${e.seq} ${e.text}`)));
-    if (found.some((e) => String(e.seq) === chosen)) pick.value = chosen;
+    pick.replaceChildren(...found.map((c) => el("option", {value: c.seq}, label(c, null))));
+    if (found.some((c) => String(c.seq) === chosen)) pick.value = chosen;
   }
 
   function show(on) {
@@ -40,7 +49,13 @@ function correctForm(box) {
     open.setAttribute("aria-expanded", String(on));
     if (!on) error.textContent = "";
   }
-  open.addEventListener("click", () => { show(box.hidden); if (!box.hidden) pick.focus(); });
+  open.addEventListener("click", () => {
+    show(box.hidden);
+    if (box.hidden) return;
+    draw();
+    if (pick.options.length) pick.selectedIndex = 0;  // each time it opens: the latest roll
+    pick.focus();
+  });
   $("correct-cancel").addEventListener("click", () => { show(false); open.focus(); });
 
   // "+1 −3 2" → [1, -3, 2]; the minus sign may be typed as − or -.  null: not whole numbers.
@@ -54,16 +69,16 @@ function correctForm(box) {
     ev.preventDefault();
     error.textContent = "";
     const seen = live.game ? live.game.seq : 0;  // the game as the host saw it when they sent the form
-    const step = typedIn().find((e) => String(e.seq) === pick.value);
+    const step = typedIn().find((c) => String(c.seq) === pick.value);
     if (!step) { error.textContent = T.correctNone; return; }
     const values = parse(input.value);
     if (!values) { error.textContent = T.correctNumbers; input.focus(); return; }
-    if (values.length !== step.action.values.length) {
-      error.textContent = fill(T.correctCount, {n: step.action.values.length});
+    if (values.length !== step.values.length) {
+      error.textContent = fill(T.correctCount, {n: step.values.length});
       input.focus();
       return;
     }
-    if (!window.confirm(fill(T.correctConfirm, {seq: step.seq, values: values.join(" ")}))) return;
+    if (!window.confirm(fill(T.correctConfirmWhat, {what: label(step, values)}))) return;
     const ref = live.hostCommand("correct", {seq: step.seq, values, expected_seq: seen});
     live.onReply(ref, (msg) => {
       if (msg.type === "error") { error.textContent = msg.message; input.focus(); return; }

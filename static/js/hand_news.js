@@ -1,13 +1,15 @@
 /* News about your own hand, on your own phone: when a move makes the app change your dice by itself (your hand
- * regrouped, dice back to the bank, no draw, your straight busted), the event's "yours" line for this seat is
- * shown for a few seconds, in the second person.  It reads the live table's log and touches nothing else. */
+ * regrouped, dice back to the bank, no draw, your straight busted), or the host or the app chose for you, the
+ * event's "yours" line for this seat is shown in the second person, in a card kept until tapped away (a note that
+ * vanished by itself was missed; one fixed over the screen covered the hands).  It reads the live table's log. */
+import {el} from "./dom.js";
 import {live} from "./live.js";
 
 const box = document.getElementById("mine-note");
 if (box && live) watchMyHand(box);
 
 function watchMyHand(box) {
-  let last = null, timer = null;
+  let last = null;
 
   function check() {
     if (!live.game || live.role !== "seat" || live.seat === null || live.seat === undefined) return;
@@ -17,12 +19,10 @@ function watchMyHand(box) {
     const mine = log.filter((e) => e.seq > last && e.yours && e.yours[String(live.seat)]).map((e) => e.yours[String(live.seat)]);
     last = top;
     if (!mine.length) return;
-    box.textContent = mine.join(" · ");
+    box.replaceChildren(el("span", {class: "mine-text"}, mine.join(" · ")),
+      el("button", {type: "button", class: "small secondary", "data-mine-close": "", onclick: () => { box.hidden = true; }}, live.T.close));
     box.hidden = false;
-    clearTimeout(timer);
-    timer = setTimeout(() => { box.hidden = true; }, 9000);
   }
 
-  box.addEventListener("click", () => { box.hidden = true; });
   setInterval(check, 300);
 }

@@ -33,6 +33,7 @@ function tableConnection(app) {
   // The game's own words for its moves ("Undo {name}'s flip"), keyed by the engine's move_kind; else "move".
   const wordsNode = document.getElementById("move-words");
   const W = wordsNode ? JSON.parse(wordsNode.textContent) : {};
+  const STALE_MS = window.SIXDICE_STALE_MS || 600;  // a lost race: the pause before the board moves under the thumb
   const RETRY_MS = window.SIXDICE_RETRY_MS || 500;  // first reconnection delay, before jitter (a test may lengthen it)
 
   const NO_OFFERS = {take_back: null, undo: null, actors: Object.freeze([])};  // each offer's "none"
@@ -46,7 +47,7 @@ function tableConnection(app) {
   const live = {
     code: app.dataset.code, role: app.dataset.role, slug: app.dataset.game,
     seat: null, host: false, table: null, presence: {connected: []}, game: null, undone: new Set(),
-    standings: [], log: [], T, nextId: 1, ws: null, attempt: 0, listeners: [],
+    standings: [], log: [], T, W, nextId: 1, ws: null, attempt: 0, listeners: [],
     get renderer() { return boardFor(this.slug); },  // the game's board (game_boards.js)
 
     connect() {
@@ -142,8 +143,9 @@ function tableConnection(app) {
       return this.send({type: "take_back", seq: this.game.seq});
     },
     // "Take back your flip", "Undo Ann's flip": the kind of move is the engine's (move_kind), its words the game's.
+    // The undo names the seat whose move it is (offer.seat; null: the host's own move), not who sent it.
     moveLabel(prefix, offer) {
-      const actor = String(offer.actor != null ? offer.actor : "");
+      const actor = "seat" in offer ? (offer.seat === null ? "host" : String(offer.seat)) : String(offer.actor != null ? offer.actor : "");
       const seat = /^\d+$/.test(actor) && this.table ? this.table.seats.find((s) => s.position === Number(actor)) : null;
       const name = actor === "host" ? T.theHost : seat ? seat.name : "?";
       return fill(W[`${prefix}_${offer.kind}`] || T[`${prefix}_move`], {name});
@@ -189,6 +191,7 @@ function tableConnection(app) {
             this.lastEvents = msg.missed;
           }
           if (msg.type === "revoked") this.toast(msg.message);
+          this.noticeFromLog();
           if (msg.type === "welcome" && this.pending) this.sendPending();  // back online: deliver it now
           break;
         }
@@ -205,6 +208,13 @@ function tableConnection(app) {
           return;
         case "error":
           if (!this.settle(msg) && !this.replied(msg)) this.toast(msg.message);
+          if (msg.snapshot && msg.code === "stale") {
+            // A lost race: someone moved while this player was tapping.  The message says so at once; the board
+            // (and the prompt under the thumb) follows after a short pause, so a tap in flight lands on nothing new.
+            const snap = msg.snapshot;
+            setTimeout(() => { this.applySnapshot(snap); this.draw(); }, STALE_MS);
+            return;
+          }
           if (msg.snapshot) this.applySnapshot(msg.snapshot);
           break;
         case "handover": this.showHandover(msg); break;
@@ -223,7 +233,8 @@ function tableConnection(app) {
       if (s.game && this.game && s.game.id === this.game.id && s.game.seq < this.game.seq) return;
       this.game = s.game ? {id: s.game.id, number: s.game.number, seq: s.game.seq, status: s.game.status,
                             players: s.game.players, started_at: s.game.started_at, view: s.game.view,
-                            links: s.game.links || null} : null;  // a finished game's end links
+                            links: s.game.links || null,  // a finished game's end links
+                            corrections: s.game.corrections || []} : null;  // the host's: typed-in rolls, latest first
       this.undone = new Set();
       if (s.game) this.mergeOffers(s.game, true);
       this.log = s.game ? s.game.log.slice() : [];
@@ -261,9 +272,46 @@ function tableConnection(app) {
       }
       this.game.seq = u.seq; this.game.status = u.status; this.game.view = u.view;
       this.mergeOffers(u, false);
+      if (u.corrections && u.corrections.length) this.game.corrections = u.corrections.concat(this.game.corrections || []);
       this.log.push(...fresh);
       this.lastEvents = fresh;
-      for (const e of fresh) if (e.action && e.action.type === "undo") this.toast(e.text);  // in this phone's language
+      const told = fresh.filter((e) => e.notice);
+      if (told.length) this.showNotice(told[told.length - 1]);
+      for (const e of fresh) if (e.action && e.action.type === "undo" && !e.notice) this.toast(e.text);  // in this phone's language
+    },
+    // News every phone and the table screen shows once, above the board, until tapped away: what an undo or a
+    // correction changed, the last round beginning (the event's `notice`, docs/protocol.md).  Once per seq:
+    // remembered for the page's tab, so neither a table frame nor a reload shows it again.
+    noticeKey() { return `sixdice-notice-${this.code}-${this.game ? this.game.id : 0}`; },
+    noticeSeen() {
+      if (this.noticeAt != null && this.noticeAt.key === this.noticeKey()) return this.noticeAt.seq;
+      let seen = 0;
+      try { seen = Number(sessionStorage.getItem(this.noticeKey())) || 0; } catch (err) { /* no storage: this page only */ }
+      return seen;
+    },
+    showNotice(event) {
+      if (!event || event.seq <= this.noticeSeen()) return;
+      this.noticeAt = {key: this.noticeKey(), seq: event.seq};
+      try { sessionStorage.setItem(this.noticeKey(), String(event.seq)); } catch (err) { /* this page only */ }
+      let card = $("notice-card");
+      if (!card) {
+        card = el("div", {id: "notice-card", class: "card notice-card", role: "alert", hidden: ""},
+          el("p", {class: "notice-text"}),
+          el("button", {type: "button", class: "small secondary", "data-notice-close": ""}, T.close));
+        card.querySelector("button").addEventListener("click", () => { card.hidden = true; });
+        const board = $("board");
+        const top = document.querySelector(".host-split") || board;
+        if (top) top.before(card); else app.prepend(card);
+      }
+      const mine = this.seat !== null && (event.act_again || []).includes(this.seat);  // about this phone's own dice
+      card.classList.toggle("mine", mine);
+      card.dataset.seq = String(event.seq);
+      card.querySelector(".notice-text").textContent = event.notice;
+      card.hidden = false;
+    },
+    noticeFromLog() {  // a table frame: the latest notice of the log, unless this page showed it already
+      const told = (this.log || []).filter((e) => e.notice && !(this.undone && this.undone.has(e.seq)));
+      if (told.length) this.showNotice(told[told.length - 1]);
     },
 
     toast(text) { toast(text); },
@@ -452,7 +500,8 @@ function tableConnection(app) {
       const rule = ruleLink;  // the rule a line applies (rule_links.js)
       const items = this.log.slice(-60).reverse().map((e) => gone.has(e.seq)
         ? el("li", {value: e.seq, class: "undone"}, el("s", {}, e.text))
-        : e.stand_in ? el("li", {value: e.seq, class: "stand-in"}, `${e.text} ${T.standIn}`)  // the timer ran out
+        : e.stand_in ? el("li", {value: e.seq, class: "stand-in decided"}, e.text)  // the timer ran out: the line says it
+        : e.decided ? el("li", {value: e.seq, class: `decided decided-${e.decided.by}`, "data-why": e.decided.why}, e.text, rule(e))
         : el("li", {value: e.seq}, e.text, rule(e)));
       $("log").replaceChildren(...items);
     },

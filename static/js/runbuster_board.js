@@ -332,9 +332,10 @@ function roundEnd(el, live, v, nm) {
     el("p", {class: "rb-drinks"}, f(T.buysDrinks, {name: nm[v.loser]})),
     el("p", {class: "rb-next", "data-next": next}, f(T.nextPlayer1, {name: nm[next]}))];
   const closed = (live.table || {}).status === "closed";
-  if (live.role === "host" && live.game.status === "finished" && !closed) {
+  const host = live.role === "host" || !!live.host;  // a seated host (a game against the app) too
+  if (host && live.game.status === "finished" && !closed) {
     kids.push(el("button", {type: "button", class: "rb-next-round", onclick: () => live.hostCommand("rematch")}, T.nextRound));
-  } else if (live.role !== "replay" && !closed) kids.push(el("p", {class: "muted"}, T.waitNext));
+  } else if (live.role !== "replay" && !closed && !host) kids.push(el("p", {class: "muted"}, T.waitNext));
   return el("div", {class: "card rb-end"}, kids);
 }
 

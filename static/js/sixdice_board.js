@@ -134,8 +134,9 @@ function lastMove(live) {
   const batch = live.lastEvents || [];
   const fresh = batch.length && log.length && batch[batch.length - 1].seq === log[log.length - 1].seq;
   const events = (fresh ? batch : log.length ? log.slice(-1) : batch).slice(-3);
-  const line = (e) => el("li", {"data-seq": e.seq}, e.text,
-    e.actor === "system" && e.action && (e.action.type === "group" || e.action.type === "keep") ? el("small", {class: "sd-auto"}, " (" + tr("appChose") + ")") : null);
+  // The line says itself who decided ("The app chose for Ivo…", "The host chose for Ivo…"): only marked, no suffix.
+  const line = (e) => el("li", e.decided ? {"data-seq": e.seq, class: `decided decided-${e.decided.by}`, "data-why": e.decided.why}
+    : {"data-seq": e.seq}, e.text);
   return el("div", {class: "card sd-last"},
     el("h2", {class: "sr"}, tr("lastMove")),
     events.length ? el("ul", {}, events.map(line)) : el("p", {class: "muted"}, tr("noMoves")));
@@ -381,16 +382,20 @@ function keepPanel(live, v, asHost) {
   const p = v.pending;
   const choices = v.keep_choices || [];
   const def = choices.find((c) => c.default) || choices[0];
+  // The hand's value after each keep (the server's keep_values, in keep_options' order): what the choice is worth.
+  const values = v.keep_values || [], options = (v.keep_options || []).map((k) => JSON.stringify(k));
+  const after = (c) => { const i = options.indexOf(JSON.stringify(c.keep)); return i >= 0 && i < values.length ? values[i] : null; };
+  const worth = (c) => (after(c) !== null ? el("small", {class: "sd-keep-value"}, ` ${tr("value")} ${signed(after(c))}`) : null);
   const option = (c) => [partsPicture(live, c.kept), el("small", {class: "sd-returns"}, " " + tr("returns") + " "), partsPicture(live, c.returned, " back")];
   const alts = choices.filter((c) => c !== def);
   const keep = (c) => live.act({type: "keep", keep: c.keep, seat: p.seat}, asHost);
   return el("div", {class: "card sd-panel sd-choice", "data-choice": "keep"},
     asHost ? el("h2", {}, tr("chooseKeep", {name: who(v, p.seat)})) : null,
-    def ? el("div", {class: "sd-option default"}, el("small", {}, tr("defaultLabel")), ...option(def)) : null,
+    def ? el("div", {class: "sd-option default"}, el("small", {}, tr("defaultLabel"), worth(def)), ...option(def)) : null,
     el("div", {class: "sd-choice-row"},
       def ? el("button", {type: "button", class: "primary", "data-act": "accept", onclick: () => keep(def)}, tr("accept")) : null,
       alts.length ? el("details", {class: "sd-alts", open: ui.altsOpen || null, ontoggle: (e) => { ui.altsOpen = e.target.open; }}, el("summary", {}, tr("others", {n: alts.length})),
-        alts.map((c) => el("button", {type: "button", class: "sd-option", "data-act": "alt", onclick: () => keep(c)}, ...option(c)))) : null));
+        alts.map((c) => el("button", {type: "button", class: "sd-option", "data-act": "alt", onclick: () => keep(c)}, ...option(c), worth(c)))) : null));
 }
 
 // ------------------------------------------------------------------ the end

@@ -136,11 +136,12 @@ def test_a_wrong_flip_is_taken_back_by_the_mover_then_undone_by_the_host(server,
     asked: list[str] = []
     mover.once("dialog", lambda d: (asked.append(d.message), d.accept()))
     bar.click()
+    taker = {host: "Hal", ann: "Ann", dee: "Dee"}[mover]
     wait_seq(pages, at + 1)
     assert asked == ["Take back your flip? You can make the move again."]
     expect(bar).to_be_disabled()
-    for page in pages:
-        expect(page.locator("#toast")).to_contain_text("took back their flip")
+    for page in pages:  # a card above the board on every phone, until tapped away
+        expect(page.locator("#notice-card")).to_contain_text(f"Taken back: {taker}'s flip. Hands now:")
 
     # The flip again, with the right victim: the app deals the same die again.
     mover.wait_for_function("() => { const v = window.live.game.view; return v.pending && v.pending.kind === 'flip'; }")
@@ -175,7 +176,7 @@ def test_a_wrong_flip_is_taken_back_by_the_mover_then_undone_by_the_host(server,
     wait_seq(pages, at2 + 1)
     assert asked == [f"Undo {name}\u2019s flip? It stays in the list of moves, struck through."]
     for page in pages:
-        expect(page.locator("#toast")).to_contain_text("The host undid")
+        expect(page.locator("#notice-card")).to_contain_text(f"Taken back: {name}'s flip. Hands now:")
     mover.wait_for_function("() => { const v = window.live.game.view; return v.pending && v.pending.kind === 'flip'"
                             " && Array.isArray(v.legal_flips); }")
     at3 = seq(mover)

@@ -67,8 +67,9 @@ def test_take_back_then_the_host_corrects_the_roll_and_the_replay_strikes_both_t
     mover.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))  # it asks first
     bar.click()
     wait_past(other, before)
-    for page in (mover, other, host):  # every phone says what was undone
-        expect(page.locator("#toast")).to_contain_text(f"{name} took back their choice of straight")
+    for page in (mover, other, host):  # every phone says what was undone, in a card above the board until tapped away
+        expect(page.locator("#notice-card")).to_be_visible()
+        expect(page.locator("#notice-card")).to_contain_text(name)
     assert asked == ["Take back your straight? You can make the move again."]
     expect(mover.locator("#take-back")).to_be_disabled()
     assert view(mover)["your_turn"] and view(mover)["phase"] == "choose"  # back to choosing
@@ -94,8 +95,9 @@ def test_take_back_then_the_host_corrects_the_roll_and_the_replay_strikes_both_t
     host.get_by_role("button", name="Correct the roll").click()
     wait_past(mover, before)
     for page in (mover, other, host):  # every phone is told, in its language
-        expect(page.locator("#toast")).to_contain_text("The host corrects")
-        expect(page.locator("#toast")).not_to_contain_text("#")
+        expect(page.locator("#notice-card")).to_contain_text(f"Corrected: {name}")
+        expect(page.locator("#notice-card")).to_contain_text("1 2 3 4 5 6")
+        expect(page.locator("#notice-card")).not_to_contain_text("#")
     last = host.evaluate("window.live.log[window.live.log.length - 1]")
     assert last["actor"] == "host" and last["action"] == {"type": "roll", "values": [1, 2, 3, 4, 5, 6]}
     expect(form).to_be_hidden()
