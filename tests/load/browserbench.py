@@ -91,7 +91,8 @@ def run(moves: int) -> dict[str, Any]:
                     page.goto(url)
                 return page
 
-            host, join_url = sd.create_table(phone, server, players=4, auto_balance=True)
+            rounds = -(-moves // 4)  # a flip per seat per round: enough rounds for the moves asked
+            host, join_url = sd.create_table(phone, server, players=4, rounds=rounds, auto_balance=True)
             phones = [sd.join(phone, join_url, name) for name in ("Ana", "Ben", "Cleo", "Dev")]
             sd.start(host, phones)
             code = host.url.rstrip("/").split("/")[-2]
