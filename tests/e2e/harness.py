@@ -2,8 +2,10 @@
 
 A table page sets ``<html data-live="ready">`` once it has drawn the first
 table frame, and ``data-seq`` to the game's ``seq`` at every draw.  Read the
-page's state (``window.live``) only after :func:`wait_ready`; wait for a move
-with :func:`wait_seq`, and for anything a person sees with Playwright's
+page's state (``window.live``) only after :func:`wait_ready`, through
+:func:`live_eval` and :func:`wait_live` (no test names ``window.live`` or calls
+``wait_for_function`` itself: tests/e2e/test_waits.py checks it); wait for a
+move with :func:`wait_seq`, and for anything a person sees with Playwright's
 ``expect`` (which retries until the page shows it).
 """
 
@@ -40,3 +42,10 @@ def wait_seq(page: Page, at_least: int) -> int:
     wait_ready(page)
     page.wait_for_function("(n) => Number(document.documentElement.dataset.seq || -1) >= n", arg=at_least)
     return seq(page)
+
+
+def wait_live(page: Page, predicate: str, arg: Any = None, timeout: float | None = None) -> Any:
+    """Wait until ``predicate`` (a function of ``live`` and ``arg``) is true on the ready page; returns its value."""
+    wait_ready(page)
+    handle = page.wait_for_function(f"(arg) => ({predicate})(window.live, arg)", arg=arg, timeout=timeout)
+    return handle.json_value()
