@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from sixdice import ordinary_dice, rules
+from sixdice import ordinary_dice, rules, stickers
 from sixdice.gamekit.engine import (
     DEFAULT,
     HOST,
@@ -154,6 +154,12 @@ class SixDicePresentation(Presentation):
         """Bank sizes of the usual game, per number of players (the rules page shows them with plural forms)."""
         players = range(self.engine.min_players, self.engine.max_players + 1)
         return {"bank_examples": [{"players": n, "dice": BANK_PER_PLAYER * n} for n in players]}
+
+    sticker_sizes = (stickers.DEFAULT_SIZE, *(z for z in stickers.SIZES if z != stickers.DEFAULT_SIZE))
+
+    def sticker_sheet(self, paper: str, size_mm: int, fmt: str) -> bytes | None:
+        """Blue round pips for +, red square pips for −, one sticker per face (:mod:`sixdice.stickers`)."""
+        return stickers.render(paper, size_mm, fmt)
 
     def dice_needed(self, options: Mapping[str, Any], *, players: int) -> JSON | None:
         """How many real dice a table with these (raw) options uses, from the cleaned options: the bank's dice
@@ -397,8 +403,11 @@ class SixDiceEngine(GameEngine):
         d = self._dump(new)
         if state.get(HINTS_KEY):
             d[HINTS_KEY] = True
-        if ordinary_dice.FACES_KEY in state:
+        if ordinary_dice.FACES_KEY in state:  # ordinary dice: the table's option, and the dice a flip turns
             d[ordinary_dice.FACES_KEY] = state[ordinary_dice.FACES_KEY]
+            turn = ordinary_dice.turn_over(st, new, action, state.get(ordinary_dice.TURN_OVER_KEY))
+            if turn is not None:
+                d[ordinary_dice.TURN_OVER_KEY] = turn
         return d
 
     def system_action(
@@ -482,6 +491,8 @@ class SixDiceEngine(GameEngine):
         shared.pop("todo", None)
         shared["values"] = st.values()
         shared["faces"] = state.get(ordinary_dice.FACES_KEY) or ordinary_dice.SIXDICE  # how the boards draw a die
+        if ordinary_dice.TURN_OVER_KEY in state:
+            shared["turn_over"] = state[ordinary_dice.TURN_OVER_KEY]
         broken = self._broken_hands(st)
         shared["broken_hands"] = sorted(broken)
         shared["hand_parts"] = [self._hand_parts(h, s in broken) for s, h in enumerate(st.hands)]

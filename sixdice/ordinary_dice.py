@@ -16,10 +16,13 @@ draw pips.  No Django here.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sixdice.gamekit.errors import OptionsError
 from sixdice.gamekit.notation import gettext_noop
+
+if TYPE_CHECKING:
+    from sixdice.rules.game import State
 
 FACES_KEY = "faces"  # the option, and the key in the state dict that carries it to the boards
 ORDINARY = "ordinary"
@@ -79,3 +82,22 @@ def dice_needed(bank: int, players: int, start_dice: int, refill_per_player: int
     hands = start_dice * players
     return {"players": players, "total": bank, "hands": hands, "per_hand": start_dice, "bank": bank - hands,
             "refill": refill_per_player * players}
+
+
+TURN_OVER_KEY = "turn_over"  # in the state dict: the dice the last flip turned, while its turn goes on
+
+
+def turn_over(before: State, after: State, action: Mapping[str, Any], previous: Any) -> list[list[int]] | None:
+    """The real dice a flip asks the players to turn: ``[[seat, from, to], ...]``, the mover's die first.
+
+    At an ordinary-dice table the phones say it in pips ("turn your ⚁ (+2) to ⚄ (−2)").  Kept in the state
+    from the flip until its turn is over (the mover's draw and the balancing belong to it); ``None`` after.
+    """
+    if action.get("type") == "flip" and before.pending is not None and before.pending.kind == "flip":
+        mover, victim = before.pending.seat, int(action["victim"])
+        return [[mover, before.hands[mover].dice()[int(action["own"])], int(action["own_to"])],
+                [victim, before.hands[victim].dice()[int(action["other"])], int(action["other_to"])]]
+    if (isinstance(previous, list) and previous and after.current == previous[0][0]
+            and not (after.pending is not None and after.pending.kind == "flip")):
+        return previous
+    return None

@@ -68,11 +68,33 @@ def test_a_game_with_ordinary_dice_plays_as_the_same_values_with_the_games_own_d
     own_first, own_last, own_log = _play({"dice": "physical", "rounds": 3}, rolls)
     assert "faces" not in own_first and "faces" not in own_last
     assert own_log == log
-    assert {k: v for k, v in last.items() if k != "faces"} == own_last
+    assert {k: v for k, v in last.items() if k not in ("faces", "turn_over")} == own_last
     assert ENGINE.view_parts(last)[0]["faces"] == "ordinary"
     assert ENGINE.view_parts(own_last)[0]["faces"] == "sixdice"
     # the one replay of the app (import, review, undo) rebuilds it from the log
     assert replay_to(first, log) == last
+
+
+def test_a_flip_says_which_real_dice_to_turn_until_its_turn_is_over():
+    first, _, log = _play({"dice": "physical", "faces": "ordinary", "rounds": 3})
+    state, seen = first, 0
+    for seat, action in log:
+        before = state
+        state = ENGINE.apply(state, action, actor=seat)
+        if action["type"] == "flip":
+            seen += 1
+            mover, victim = before["pending"]["seat"], action["victim"]
+            own = [x for g in before["hands"][mover]["groups"] for x in g] + before["hands"][mover]["loose"]
+            other = [x for g in before["hands"][victim]["groups"] for x in g] + before["hands"][victim]["loose"]
+            assert state["turn_over"] == [[mover, own[action["own"]], action["own_to"]],
+                                          [victim, other[action["other"]], action["other_to"]]]
+            assert ENGINE.view_parts(state)[0]["turn_over"] == state["turn_over"]
+            flip = state["turn_over"]
+        elif state["pending"] and state["pending"]["kind"] == "flip" or state["current"] != before["current"]:
+            assert "turn_over" not in state  # the next turn: the notice is gone
+        elif "turn_over" in before:
+            assert state["turn_over"] == flip  # the draw and the balancing of the same turn
+    assert seen >= 6
 
 
 def replay_to(first: dict, log: list[tuple[int, dict]]) -> dict:
