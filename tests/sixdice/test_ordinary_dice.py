@@ -8,8 +8,8 @@ import pytest
 
 from sixdice import ordinary_dice
 from sixdice.engine import ENGINE
-from sixdice.gamekit.errors import OptionsError
 from sixdice.gamekit.engine import DEFAULT
+from sixdice.gamekit.errors import OptionsError
 from sixdice.gamekit.replay import replay
 from sixdice.rules.game import START_DICE
 from sixdice.rules.variants import preset

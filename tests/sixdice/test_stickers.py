@@ -59,7 +59,7 @@ def test_the_pdf_is_one_page_and_its_stickers_measure_the_chosen_size(paper, siz
     for x, y, w, h in cut:
         assert abs(w - size) <= 0.5 and abs(h - size) <= 0.5, (w, h)
         # on the page, inside the margins a printer keeps
-        assert 5 <= x and x + w <= page_size[0] - 5 and 5 <= y and y + h <= page_size[1] - 5
+        assert x >= 5 and x + w <= page_size[0] - 5 and y >= 5 and y + h <= page_size[1] - 5
 
 
 def test_sizes_and_papers_are_checked():
