@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -113,3 +114,38 @@ def test_the_dice_a_table_needs_follow_the_rules(players, rules):
     assert need["refill"] == variants.refill * players
     bigger = ENGINE.presentation.dice_needed({"rules": rules, "bank": str(20 * players)}, players=players)
     assert bigger["total"] == 20 * players and bigger["bank"] == 14 * players
+
+
+def _said(html: str) -> dict[str, int]:
+    return {k: int(v) for k, v in re.findall(r'data-dice-(\w+)="(\d+)"', html)}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("players", range(2, 9))
+def test_the_new_table_form_says_the_dice_the_rules_ask_for(client, players):
+    """The rules (/work/shared/spec/six-dice.md): 6 dice each to start, a bank of 12 per player in all; the
+    recommended rules refill the bank to 3 per player each round."""
+    for rules, refill in (("as_written", 0), ("recommended", 3 * players)):
+        html = client.get(f"/new/sixdice/dice/?players={players}&rules={rules}&dice=physical&faces=ordinary").json()["html"]
+        assert _said(html) == {"total": 12 * players, "hands": 6 * players, "bank": 6 * players, "refill": refill}
+        assert f"The group needs {12 * players} dice for {players} players." in html
+        assert f"{6 * players} dice are rolled at the start, 6 for each player;" in html
+        assert f"the app keeps count of the other {6 * players} dice, in the bank." in html
+        assert ("up to %s new dice may join at once" % refill in html) == bool(refill)
+    fr = client.get(f"/new/sixdice/dice/?players={players}&rules=as_written", HTTP_ACCEPT_LANGUAGE="fr").json()["html"]
+    assert f"Le groupe a besoin de {12 * players} dés pour {players} joueurs." in fr
+
+
+@pytest.mark.django_db
+def test_the_form_says_why_it_cannot_count_and_a_refused_form_keeps_the_count(client):
+    html = client.get("/new/sixdice/dice/?players=3&bank=5").json()["html"]
+    assert "The bank must hold 18 to 150 dice for 3 players" in html and "data-dice" not in html
+    assert client.get("/new/sixdice/dice/?players=x").json()["html"].count("Six-Dice takes 2 to 8 players") == 1
+    assert client.get("/new/runbuster/dice/?players=3").json() == {"html": ""}  # a game that says nothing of it
+    assert client.get("/new/nosuchgame/dice/").status_code == 404
+    page = client.post("/new/sixdice/", {"players": "5", "dice": "app", "faces": "ordinary", "rules": "as_written"})
+    assert page.status_code == 400 and page.content.decode().count("choose real dice") == 2  # the form's error, the count's
+    page = client.post("/new/sixdice/", {"players": "5", "dice": "physical", "faces": "ordinary", "rules": "as_written",
+                                         "bots": "7"})
+    assert page.status_code == 400 and "every seat but one" in page.content.decode()
+    assert _said(page.content.decode()) == {"total": 60, "hands": 30, "bank": 30, "refill": 0}
