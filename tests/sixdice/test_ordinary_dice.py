@@ -131,7 +131,7 @@ def test_the_new_table_form_says_the_dice_the_rules_ask_for(client, players):
         assert f"The group needs {12 * players} dice for {players} players." in html
         assert f"{6 * players} dice are rolled at the start, 6 for each player;" in html
         assert f"the app keeps count of the other {6 * players} dice, in the bank." in html
-        assert ("up to %s new dice may join at once" % refill in html) == bool(refill)
+        assert (f"up to {refill} new dice may join at once" in html) == bool(refill)
     fr = client.get(f"/new/sixdice/dice/?players={players}&rules=as_written", HTTP_ACCEPT_LANGUAGE="fr").json()["html"]
     assert f"Le groupe a besoin de {12 * players} dés pour {players} joueurs." in fr
 
