@@ -16,6 +16,7 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from sixdice.engine import ENGINE
@@ -23,6 +24,8 @@ from sixdice.gamekit.engine import HOST, SYSTEM
 from tests.e2e.conftest import screenshot
 from tests.e2e.harness import live_eval, wait_live, wait_ready, wait_seq
 from tests.e2e.test_access import axe_check
+
+pytestmark = pytest.mark.browser
 
 SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
 FACES = (1, 2, 3, -1, -2, -3)
@@ -74,6 +77,24 @@ def test_the_form_says_how_many_dice_for_2_to_8_players(phone, server):
     keep(form, "dice-new-table")
     form.get_by_label("The app rolls them").check()
     expect(ordinary).to_be_disabled()
+
+
+def test_the_rules_and_the_lesson_show_the_mapping_and_the_sheet(phone, server):
+    rules = phone(server.url + "/rules/sixdice/")
+    rules.locator("#lang-select").select_option("uk")
+    expect(rules.locator("html")).to_have_attribute("lang", "uk")
+    picture = rules.locator('[data-region="ordinary-dice"]')
+    expect(picture).to_contain_text("протилежні грані, 6, 5 і 4 очки")
+    expect(picture.locator(".pips-map .die.pips")).to_have_count(6)
+    link = rules.locator('[data-sticker="pdf-a4-19"]')
+    expect(link).to_be_visible()
+    response = rules.request.get(server.url + (link.get_attribute("href") or ""))
+    assert response.ok and response.headers["content-type"] == "application/pdf" and response.body()[:5] == b"%PDF-"
+    assert axe_check(rules, "rules page with ordinary dice, uk") == []
+    lesson = rules
+    lesson.goto(server.url + "/learn/sixdice/")
+    lesson.get_by_text("Немає кубиків Six-Dice? Грайте звичайними кубиками").click()  # the language stays (cookie)
+    expect(lesson.locator('#ordinary-dice [data-region="ordinary-dice"]')).to_be_visible()
 
 
 def _create(phone, server) -> tuple[Page, str]:
