@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from sixdice import rules
+from sixdice import ordinary_dice, rules, stickers
 from sixdice.gamekit.engine import (
     DEFAULT,
     HOST,
@@ -37,7 +37,7 @@ from sixdice.gamekit.options import on_off, whole_number
 from sixdice.gamekit.schema import Field
 from sixdice.rules import bots
 from sixdice.rules.dice import ZERO_GROUP_INDEX, counts_of
-from sixdice.rules.game import Hand, State, final_scores
+from sixdice.rules.game import START_DICE, Hand, State, final_scores
 from sixdice.rules.variants import (
     AS_WRITTEN,
     MAX_FIRST_BONUS,
@@ -155,6 +155,19 @@ class SixDicePresentation(Presentation):
         players = range(self.engine.min_players, self.engine.max_players + 1)
         return {"bank_examples": [{"players": n, "dice": BANK_PER_PLAYER * n} for n in players]}
 
+    sticker_sizes = (stickers.DEFAULT_SIZE, *(z for z in stickers.SIZES if z != stickers.DEFAULT_SIZE))
+
+    def sticker_sheet(self, paper: str, size_mm: int, fmt: str) -> bytes | None:
+        """Blue round pips for +, red square pips for −, one sticker per face (:mod:`sixdice.stickers`)."""
+        return stickers.render(paper, size_mm, fmt)
+
+    def dice_needed(self, options: Mapping[str, Any], *, players: int) -> JSON | None:
+        """How many real dice a table with these (raw) options uses, from the cleaned options: the bank's dice
+        in all (6 in each hand at the start, the rest in the bank) and, with the bank refill, how many may
+        join at once (see :func:`sixdice.ordinary_dice.dice_needed`)."""
+        opts = self.engine.clean_options(options, players=players)
+        return ordinary_dice.dice_needed(opts["bank"], players, START_DICE, int(opts.get("refill") or 0))
+
     def plural_forms(self, ngettext: Callable[[str, str, int], str]) -> Mapping[str, Callable[[int], str]]:
         """The bank's count on the board."""
         return {"bank": lambda n: ngettext("Bank: %(n)s die", "Bank: %(n)s dice", n)}
@@ -240,6 +253,7 @@ class SixDiceEngine(GameEngine):
             "rounds": rounds,
             "time_limit_minutes": minutes,
             "dice": dice.strip().lower(),
+            **ordinary_dice.clean_faces(raw, dice.strip().lower()),  # ordinary dice, read by their pips
             "auto_balance": on_off(raw, "auto_balance", part(gettext_noop("Automatic balancing"))),
             "hints": on_off(raw, "hints", part(gettext_noop("Hints"))),
             **variants.to_dict(),  # house rules: only those that differ from the rules as written
@@ -305,6 +319,8 @@ class SixDiceEngine(GameEngine):
         d = self._dump(st)
         if opts["hints"]:
             d[HINTS_KEY] = True  # the table's hints option travels with the state (the view sees only the state)
+        if ordinary_dice.FACES_KEY in opts:
+            d[ordinary_dice.FACES_KEY] = opts[ordinary_dice.FACES_KEY]  # so does ordinary dice: the boards draw pips
         return d
 
     def app_draws(self, options: Mapping[str, Any]) -> bool:
@@ -387,6 +403,11 @@ class SixDiceEngine(GameEngine):
         d = self._dump(new)
         if state.get(HINTS_KEY):
             d[HINTS_KEY] = True
+        if ordinary_dice.FACES_KEY in state:  # ordinary dice: the table's option, and the dice a flip turns
+            d[ordinary_dice.FACES_KEY] = state[ordinary_dice.FACES_KEY]
+            turn = ordinary_dice.turn_over(st, new, action, state.get(ordinary_dice.TURN_OVER_KEY))
+            if turn is not None:
+                d[ordinary_dice.TURN_OVER_KEY] = turn
         return d
 
     def system_action(
@@ -469,6 +490,9 @@ class SixDiceEngine(GameEngine):
         shared = st.to_dict()
         shared.pop("todo", None)
         shared["values"] = st.values()
+        shared["faces"] = state.get(ordinary_dice.FACES_KEY) or ordinary_dice.SIXDICE  # how the boards draw a die
+        if ordinary_dice.TURN_OVER_KEY in state:
+            shared["turn_over"] = state[ordinary_dice.TURN_OVER_KEY]
         broken = self._broken_hands(st)
         shared["broken_hands"] = sorted(broken)
         shared["hand_parts"] = [self._hand_parts(h, s in broken) for s, h in enumerate(st.hands)]

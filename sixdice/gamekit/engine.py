@@ -222,6 +222,20 @@ class Presentation:
     def __init__(self, engine: GameEngine) -> None:
         self.engine = engine
 
+    sticker_sizes: ClassVar[tuple[int, ...]] = ()
+    """The die sizes (mm) the game's printable sticker sheet is drawn for, the default first; empty: no sheet."""
+
+    def sticker_sheet(self, paper: str, size_mm: int, fmt: str) -> bytes | None:
+        """The printable sticker sheet that makes the game's dice from ordinary ones: ``paper`` ``a4`` or
+        ``letter``, ``size_mm`` one of :attr:`sticker_sizes`, ``fmt`` ``pdf`` or ``svg``; ``None``: no sheet."""
+        return None
+
+    def dice_needed(self, options: Mapping[str, Any], *, players: int) -> dict[str, Any] | None:
+        """How many real dice a table with these options (as the new-table form sends them) uses, as figures
+        for the game's ``<slug>/_dice_needed.html``; ``None``: the form says nothing of it.  May raise
+        :class:`~sixdice.gamekit.errors.OptionsError` for options the game refuses."""
+        return None
+
     def die_face(self, value: int) -> DieFace:
         """How one die value is drawn on server-rendered pages and the replay's generic drawing."""
         return DieFace(str(value), "pip")

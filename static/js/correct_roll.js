@@ -23,7 +23,11 @@ function correctForm(box) {
   }
   const W = live.W || {};
   // A die as the game writes it: Six-Dice's signed faces (+1, −3), Run Buster's plain ones.
-  const face = (v) => live.slug === "sixdice" ? (v > 0 ? `+${v}` : v < 0 ? `\u2212${-v}` : "0") : String(v);
+  const signedFace = (v) => (v > 0 ? `+${v}` : v < 0 ? `\u2212${-v}` : "0");
+  // At an ordinary-dice table (the view's faces) a die is also its pips: "⚁+2" (1..3 pips +, 4..6 −).
+  const pipsOf = (v) => String.fromCodePoint(0x2680 + (v > 0 ? v : 7 + v) - 1);
+  const ordinary = () => !!(live.game && live.game.view && live.game.view.faces === "ordinary");
+  const face = (v) => live.slug === "sixdice" ? (ordinary() && v ? pipsOf(v) : "") + signedFace(v) : String(v);
   // "Ivo's draw: +1 → −1" (the game's words correct_<kind>); before the new dice are typed, "→ …".
   function label(c, values) {
     const seat = c.seat === null ? null : live.table.seats.find((s) => s.position === c.seat);
