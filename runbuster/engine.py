@@ -41,11 +41,10 @@ from sixdice.gamekit.engine import (
 )
 from sixdice.gamekit.errors import IllegalMove, NotAllowed, OptionsError
 from sixdice.gamekit.notation import Part, gettext_noop, moved_by, part, personal, ruled
+from sixdice.gamekit.options import dice_mode, on_off
 from sixdice.gamekit.schema import Field
 
-DICE_MODES = ("app", "physical")
-TRUE_WORDS = {"on", "1", "true", "yes", "y", "t"}
-FALSE_WORDS = {"off", "0", "false", "no", "n", "f", ""}
+SERIES_LABEL = gettext_noop("Play a series of rounds (Player 1 moves on each round)")
 DEFAULT_OPTIONS: JSON = {"dice": "app", "hints": False, "series": True}
 
 ACTION_SCHEMA: dict[str, dict[str, Field]] = {
@@ -54,21 +53,6 @@ ACTION_SCHEMA: dict[str, dict[str, Field]] = {
     "end_turn": {},
 }
 """Every action a phone or the host may send, with its exact fields (anything else is refused)."""
-
-
-def _flag(raw: Mapping[str, Any], key: str, default: bool) -> bool:
-    if key not in raw or raw[key] is None:
-        return default
-    value = raw[key]
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int) and value in (0, 1):
-        return bool(value)
-    if isinstance(value, str) and value.strip().lower() in TRUE_WORDS | FALSE_WORDS:
-        return value.strip().lower() in TRUE_WORDS
-    raise OptionsError(
-        gettext_noop("Option %(key)s must be on or off, not %(value)s."), params={"key": repr(key), "value": repr(value)}
-    )
 
 
 def _roller_name(names: Sequence[str], seat: int) -> str:
@@ -146,20 +130,11 @@ class RunBusterEngine(GameEngine):
                 params={"low": self.min_players, "high": self.max_players, "players": players},
             )
         raw = raw or {}
-        dice = raw.get("dice") or "app"
-        if not isinstance(dice, str) or dice.strip().lower() not in DICE_MODES:
-            raise OptionsError(
-                gettext_noop("Option 'dice' must be 'app' or 'physical', not %(value)s."), params={"value": repr(dice)}
-            )
         return {
-            "dice": dice.strip().lower(),
-            "hints": _flag(raw, "hints", False),
-            "series": _flag(raw, "series", True),
+            "dice": dice_mode(raw),
+            "hints": on_off(raw, "hints", part(gettext_noop("Hints"))),
+            "series": on_off(raw, "series", part(SERIES_LABEL), default=True),
         }
-
-    def app_draws(self, options: Mapping[str, Any]) -> bool:
-        """The app rolls unless the table plays with real dice (``dice: physical``)."""
-        return options.get("dice", "app") != "physical"
 
     def upgrade_options(self, options: Mapping[str, Any], *, version: int) -> JSON:
         """Format 1 to 2: the first tables kept an unused ``bots`` list (the seats say which the app plays)."""

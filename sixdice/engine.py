@@ -33,7 +33,7 @@ from sixdice.gamekit.engine import (
 )
 from sixdice.gamekit.errors import GameError, IllegalMove, NotAllowed, OptionsError
 from sixdice.gamekit.notation import Part, gettext_noop, part
-from sixdice.gamekit.options import on_off, whole_number
+from sixdice.gamekit.options import dice_mode, on_off, whole_number
 from sixdice.gamekit.schema import Field
 from sixdice.rules import bots
 from sixdice.rules.dice import ZERO_GROUP_INDEX, counts_of
@@ -227,19 +227,11 @@ class SixDiceEngine(GameEngine):
             raise OptionsError(
                 gettext_noop("The time limit must be 1 to %(max)s minutes, or empty for none."), params={"max": MAX_MINUTES}
             )
-        dice = raw.get("dice", "app")
-        if dice is None or (isinstance(dice, str) and not dice.strip()):
-            dice = "app"
-        if not isinstance(dice, str) or dice.strip().lower() not in ("app", "physical"):
-            raise OptionsError(
-                gettext_noop('Dice must be "app" (the app rolls) or "physical" (real dice), not %(value)s.'),
-                params={"value": repr(dice)},
-            )
         return {
             "bank": bank,
             "rounds": rounds,
             "time_limit_minutes": minutes,
-            "dice": dice.strip().lower(),
+            "dice": dice_mode(raw),
             "auto_balance": on_off(raw, "auto_balance", part(gettext_noop("Automatic balancing"))),
             "hints": on_off(raw, "hints", part(gettext_noop("Hints"))),
             **variants.to_dict(),  # house rules: only those that differ from the rules as written
@@ -306,10 +298,6 @@ class SixDiceEngine(GameEngine):
         if opts["hints"]:
             d[HINTS_KEY] = True  # the table's hints option travels with the state (the view sees only the state)
         return d
-
-    def app_draws(self, options: Mapping[str, Any]) -> bool:
-        """The app rolls unless the table plays with real dice (``dice: physical``)."""
-        return options.get("dice", "app") != "physical"
 
     def system_reason(self, action: Mapping[str, Any]) -> str:
         """The app ends a game on time (``end_on_time``, R10); it rolls app dice and balances by default."""

@@ -52,6 +52,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from . import notation
 from .errors import OptionsError
 from .notation import Part, part
+from .options import app_rolls
 from .schema import BadAction, check_json, clean_action
 
 __all__ = [
@@ -346,8 +347,12 @@ class GameEngine:
     stops at any of them, and a typed-in one may be corrected by the host."""
 
     def app_draws(self, options: Mapping[str, Any]) -> bool:
-        """Whether the app draws the random values at a table with these options (default) or they are typed in."""
-        return True
+        """Whether the app draws the random values at a table with these options, or they are typed in.
+
+        Default: the kit's ``dice`` option (:func:`~sixdice.gamekit.options.dice_mode`): the app draws unless
+        the table plays with real dice (``dice: physical``); a game without that option always draws.
+        """
+        return app_rolls(options)
 
     def is_random(self, action: Mapping[str, Any]) -> bool:
         """Whether ``action`` is one of :attr:`random_actions` (not a hook)."""

@@ -26,7 +26,7 @@ from sixdice.gamekit import (
     replay,
 )
 from sixdice.gamekit.engine import REGISTRY, PlayRecord, Presentation, suggested_action
-from sixdice.gamekit.options import on_off, whole_number
+from sixdice.gamekit.options import dice_mode, on_off, whole_number
 from tests.tinygame import TINY
 
 
@@ -197,4 +197,21 @@ def test_option_parsers():
     assert on_off({"x": None}, "x", label, default=True) is True
     with pytest.raises(OptionsError, match="must be on or off"):
         on_off({"x": "perhaps"}, "x", label)
+
+
+def test_the_dice_mode_and_who_draws_by_default():
+    assert [dice_mode(raw) for raw in ({}, {"dice": None}, {"dice": " "}, {"dice": " Physical"}, {"dice": "app"})] == [
+        "app", "app", "app", "physical", "app"]
+    for bad in ("loaded", 1, True, ["app"]):
+        with pytest.raises(OptionsError, match='Dice must be "app"'):
+            dice_mode({"dice": bad})
+    engine = Counting()  # the kit's default: the app draws unless the table's dice are typed in
+    assert engine.app_draws({}) and engine.app_draws({"dice": "app"})
+    assert not engine.app_draws({"dice": "physical"})
+    for slug in ("sixdice", "runbuster"):  # both games parse it with the kit and take its default
+        game = get_engine(slug)
+        assert game.clean_options({"dice": " PHYSICAL "}, players=2)["dice"] == "physical"
+        assert type(game).app_draws is GameEngine.app_draws
+        with pytest.raises(OptionsError, match='Dice must be "app"'):
+            game.clean_options({"dice": "loaded"}, players=2)
 
