@@ -59,7 +59,6 @@ def _roller_name(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else f"Player {seat + 1}"
 
 
-PARSED_KEPT = 4  # states remembered by identity (see RunBusterEngine._state)
 
 
 class RunBusterPresentation(Presentation):
@@ -165,21 +164,11 @@ class RunBusterEngine(GameEngine):
 
     # -- helpers ----------------------------------------------------------
     def __init__(self) -> None:
-        self._parsed: ParsedStates[State] = ParsedStates(PARSED_KEPT)  # States are frozen
-
-    def _state(self, state: Mapping[str, Any]) -> State:
-        st = self._parsed.get(state)
-        if st is None:
-            try:
-                st = State.from_dict(state)
-            except ValueError as exc:
-                raise IllegalMove(gettext_noop("The saved game state is damaged (%(error)s)."), params={"error": str(exc)}) from None
-            self._parsed.remember(state, st)
-        return st
+        self._state: ParsedStates[State] = ParsedStates(State.from_dict)  # States are frozen
 
     def _dump(self, before: Mapping[str, Any], new: State) -> JSON:
         d = {**new.to_dict(), "names": list(before.get("names", [])), "options": dict(before.get("options", {}))}
-        self._parsed.remember(d, new)
+        self._state.remember(d, new)
         return d
 
     @staticmethod

@@ -53,7 +53,6 @@ MAX_BANK_PER_PLAYER = 50
 MAX_MINUTES = 24 * 60
 VIEW_GROUPINGS = 60  # at most this many alternatives are sent to a phone
 BANK_PER_PLAYER = 12  # the usual bank: 12 dice per player (the rules' default)
-PARSED_KEPT = 4  # states remembered by identity (see SixDiceEngine._state)
 COACH_ROUNDS = 4  # a coached first game is short
 HINTS_KEY = "hints"  # in the state dict: the table's hints option (see start)
 HINTS_KEPT = 64  # hints remembered (the same position is viewed by every connection)
@@ -73,15 +72,6 @@ ACTION_SCHEMA: dict[str, dict[str, Field]] = {
     "end_on_time": {"seat": _SEAT},
 }
 """Every action a phone or the host may send, with its exact fields (anything else is refused)."""
-
-
-def _parse(state: Mapping[str, Any]) -> State:
-    try:
-        return State.from_dict(state)
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-        raise IllegalMove(
-            gettext_noop("The saved game state is damaged (%(error)s)."), params={"error": f"{e.__class__.__name__}: {e}"}
-        ) from None
 
 
 class SixDicePresentation(Presentation):
@@ -180,19 +170,12 @@ class SixDiceEngine(GameEngine):
     presentation_class = SixDicePresentation
 
     def __init__(self) -> None:
-        self._parsed: ParsedStates[State] = ParsedStates(PARSED_KEPT)
+        self._state: ParsedStates[State] = ParsedStates(State.from_dict)
         self._hints: dict[str, JSON] = {}
-
-    def _state(self, state: Mapping[str, Any]) -> State:
-        st = self._parsed.get(state)
-        if st is None:
-            st = _parse(state)
-            self._parsed.remember(state, st)
-        return st
 
     def _dump(self, st: State) -> JSON:
         d = st.to_dict()
-        self._parsed.remember(d, st)
+        self._state.remember(d, st)
         return d
 
     # ------------------------------------------------------------ options and start

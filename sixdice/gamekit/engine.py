@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 from . import notation
-from .errors import OptionsError
+from .errors import IllegalMove, OptionsError
 from .notation import Part, part
 from .options import app_rolls
 from .schema import BadAction, check_json, clean_action
@@ -155,25 +155,36 @@ Parsed = TypeVar("Parsed")
 
 
 class ParsedStates(Generic[Parsed]):
-    """The last few state dicts an engine parsed, with what it parsed them into, by identity.
+    """An engine's parser of state dicts, which remembers the last few it parsed or made, by identity.
 
     A move asks about the same state several times (apply, the app's roll,
-    the outcome, the view), and would parse it each time.  The pairs are
-    replaced whole, so a reader on another thread sees a consistent tuple;
-    the parsed objects must be immutable and the dicts are never mutated.
+    the outcome, the view), and would parse it each time.  Call it with a
+    state dict to get the parsed state; a dict the parser refuses (a damaged
+    saved state) is an :class:`IllegalMove`, never a traceback.  The pairs
+    are replaced whole, so a reader on another thread sees a consistent
+    tuple; the parsed objects must be immutable and the dicts are never
+    mutated (states are values, ``docs/gamekit.md``).
     """
 
-    def __init__(self, keep: int = 4) -> None:
+    def __init__(self, parse: Callable[[Mapping[str, Any]], Parsed], keep: int = 4) -> None:
+        self.parse = parse
         self.keep = keep
         self._pairs: tuple[tuple[Mapping[str, Any], Parsed], ...] = ()
 
-    def get(self, state: Mapping[str, Any]) -> Parsed | None:
+    def __call__(self, state: Mapping[str, Any]) -> Parsed:
         for known, parsed in self._pairs:
             if known is state:
                 return parsed
-        return None
+        try:
+            parsed = self.parse(state)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            raise IllegalMove(notation.gettext_noop("The saved game state is damaged (%(error)s)."),
+                              params={"error": f"{e.__class__.__name__}: {e}"}) from None
+        self.remember(state, parsed)
+        return parsed
 
     def remember(self, state: Mapping[str, Any], parsed: Parsed) -> None:
+        """``state`` is what ``parsed`` dumps to (an engine's new state dict): the next call need not parse it."""
         self._pairs = ((state, parsed), *self._pairs[: self.keep - 1])
 
 
