@@ -6,7 +6,7 @@ No Django here: the adapter speaks plain JSON dicts (see
 
 from __future__ import annotations
 
-import json
+import functools
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -72,6 +72,17 @@ ACTION_SCHEMA: dict[str, dict[str, Field]] = {
     "end_on_time": {"seat": _SEAT},
 }
 """Every action a phone or the host may send, with its exact fields (anything else is refused)."""
+
+
+@functools.lru_cache(maxsize=HINTS_KEPT)
+def _hint(st: State) -> JSON | None:
+    """The strong bot's suggestion for the pending decision of ``st`` (a frozen, hashable state), remembered:
+    every connection at the table views the same position."""
+    assert st.pending is not None
+    h = bots.hint(st)
+    if h is None:
+        return None
+    return {"kind": st.pending.kind, "action": h.action, "value": round(h.value, 1), "win": h.value >= bots.WIN}
 
 
 class SixDicePresentation(Presentation):
@@ -171,7 +182,6 @@ class SixDiceEngine(GameEngine):
 
     def __init__(self) -> None:
         self._state: ParsedStates[State] = ParsedStates(State.from_dict)
-        self._hints: dict[str, JSON] = {}
 
     def _dump(self, st: State) -> JSON:
         d = st.to_dict()
@@ -415,17 +425,8 @@ class SixDiceEngine(GameEngine):
         p = st.pending
         if st.over or p is None or p.seat != seat or not bots.is_decision(st):
             return None
-        key = json.dumps([st.to_dict(), seat], sort_keys=True)
-        cached = self._hints.get(key)
-        if cached is None:
-            h = bots.hint(st)
-            if h is None:
-                return None
-            cached = {"kind": p.kind, "action": h.action, "value": round(h.value, 1), "win": h.value >= bots.WIN}
-            self._hints[key] = cached
-            while len(self._hints) > HINTS_KEPT:
-                self._hints.pop(next(iter(self._hints)))
-        return dict(cached)
+        found = _hint(st)
+        return None if found is None else dict(found)
 
     # ------------------------------------------------------------ what phones see
 

@@ -442,3 +442,24 @@ def test_ranks_of_a_finished_game():
     over = replace(st, winners=(2,), end_reason="rounds", pending=None)
     assert ENGINE.final_ranks(over.to_dict(), players=3) == [2, 2, 1]
     assert ENGINE.final_ranks(replace(over, winners=(0, 1)).to_dict(), players=3) == [1, 1, 2]
+
+
+def test_a_hint_is_searched_once_per_position_and_handed_out_as_a_copy(monkeypatch):
+    """The search is deterministic and every connection views the same position: the second ask is remembered."""
+    from sixdice import engine as adapter
+    from sixdice.rules import bots
+
+    adapter._hint.cache_clear()
+    searched = []
+    real = bots.hint
+    monkeypatch.setattr(bots, "hint", lambda st: searched.append(1) or real(st))
+    state = turn_state()
+    seat = min(ENGINE.actors(state))
+    first = ENGINE.hint(state, seat)
+    assert first is not None and first["kind"] == "flip" and first["action"]["type"] == "flip"
+    first["kind"] = "changed by a caller"
+    again = ENGINE.hint(json.loads(json.dumps(state)), seat)  # the same position, read again from the database
+    assert again is not None and again["kind"] == "flip"
+    assert searched == [1]
+    assert ENGINE.hint(state, (seat + 1) % 3) is None  # not that seat's decision: no search
+    assert searched == [1]
