@@ -32,6 +32,7 @@ from sixdice.gamekit.engine import (
     FirstPlayer,
     GameEngine,
     HandPicture,
+    MoveWords,
     Outcome,
     ParsedStates,
     PlayRecord,
@@ -70,6 +71,11 @@ class RunBusterPresentation(Presentation):
     lesson = "runbuster.lesson"
     rules_template = "rules/runbuster"
     end_reasons = {"full_straight": gettext_noop("Full straight")}
+    moves = {
+        "roll": MoveWords("roll", gettext_noop("roll")),
+        "choose": MoveWords("straight", gettext_noop("choice of straight")),
+        "end_turn": MoveWords("end_turn", gettext_noop("end of turn")),
+    }
 
     def picture(self, state: Mapping[str, Any]) -> BoardPicture:
         s = self.engine._state(state)
@@ -83,22 +89,6 @@ class RunBusterPresentation(Presentation):
             roller = "" if s.last_roller is None else f" ({_roller_name(names, s.last_roller)})"
             facts = (("roll", fmt_roll(s.last_roll) + roller),)
         return BoardPicture(hands=tuple(hands), facts=facts)
-
-    def move_kind(self, action: Mapping[str, Any]) -> str:
-        """A straight taken, a turn ended or a typed-in roll: the words of the undo and take-back buttons."""
-        kind = action.get("type")
-        return {"choose": "straight", "end_turn": "end_turn", "roll": "roll"}.get(str(kind), "move")
-
-    def move_name(self, action: Mapping[str, Any]) -> Part:
-        """A roll, a choice of straight or an end of turn, as an undo line names it."""
-        kind = action.get("type")
-        if kind == "roll":
-            return part(gettext_noop("roll"))
-        if kind == "choose":
-            return part(gettext_noop("choice of straight"))
-        if kind == "end_turn":
-            return part(gettext_noop("end of turn"))
-        return part(gettext_noop("move"))
 
     def play_record(self, state: Mapping[str, Any], *, players: int) -> PlayRecord:
         """Each seat's score is its place (1 for the first to complete a straight, the loser last): lowest wins."""

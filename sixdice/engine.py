@@ -24,6 +24,7 @@ from sixdice.gamekit.engine import (
     FirstPlayer,
     GameEngine,
     HandPicture,
+    MoveWords,
     Outcome,
     ParsedStates,
     PlayRecord,
@@ -104,6 +105,12 @@ class SixDicePresentation(Presentation):
         "custom": gettext_noop("Own house rules"),
     }
     end_reasons_by_rules = ("all_threes",)  # how often each set of rules ends at once, on all threes
+    moves = {
+        "flip": MoveWords("flip", gettext_noop("flip")),
+        "group": MoveWords("grouping", gettext_noop("grouping")),
+        "keep": MoveWords("keep", gettext_noop("choice of groups to keep")),
+        "roll": MoveWords("roll", gettext_noop("roll")),  # a typed-in roll (the app's own are never undone)
+    }
     default_reason = gettext_noop("automatic balancing")  # "The app chose for Ivo (automatic balancing): …"
 
     def die_face(self, value: int) -> DieFace:
@@ -117,24 +124,6 @@ class SixDicePresentation(Presentation):
         )
         facts = (("round", f"{st.round} / {st.rounds}"), ("bank", str(st.bank)))
         return BoardPicture(hands=hands, facts=facts)
-
-    def move_kind(self, action: Mapping[str, Any]) -> str:
-        """A flip, a grouping, a keep or a typed-in roll: the words of the undo and take-back buttons."""
-        kind = action.get("type")
-        return {"flip": "flip", "group": "grouping", "keep": "keep", "roll": "roll"}.get(str(kind), "move")
-
-    def move_name(self, action: Mapping[str, Any]) -> Part:
-        """A flip, a grouping, a choice of groups to keep or a roll, as an undo line names it."""
-        kind = action.get("type")
-        if kind == "flip":
-            return part(gettext_noop("flip"))
-        if kind == "group":
-            return part(gettext_noop("grouping"))
-        if kind == "keep":
-            return part(gettext_noop("choice of groups to keep"))
-        if kind == "roll":
-            return part(gettext_noop("roll"))
-        return part(gettext_noop("move"))
 
     def play_record(self, state: Mapping[str, Any], *, players: int) -> PlayRecord:
         """Each seat's score is what its hand counts at the end (its absolute value, as the house rules count it),

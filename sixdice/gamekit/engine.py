@@ -57,7 +57,7 @@ from .schema import BadAction, check_json, clean_action
 
 __all__ = [
     "DEFAULT", "DRAW", "HOST", "JSON", "REGISTRY", "SYSTEM", "TIMEOUT", "Actor", "BoardPicture", "DieFace", "FirstPlayer", "GameEngine",
-    "HandPicture", "Outcome", "ParsedStates", "Presentation",
+    "HandPicture", "MoveWords", "Outcome", "ParsedStates", "Presentation",
     "dense_ranks", "get_engine", "parse_actor", "register", "suggested_action",
 ]
 
@@ -151,6 +151,16 @@ class BoardPicture:
     facts: tuple[tuple[str, str], ...] = ()
 
 
+@dataclass(frozen=True)
+class MoveWords:
+    """What players call one type of action: ``kind``, a key the game's page translates (its ``move-words``:
+    "Undo Ann's roll"), and ``name``, the English name an undo line gives it (marked with ``gettext_noop``:
+    "The host undid Ana's roll")."""
+
+    kind: str
+    name: str
+
+
 Parsed = TypeVar("Parsed")
 
 
@@ -227,6 +237,9 @@ class Presentation:
     end_reasons_by_rules: ClassVar[tuple[str, ...]] = ()
     """The :attr:`Outcome.end_reason` codes whose share of games the statistics show for each set of rules
     (a column each, headed by its label in :attr:`end_reasons`)."""
+    moves: ClassVar[Mapping[str, MoveWords]] = {}
+    """The game's words for its moves, by action type, each declared once (:class:`MoveWords`): the undo and
+    take-back buttons and the undo lines (:meth:`move_kind`, :meth:`move_name`).  Empty: every move is a "move"."""
     default_reason: ClassVar[str] = notation.gettext_noop("the rules' default")
     """What the rules' own choice (:data:`DEFAULT`) is called at this game's tables, in a log line that says
     the app chose it for a seat: "The app chose for Ivo (automatic balancing): …"."""
@@ -250,14 +263,17 @@ class Presentation:
 
         The undo and take-back buttons say what they would take back ("Undo
         Ann's move"); the page looks the key up among the game's strings
-        (``move-words``) and falls back to the plain "move".  Default: ``"move"``.
+        (``move-words``) and falls back to the plain "move".  Not a hook: read
+        from :attr:`moves` (``"move"`` for a type it does not list).
         """
-        return "move"
+        words = self.moves.get(str(action.get("type")))
+        return words.kind if words is not None else "move"
 
     def move_name(self, action: Mapping[str, Any]) -> Part:
         """What a player calls ``action``, as a notation part: an undo line names the move it took back
-        ("The host undid Ana's move").  Default: "move"."""
-        return part(notation.gettext_noop("move"))
+        ("The host undid Ana's move").  Not a hook: read from :attr:`moves` ("move" for a type it does not list)."""
+        words = self.moves.get(str(action.get("type")))
+        return part(words.name if words is not None else notation.gettext_noop("move"))
 
     def rules_context(self) -> JSON:
         """Extra context for this game's rules page templates (see :attr:`rules_template`).  Default: none."""

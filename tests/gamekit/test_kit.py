@@ -25,7 +25,7 @@ from sixdice.gamekit import (
     register,
     replay,
 )
-from sixdice.gamekit.engine import REGISTRY, PlayRecord, Presentation, suggested_action
+from sixdice.gamekit.engine import REGISTRY, MoveWords, PlayRecord, Presentation, suggested_action
 from sixdice.gamekit.options import dice_mode, on_off, whole_number
 from tests.tinygame import TINY
 
@@ -86,13 +86,27 @@ def test_every_presentation_hook_has_a_default():
     game = Counting()
     shown = game.presentation
     state = game.start(players=["A", "B"], options={})
-    assert shown.move_kind({"type": "count"}) == "move"
+    assert shown.moves == {} and shown.move_kind({"type": "count"}) == "move"
     assert shown.move_name({"type": "count"}) == part("move")
     assert shown.lesson == "" and shown.rules_template is None and shown.rules_context() == {}
     assert shown.end_reasons == {} and shown.rule_sets == {} and shown.end_reasons_by_rules == ()
     assert shown.first_player_reference() is None
     assert shown.play_record(state, players=2) == PlayRecord()
     assert shown.plural_forms(lambda one, many, n: one if n == 1 else many) == {}
+
+
+def test_a_games_moves_are_named_from_its_one_table():
+    class Shown(Presentation):
+        moves = {"count": MoveWords("tally", "count of beans")}
+
+    shown = Shown(Counting())
+    assert (shown.move_kind({"type": "count"}), shown.move_name({"type": "count"})) == ("tally", part("count of beans"))
+    assert (shown.move_kind({"type": "other"}), shown.move_name({"type": "other"})) == ("move", part("move"))
+    for slug in ("sixdice", "runbuster"):  # each game's words come from its table: one entry per action it names
+        presentation = get_engine(slug).presentation
+        for kind, words in presentation.moves.items():
+            assert presentation.move_kind({"type": kind}) == words.kind
+            assert presentation.move_name({"type": kind}) == part(words.name)
 
 
 def test_an_engine_class_may_not_answer_a_presentation_hook():
