@@ -33,7 +33,7 @@ from sixdice.gamekit.engine import (
     register,
 )
 from sixdice.gamekit.errors import GameError, IllegalMove, NotAllowed, OptionsError
-from sixdice.gamekit.notation import Part, gettext_noop, part
+from sixdice.gamekit.notation import Part, gettext_noop, part, signed
 from sixdice.gamekit.options import dice_mode, on_off, whole_number
 from sixdice.gamekit.schema import Field
 from sixdice.rules import bots
@@ -115,7 +115,7 @@ class SixDicePresentation(Presentation):
 
     def die_face(self, value: int) -> DieFace:
         """Blue +1..+3, red −1..−3."""
-        return DieFace(f"+{value}", "pos") if value > 0 else DieFace(f"\u2212{abs(value)}", "neg")
+        return DieFace(signed(value), "pos" if value > 0 else "neg")
 
     def picture(self, state: Mapping[str, Any]) -> BoardPicture:
         st = self.engine._state(state)
@@ -135,8 +135,7 @@ class SixDicePresentation(Presentation):
         """
         st = self.engine._state(state)
         values = st.values()[:players]
-        signed = [f"{v:+d}".replace("-", "\u2212") if v else "0" for v in values]
-        note = ", ".join(f"{name} {value}" for name, value in zip(st.players, signed, strict=False))
+        note = ", ".join(f"{name} {signed(value)}" for name, value in zip(st.players, values, strict=False))
         return PlayRecord(scores=tuple(float(v) for v in final_scores(st)[:players]),
                           highest_wins=None if st.end_reason == "all_threes" else True, note=note)
 
@@ -585,8 +584,7 @@ class SixDiceEngine(GameEngine):
         st = self._state(state)
         if st.first is None:
             return None
-        values = [f"{name} {value:+d}".replace("-", "\u2212").replace("+0", "0")
-                  for name, value in zip(st.players, st.values(), strict=False)]
+        values = [f"{name} {signed(value)}" for name, value in zip(st.players, st.values(), strict=False)]
         return FirstPlayer(st.first, part(gettext_noop("R1: the hand nearest to 0 after the start rolls (%(values)s)"),
                                           values=", ".join(values)))
 

@@ -17,6 +17,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from sixdice.gamekit.engine import REGISTRY, GameEngine
 from sixdice.gamekit.errors import GameError
+from sixdice.gamekit.notation import signed
 
 DIE_STYLE = (
     "display:inline-flex;align-items:center;justify-content:center;min-width:2em;height:2em;"
@@ -24,15 +25,6 @@ DIE_STYLE = (
 )
 GROUP_STYLE = "display:inline-flex;border:1px dotted #888;border-radius:8px;margin:1px 4px 1px 0;padding:1px"
 TONE_COLOURS = {"pos": "#1558b0", "neg": "#b3261e", "pip": "#1b1b1f"}
-
-
-def signed(value: int | float) -> str:
-    """A hand's value as a reviewer reads it: +4, −3 (a real minus sign), 0."""
-    if value > 0:
-        return f"+{value}"
-    if value < 0:
-        return f"\u2212{abs(value)}"
-    return "0"
 
 
 def die(engine: GameEngine, value: int) -> SafeString:

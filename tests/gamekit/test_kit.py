@@ -26,6 +26,7 @@ from sixdice.gamekit import (
     replay,
 )
 from sixdice.gamekit.engine import REGISTRY, MoveWords, PlayRecord, Presentation, suggested_action
+from sixdice.gamekit.notation import signed
 from sixdice.gamekit.options import dice_mode, on_off, whole_number
 from tests.tinygame import TINY
 
@@ -229,3 +230,7 @@ def test_the_dice_mode_and_who_draws_by_default():
         with pytest.raises(OptionsError, match='Dice must be "app"'):
             game.clean_options({"dice": "loaded"}, players=2)
 
+
+
+def test_signed_numbers_carry_a_real_minus_sign():
+    assert [signed(v) for v in (4, -3, 0, 1.5, -0.5)] == ["+4", "\u22123", "0", "+1.5", "\u22120.5"]
