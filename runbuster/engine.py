@@ -71,6 +71,7 @@ class RunBusterPresentation(Presentation):
     lesson = "runbuster.lesson"
     rules_template = "rules/runbuster"
     end_reasons = {"full_straight": gettext_noop("Full straight")}
+    option_labels = {"hints": gettext_noop("Hints"), "series": SERIES_LABEL}
     moves = {
         "roll": MoveWords("roll", gettext_noop("roll")),
         "choose": MoveWords("straight", gettext_noop("choice of straight")),
@@ -87,7 +88,7 @@ class RunBusterPresentation(Presentation):
         facts: tuple[tuple[str, str], ...] = ()
         if s.last_roll:
             roller = "" if s.last_roller is None else f" ({_roller_name(names, s.last_roller)})"
-            facts = (("roll", fmt_roll(s.last_roll) + roller),)
+            facts = ((gettext_noop("Roll"), fmt_roll(s.last_roll) + roller),)
         return BoardPicture(hands=tuple(hands), facts=facts)
 
     def play_record(self, state: Mapping[str, Any], *, players: int) -> PlayRecord:

@@ -105,6 +105,19 @@ class SixDicePresentation(Presentation):
         "custom": gettext_noop("Own house rules"),
     }
     end_reasons_by_rules = ("all_threes",)  # how often each set of rules ends at once, on all threes
+    option_labels = {
+        "bank": gettext_noop("Dice in the bank"),
+        "rounds": gettext_noop("Rounds"),
+        "time_limit_minutes": gettext_noop("Time limit in minutes"),
+        "auto_balance": gettext_noop("Automatic balancing"),
+        "hints": gettext_noop("Hints"),
+        "last_turn_score": gettext_noop("A hand is scored at the end of its owner's last turn"),
+        "reverse_last_round": gettext_noop("The last round is played in reverse order"),
+        "no_flip_back": gettext_noop("No flip back at the player who just flipped you"),
+        "refill": gettext_noop("The bank refills each round to this many dice per player"),
+        "threes_dice": gettext_noop("The dice all threes needs"),
+        "first_bonus": gettext_noop("Compensation for the first seats: points per player who moves after you"),
+    }
     moves = {
         "flip": MoveWords("flip", gettext_noop("flip")),
         "group": MoveWords("grouping", gettext_noop("grouping")),
@@ -122,7 +135,7 @@ class SixDicePresentation(Presentation):
         hands = tuple(
             HandPicture(groups=tuple(tuple(g) for g in h.groups), loose=tuple(h.loose), score=h.value) for h in st.hands
         )
-        facts = (("round", f"{st.round} / {st.rounds}"), ("bank", str(st.bank)))
+        facts = ((gettext_noop("Round"), f"{st.round} / {st.rounds}"), (gettext_noop("Bank"), str(st.bank)))
         return BoardPicture(hands=hands, facts=facts)
 
     def play_record(self, state: Mapping[str, Any], *, players: int) -> PlayRecord:
@@ -279,6 +292,11 @@ class SixDiceEngine(GameEngine):
         if opts["hints"]:
             d[HINTS_KEY] = True  # the table's hints option travels with the state (the view sees only the state)
         return d
+
+    def time_limit(self, options: Mapping[str, Any]) -> int | None:
+        """The table's ``time_limit_minutes`` (R10: when it runs out the host may end the game), or ``None``."""
+        minutes = options.get("time_limit_minutes")
+        return minutes if isinstance(minutes, int) and not isinstance(minutes, bool) and minutes > 0 else None
 
     def system_reason(self, action: Mapping[str, Any]) -> str:
         """The app ends a game on time (``end_on_time``, R10); it rolls app dice and balances by default."""

@@ -143,8 +143,9 @@ class PlayRecord:
 class BoardPicture:
     """A state as plain data for the review pages' generic drawing.
 
-    ``facts`` are ``(key, value)`` pairs shown above the hands; ``key`` names
-    a label the page translates (e.g. ``"round"``).
+    ``facts`` are ``(label, value)`` pairs shown above the hands; ``label``
+    is English, marked with ``gettext_noop`` (the review pages translate it:
+    ``("Round", "3 / 12")``).
     """
 
     hands: tuple[HandPicture, ...] = ()
@@ -237,6 +238,11 @@ class Presentation:
     end_reasons_by_rules: ClassVar[tuple[str, ...]] = ()
     """The :attr:`Outcome.end_reason` codes whose share of games the statistics show for each set of rules
     (a column each, headed by its label in :attr:`end_reasons`)."""
+    option_labels: ClassVar[Mapping[str, str]] = {}
+    """A label per option of the game's own (its key in the cleaned options; English, marked with
+    ``gettext_noop``), as its new-table form words it: the admin shows a table's options in words.  The
+    options every table has (the dice, take-backs, coaching) are labelled by the tables; an option without a
+    label is shown by its key."""
     moves: ClassVar[Mapping[str, MoveWords]] = {}
     """The game's words for its moves, by action type, each declared once (:class:`MoveWords`): the undo and
     take-back buttons and the undo lines (:meth:`move_kind`, :meth:`move_name`).  Empty: every move is a "move"."""
@@ -609,6 +615,15 @@ class GameEngine:
 
         The statistics give each set its own row.  Default: ``None``, the game
         has no named sets of rules.
+        """
+        return None
+
+    def time_limit(self, options: Mapping[str, Any]) -> int | None:
+        """How many minutes a game with these (cleaned) options may last, counted from its start, or ``None``.
+
+        The table frame counts it down on every phone (``time_limit``); when it
+        runs out the host may end the game (the game's own action).  Default:
+        ``None``, no time limit.
         """
         return None
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 from sixdice.gamekit.engine import REGISTRY, GameEngine
 from sixdice.gamekit.errors import GameError
@@ -76,7 +77,7 @@ def picture_data(engine: GameEngine, state: Mapping[str, Any]) -> dict[str, Any]
         return out
 
     return {
-        "facts": [[key, value] for key, value in pic.facts],
+        "facts": [[gettext(label), value] for label, value in pic.facts],  # each label in the reader's language
         "hands": [
             {"groups": [faces(g) for g in h.groups], "loose": faces(h.loose), "score": h.score, "mark": h.mark}
             for h in pic.hands

@@ -6,15 +6,14 @@
  */
 import {el, plural, redraw} from "./dom.js";
 import {cues} from "./cues.js";
-import {fill, freshRandom, keypad as diceKeypad, seatsAfter} from "./board_tools.js";
+import {fill, freshRandom, keypad as diceKeypad, seatsAfter, signed} from "./board_tools.js";
 import {registerBoard} from "./game_boards.js";
+import {lesson} from "./sixdice_lesson.js";
 
 const node = document.getElementById("sd-i18n");
 const T = node ? JSON.parse(node.textContent) : {};
 const FACES = [-3, -2, -1, 1, 2, 3];
 const KEYPAD = [1, 2, 3, -1, -2, -3];
-export const fmt = (v) => (v > 0 ? "+" : "\u2212") + Math.abs(v);
-const signed = (v) => (v > 0 ? "+" + v : v < 0 ? "\u2212" + -v : "0");
 const tr = (key, args) => fill(T[key] || key, args);
 const sum = (a) => a.reduce((s, x) => s + x, 0);
 
@@ -144,7 +143,7 @@ function lastMove(live) {
 
 function die(live, value, attrs) {
   const cls = "die " + (value > 0 ? "pos" : "neg") + (attrs && attrs.extra ? " " + attrs.extra : "");
-  const label = fmt(value);
+  const label = signed(value);
   if (attrs && attrs.onclick) {
     return el("button", {type: "button", class: cls, "data-seat": attrs.seat, "data-i": attrs.i,
       "aria-pressed": attrs.pressed == null ? null : attrs.pressed ? "true" : "false", onclick: attrs.onclick}, label);
@@ -242,7 +241,7 @@ function facePicker(live, v, flips) {
     el("div", {class: "sd-face-row"}, FACES.map((f) => el("button", {
       type: "button", class: "die " + (f > 0 ? "pos" : "neg") + (f === own ? " current" : ""), "data-face": f,
       disabled: f === own || !reach.has(f), onclick: () => { ui.to = f; ui.victim = null; ui.other = null; live.draw(); },
-    }, fmt(f)))));
+    }, signed(f)))));
 }
 
 // The victims' dice that can take the opposite change, as buttons in the panel (also lit on the board).
@@ -260,7 +259,7 @@ function candidates(live, v, flips) {
     const before = flat(v.hands[f[0]])[f[3]];
     return el("button", {type: "button", class: "secondary sd-cand", "data-cand": f[0] + ":" + f[3],
       onclick: () => { ui.victim = f[0]; ui.other = f[3]; live.draw(); }},
-      el("span", {class: "sd-cand-name"}, who(v, f[0])), die(live, before), el("span", {class: "sr"}, "\u2192 " + fmt(f[4])));
+      el("span", {class: "sd-cand-name"}, who(v, f[0])), die(live, before), el("span", {class: "sr"}, "\u2192 " + signed(f[4])));
   }));
 }
 
@@ -307,7 +306,7 @@ function keypad(live, v, asHost) {
     box: "card sd-panel sd-roll", typedRow: "sd-typed", keys: "sd-keypad", buttons: "sd-buttons",
     heading: el("p", {class: "sd-step"}, asHost ? tr("keyFor", {n, name: who(v, p.seat), what}) : tr("keyYou", {n, what})),
     slot: (x) => (x === undefined ? el("span", {class: "die empty"}, "?") : die(live, x)),
-    key: (f) => ({class: "die " + (f > 0 ? "pos" : "neg"), body: fmt(f)}),
+    key: (f) => ({class: "die " + (f > 0 ? "pos" : "neg"), body: signed(f)}),
     back: {attrs: {class: "secondary", "data-act": "undo"}, body: tr("undo")},
     send: {attrs: {class: "primary", "data-act": "send-roll"}, body: tr("send")},
     backFirst: true, draw: () => live.draw(),
@@ -325,7 +324,7 @@ function partsPicture(live, parts, extraGroupClass, looseAsText) {
     parts.filter((part) => part.kind !== "loose").map((part) => part.kind === "broken"
       ? part.dice.map((x) => die(live, x))
       : el("span", {class: "sd-group " + part.kind + (extraGroupClass || "")}, part.dice.map((x) => die(live, x)))),
-    looseAsText && loose.length ? el("small", {class: "sd-loose"}, tr("loose") + ": " + loose.map(fmt).join(" ")) : loose.map((x) => die(live, x)));
+    looseAsText && loose.length ? el("small", {class: "sd-loose"}, tr("loose") + ": " + loose.map((x) => signed(x)).join(" ")) : loose.map((x) => die(live, x)));
 }
 
 // A grouping as the server lists it (zero-sum groups, pairs, loose dice), as parts.
@@ -455,4 +454,23 @@ function tick(live) {
   if (!timer) timer = setInterval(show, 1000);
 }
 
-registerBoard("sixdice", {render});
+// Who won and why, once the game is over (static/js/ranks.js shows it over the board).
+function whyWon(v, names) {
+  const winners = v.winners || [];
+  if (!v.over || !winners.length) return "";
+  if (v.end_reason === "all_threes") return tr("wonThrees", {names: names(winners)});
+  const value = signed((v.values || [])[winners[0]] || 0);
+  return tr(v.end_reason === "rounds" ? "wonRounds" : "wonTime", {names: names(winners), value});
+}
+
+// What a coached phone is asked to do now (static/js/coach.js): its note's key, from the view the server sends.
+function coachKind(v) {
+  if (v.over) return "over";
+  const p = v.pending;
+  if (!p) return null;
+  if (p.seat !== v.you) return v.you == null ? null : "wait";
+  if (p.kind === "roll") return v.you_roll ? "roll" : null;
+  return ["flip", "group", "keep"].includes(p.kind) ? p.kind : null;
+}
+
+registerBoard("sixdice", {render, face: signed, whyWon, coachKind, lesson});

@@ -87,7 +87,7 @@ def test_every_presentation_hook_has_a_default():
     game = Counting()
     shown = game.presentation
     state = game.start(players=["A", "B"], options={})
-    assert shown.moves == {} and shown.move_kind({"type": "count"}) == "move"
+    assert shown.moves == {} and shown.move_kind({"type": "count"}) == "move" and shown.option_labels == {}
     assert shown.move_name({"type": "count"}) == part("move")
     assert shown.lesson == "" and shown.rules_template is None and shown.rules_context() == {}
     assert shown.end_reasons == {} and shown.rule_sets == {} and shown.end_reasons_by_rules == ()
@@ -234,3 +234,23 @@ def test_the_dice_mode_and_who_draws_by_default():
 
 def test_signed_numbers_carry_a_real_minus_sign():
     assert [signed(v) for v in (4, -3, 0, 1.5, -0.5)] == ["+4", "\u22123", "0", "+1.5", "\u22120.5"]
+
+
+def test_the_time_limit_is_the_games_to_say():
+    assert Counting().time_limit({"time_limit_minutes": 5}) is None  # the kit knows no option of that name
+    sixdice, runbuster = get_engine("sixdice"), get_engine("runbuster")
+    assert sixdice.time_limit(sixdice.clean_options({"time_limit_minutes": "45"}, players=2)) == 45
+    assert sixdice.time_limit(sixdice.clean_options({}, players=2)) is None
+    assert runbuster.time_limit(runbuster.clean_options({}, players=2)) is None
+
+
+def test_every_option_a_game_cleans_has_a_label_in_its_presentation_or_the_tables():
+    from sixdice.review.wording import TABLE_OPTION_LABELS
+
+    for slug in ("sixdice", "runbuster"):
+        engine = get_engine(slug)
+        cleaned = engine.clean_options({"rules": "custom", "refill": 1, "threes_dice": 5, "first_bonus": 1,
+                                        "last_turn_score": "on", "reverse_last_round": "on", "no_flip_back": "on"}
+                                       if slug == "sixdice" else {}, players=3)
+        unlabelled = set(cleaned) - set(engine.presentation.option_labels) - set(TABLE_OPTION_LABELS)
+        assert unlabelled == set(), slug

@@ -377,7 +377,7 @@ def test_picture_and_faces_for_the_review_pages():
     assert [h.groups for h in picture.hands] == [((3, -3),), ((2, -2),), ((1, -1),)]
     assert [h.loose for h in picture.hands] == [(1,), (1,), ()]
     assert [h.score for h in picture.hands] == [1, 1, 0]
-    assert dict(picture.facts)["bank"] == "10"
+    assert dict(picture.facts)["Bank"] == "10"
     assert (ENGINE.presentation.die_face(2).text, ENGINE.presentation.die_face(2).tone) == ("+2", "pos")
     assert (ENGINE.presentation.die_face(-3).text, ENGINE.presentation.die_face(-3).tone) == ("\u22123", "neg")
 
