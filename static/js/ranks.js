@@ -19,7 +19,6 @@ function showRanks(app, board, strings) {
     return list.reduce((acc, n) => (acc === null ? n : tr("and", {first: acc, second: n})), null) || "";
   }
 
-
   function decorate() {
     const g = live && live.game;
     const v = g && g.view;
