@@ -6,8 +6,9 @@
  */
 import {el, plural, redraw} from "./dom.js";
 import {cues} from "./cues.js";
-import {fill, freshRandom, keypad as diceKeypad, seatsAfter} from "./board_tools.js";
+import {fill, freshRandom, keypad as diceKeypad, seatsAfter, signed} from "./board_tools.js";
 import {registerBoard} from "./game_boards.js";
+import {lesson} from "./sixdice_lesson.js";
 
 const node = document.getElementById("sd-i18n");
 const T = node ? JSON.parse(node.textContent) : {};
@@ -20,11 +21,9 @@ const pipsOf = (v) => (v > 0 ? v : 7 + v);
 export const glyph = (v) => String.fromCodePoint(0x2680 + pipsOf(v) - 1);
 let pips = false;  // this game's dice are ordinary dice: every die is drawn as its pips with its value
 // A face in words, as the turn-over notice says it: "⚁ (+2)".
-const faceText = (v) => (pips ? glyph(v) + " (" + fmt(v) + ")" : fmt(v));
+const faceText = (v) => (pips ? glyph(v) + " (" + signed(v) + ")" : signed(v));
 // A face on a die or a key: its pips and its value, or its value.
-const faceBody = (v) => (pips ? [el("span", {class: "pips"}, glyph(v)), el("span", {class: "pv"}, fmt(v))] : fmt(v));
-export const fmt = (v) => (v > 0 ? "+" : "\u2212") + Math.abs(v);
-const signed = (v) => (v > 0 ? "+" + v : v < 0 ? "\u2212" + -v : "0");
+const faceBody = (v) => (pips ? [el("span", {class: "pips"}, glyph(v)), el("span", {class: "pv"}, signed(v))] : signed(v));
 const tr = (key, args) => fill(T[key] || key, args);
 const sum = (a) => a.reduce((s, x) => s + x, 0);
 
@@ -271,7 +270,7 @@ function candidates(live, v, flips) {
     const before = flat(v.hands[f[0]])[f[3]];
     return el("button", {type: "button", class: "secondary sd-cand", "data-cand": f[0] + ":" + f[3],
       onclick: () => { ui.victim = f[0]; ui.other = f[3]; live.draw(); }},
-      el("span", {class: "sd-cand-name"}, who(v, f[0])), die(live, before), el("span", {class: "sr"}, "\u2192 " + fmt(f[4])));
+      el("span", {class: "sd-cand-name"}, who(v, f[0])), die(live, before), el("span", {class: "sr"}, "\u2192 " + signed(f[4])));
   }));
 }
 
@@ -485,4 +484,23 @@ function tick(live) {
   if (!timer) timer = setInterval(show, 1000);
 }
 
-registerBoard("sixdice", {render});
+// Who won and why, once the game is over (static/js/ranks.js shows it over the board).
+function whyWon(v, names) {
+  const winners = v.winners || [];
+  if (!v.over || !winners.length) return "";
+  if (v.end_reason === "all_threes") return tr("wonThrees", {names: names(winners)});
+  const value = signed((v.values || [])[winners[0]] || 0);
+  return tr(v.end_reason === "rounds" ? "wonRounds" : "wonTime", {names: names(winners), value});
+}
+
+// What a coached phone is asked to do now (static/js/coach.js): its note's key, from the view the server sends.
+function coachKind(v) {
+  if (v.over) return "over";
+  const p = v.pending;
+  if (!p) return null;
+  if (p.seat !== v.you) return v.you == null ? null : "wait";
+  if (p.kind === "roll") return v.you_roll ? "roll" : null;
+  return ["flip", "group", "keep"].includes(p.kind) ? p.kind : null;
+}
+
+registerBoard("sixdice", {render, face: faceText, whyWon, coachKind, lesson});
