@@ -518,7 +518,16 @@ class ImportForm(forms.Form):
     unsigned = forms.BooleanField(
         required=False, label=_("Also take games this install did not sign"),
         help_text=_("From another install or an older version: who sent each move and the bot flags are then "
-                    "taken on trust, and the games are marked not verified (as import_game --unsigned)."))
+                    "taken on trust, and the games are marked not verified."))
+
+
+def not_signed_message(label: str, box: str) -> str:
+    """Why a game this install did not sign was refused, naming the import page's checkbox ``box``."""
+    which = gettext("The game") if label == "the game" else gettext("Game %(n)s") % {"n": label.split()[-1]}
+    return gettext("%(game)s is not signed by this install (it comes from another install or an older export, or "
+                   "its signature was removed), so who sent each move and the bot flags cannot be checked. Tick "
+                   "“%(box)s” and import it again to take it as it is (it is then marked not verified).") % {
+        "game": which, "box": box}
 
 
 @admin.register(Game)
@@ -793,6 +802,8 @@ class GameAdmin(DeskMedia, FoldedSearchMixin, ReadOnlyMixin, admin.ModelAdmin):
             try:
                 games = exchange.import_documents(documents(upload), source=upload.name[:200],
                                                   unsigned=form.cleaned_data["unsigned"])
+            except exchange.NotSigned as exc:  # the page's own control, not the command's flag
+                error = not_signed_message(exc.label, str(form.fields["unsigned"].label))
             except (exchange.ImportRefused, UploadRefused, limits.TooLarge) as exc:
                 error = str(exc)
             else:

@@ -5,7 +5,7 @@ spreadsheet), :mod:`.checks` (a document checked, an older version upgraded firs
 games written, all or none).  The names below are the package's public API, used as ``exchange.export_game``.
 """
 
-from .checks import ImportRefused, load, upgrade
+from .checks import ImportRefused, NotSigned, load, upgrade
 from .csv_table import CSV_COLUMNS, games_csv
 from .export import (
     CHANGED,
@@ -22,6 +22,7 @@ from .export import (
 from .importing import import_documents, import_text
 
 __all__ = [
-    "CHANGED", "CSV_COLUMNS", "FORMAT", "UNSIGNED", "VERIFIED", "VERSION", "Document", "ImportRefused", "dumps",
+    "CHANGED", "CSV_COLUMNS", "FORMAT", "UNSIGNED", "VERIFIED", "VERSION", "Document", "ImportRefused", "NotSigned",
+    "dumps",
     "export_game", "games_csv", "import_documents", "import_text", "load", "sign", "signature_of", "upgrade",
 ]

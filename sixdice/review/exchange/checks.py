@@ -36,6 +36,21 @@ class ImportRefused(ValueError):
     """A document that cannot be imported; the message is one line for a person."""
 
 
+class NotSigned(ImportRefused):
+    """A game this install did not sign, refused because taking unsigned games was not asked for.
+
+    The message names the command's way to take it (``--unsigned``); a page names its own control instead,
+    with :attr:`label` (which game of the file: "the game", "game 2").
+    """
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        super().__init__(
+            f"{label} is not signed by this install (it comes from another install or an older export, or its "
+            f"signature was removed), so who sent each move and the bot flags cannot be checked; import it "
+            f"with --unsigned to take it as it is (it is then marked not verified).")
+
+
 
 def need(cond: bool, message: str) -> None:
     if not cond:
@@ -135,7 +150,19 @@ def _v2_to_v3(doc: Document, label: str) -> Document:
     return doc
 
 
-UPGRADES: dict[int, Callable[[Document, str], Document]] = {1: _v1_to_v2, 2: _v2_to_v3}
+def _v3_to_v4(doc: Document, label: str) -> Document:
+    """Version 3 to 4: the table says who hosted (``table.host_name``, ``table.host_seat``).
+
+    A version 3 file did not keep it: the host is not recorded (an empty name, no seat), as at a table where
+    the host gave no name.
+    """
+    t = doc.get("table")
+    if isinstance(t, Mapping):
+        doc["table"] = {**t, "host_name": t.get("host_name", ""), "host_seat": t.get("host_seat")}
+    return doc
+
+
+UPGRADES: dict[int, Callable[[Document, str], Document]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
 """Version N -> N + 1, for every N below :data:`VERSION`.  Each step takes the document as that
 version wrote it (untrusted: it may be malformed) and leaves the checking to :func:`check`."""
 
@@ -175,6 +202,7 @@ def check(doc: Any, label: str) -> dict[str, Any]:
     need(engine.min_players <= n <= engine.max_players,
           f"{label}: {engine.label} takes {engine.min_players} to {engine.max_players} players, not {n}.")
     need(head["first"] < n, f'{label}: "game.first" is not a seat of this game.')
+    host_name, host_seat = _check_host(doc["table"], names, label)
     cleaned, initial = _check_options(doc, head, names, label)
     events = _check_events(doc["events"], n, head["started_at"], upgraded=original.get("version") != VERSION,
                            label=label)
@@ -192,6 +220,7 @@ def check(doc: Any, label: str) -> dict[str, Any]:
         "events": events, "started_at": head["started_at"], "finished_at": head["finished_at"],
         "table_options": head["table_options"], "code": head["code"], "status": head["status"], "note": note,
         "disputed": disputed, "end_reason": head["g"].get("end_reason") or "", "hints": hints,
+        "host_name": host_name, "host_seat": host_seat,
     }
 
 
@@ -233,6 +262,22 @@ def _check_game(doc: Document, label: str) -> dict[str, Any]:
           f'{label}: "table.code" must be {keys.CODE_LENGTH} characters of {keys.CODE_ALPHABET} '
           f"(as the join form reads a code), not {str(code)[:20]!r}.")
     return head
+
+
+def _check_host(table: Mapping[str, Any], names: Sequence[str], label: str) -> tuple[str, int | None]:
+    """Who hosted: the name typed on the new-table form ("" when none, else a valid name) and the seat the host
+    took on the host's own phone (a seat of this game, or none)."""
+    host_name = _str(table.get("host_name", ""), f'{label}: "table.host_name"')
+    if host_name:
+        try:
+            valid = services.clean_name(host_name) == host_name
+        except errors.ServiceError:
+            valid = False
+        need(valid, f'{label}: "table.host_name" is not a valid name.')
+    seat = table.get("host_seat")
+    need(seat is None or (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names)),
+         f'{label}: "table.host_seat" must be a seat of this game or null, not {seat!r}.')
+    return host_name, seat
 
 
 def _check_players(raw_players: Any, label: str) -> tuple[list[str], list[bool]]:

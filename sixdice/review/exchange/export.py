@@ -17,9 +17,9 @@ from ..hints import export_hints
 from ..models import note_of
 
 FORMAT = "sixdice-game"
-VERSION = 3
+VERSION = 4
 """The version this app writes.  It goes up whenever the document or a game's options change shape
-(or the wording of an event's ``text``); :data:`UPGRADES` then gets the step from the version before."""
+(or the wording of an event's ``text``); ``checks.UPGRADES`` then gets the step from the version before."""
 
 Document = dict[str, Any]
 
@@ -56,7 +56,8 @@ def export_game(game: Game) -> Document:
             "started_at": iso(game.started_at),
             "finished_at": iso(game.finished_at),
         },
-        "table": {"code": table.code, "options": table.options},
+        "table": {"code": table.code, "options": table.options, "host_name": table.host_name,
+                  "host_seat": table.host_seat},  # who hosted (version 4): the review desk's "Host"
         "players": [
             {"seat": position, "name": name, "bot": bool(bots.get(position, False))}
             for position, name in enumerate(game.players)

@@ -17,7 +17,7 @@ from sixdice.tables.writes import ledger, services
 
 from .. import limits
 from ..models import HintShown, ImportMark, save_note
-from .checks import ImportRefused, check, load, need
+from .checks import ImportRefused, NotSigned, check, load, need
 from .export import CHANGED, VERIFIED
 
 
@@ -28,8 +28,11 @@ def write(c: dict[str, Any]) -> Game:
     # The table is opened by the same service as a new table (its old code when free), then filled in.
     table, _host_secret = services.create_table(
         game=c["engine"], options=c["table_options"], capacity=len(c["names"]), code=c["code"],
-        status=Table.Status.CLOSED if abandoned else Table.Status.FINISHED,
+        status=Table.Status.CLOSED if abandoned else Table.Status.FINISHED, host_name=c["host_name"],
     )
+    if c["host_seat"] is not None:  # the host sat at the table on the host's own phone
+        Table.objects.filter(pk=table.pk).update(host_seat=c["host_seat"])
+        table.host_seat = c["host_seat"]
     events, outcome = c["events"], c["outcome"]
     times = [e["at"] for e in events if e["at"] is not None]
     result: dict[str, Any] = (
@@ -113,10 +116,8 @@ def import_documents(docs: Sequence[Any], *, source: str = "", unsigned: bool = 
         need(c["signature"] != CHANGED,
               f"{label} was changed after it was exported (its signature does not match): who sent a move, a "
               f'seat\'s "bot" flag, a time or a name cannot be edited; export the game again.')
-        need(c["signature"] == VERIFIED or unsigned,
-              f"{label} is not signed by this install (it comes from another install or an older export, or its "
-              f"signature was removed), so who sent each move and the bot flags cannot be checked; import it "
-              f"with --unsigned to take it as it is (it is then marked not verified).")
+        if c["signature"] != VERIFIED and not unsigned:
+            raise NotSigned(label)
         c["source"] = source
     with transaction.atomic():
         return [write(c) for c in checked]
