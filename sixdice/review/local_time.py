@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 
 from django.contrib import admin
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 
@@ -32,6 +32,18 @@ def labelled(value: dt.datetime | None, fmt: str = "%Y-%m-%d %H:%M") -> str:
     if value is None:
         return "—"
     return f"{local(value, fmt)} ({zone()})"
+
+
+def spoken(value: dt.datetime | None, fmt: str = "DATETIME_FORMAT") -> str:
+    """``value`` on the club's clock in the active language's own format, with its zone:
+    "4 décembre 2026 17:18 (Europe/Kyiv)" in French, "Dec. 4, 2026, 5:18 p.m. (Europe/Kyiv)" in English; "" for none.
+
+    ``fmt`` is one of Django's format names (``SHORT_DATETIME_FORMAT``, ``DATETIME_FORMAT``) or a format string.
+    """
+    if value is None:
+        return ""
+    return gettext("%(time)s (%(zone)s)") % {"time": formats.date_format(timezone.localtime(value), fmt),
+                                             "zone": zone()}
 
 
 def heading(label: str) -> str:

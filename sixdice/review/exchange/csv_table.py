@@ -9,8 +9,8 @@ from sixdice.gamekit.engine import REGISTRY
 from sixdice.tables.models import Game
 
 from .. import csvsafe
+from ..local_time import spoken
 from ..steps import actor_name, count_turns
-from .export import iso
 
 CSV_COLUMNS = ["table", "game", "number", "status", "date", "finished_at", "end_reason", "events", "turns", "winners",
                "winner_seats"]
@@ -24,6 +24,8 @@ def _seat_columns() -> int:
 def games_csv(games: Iterable[Game]) -> str:
     """One row per game, a column per seat; ``events`` and ``turns`` are the two measures of length.
 
+    ``date`` (the start) and ``finished_at`` are on the club's clock (``TIME_ZONE``) in the active language's
+    format, each with its zone: "4 décembre 2026 17:18 (Europe/Kyiv)".
     ``winners`` holds the winners' names ("; " between two), ``winner_seats``
     their seat numbers (1-based, space-separated: names may contain any
     character).  Cells are made safe for spreadsheets
@@ -41,8 +43,8 @@ def games_csv(games: Iterable[Game]) -> str:
                 game.engine,
                 game.number,
                 game.status,
-                iso(game.started_at),
-                iso(game.finished_at) or "",
+                spoken(game.started_at),
+                spoken(game.finished_at),
                 game.end_reason,
                 len(events),
                 count_turns(REGISTRY[game.engine], events) if game.engine in REGISTRY else "",
