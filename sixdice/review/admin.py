@@ -38,6 +38,7 @@ from django.utils.translation import gettext_lazy as _
 
 from sixdice.gamekit.engine import REGISTRY
 from sixdice.gamekit.replay import is_undo, undone_by
+from sixdice.players.text import search_key
 from sixdice.tables.models import Event, Game, Seat, Table
 from sixdice.tables.writes import services
 
@@ -172,18 +173,38 @@ class OneGameFilter(admin.SimpleListFilter):
 
 
 class ActorFilter(admin.SimpleListFilter):
-    """Who sent an event, in words: a seat (1-based, as the player lists), the host or the app."""
+    """Who sent an event, by name: the players of the one game shown ("Ana (seat 1)"), else every player's name
+    across the games (the names of the :data:`NAMES_LISTED` latest games), then the host and the app."""
 
     title = _("actor")
     parameter_name = "actor"
 
     def lookups(self, request: HttpRequest, model_admin):
-        seats = max((engine.max_players for engine in REGISTRY.values()), default=8)
-        return [(str(i), gettext("Seat %(n)s") % {"n": i + 1}) for i in range(seats)] + [
-            ("host", gettext("Host")), ("system", gettext("App"))]
+        one = request.GET.get("game", "")
+        game = Game.objects.filter(pk=int(one)).first() if one.isdigit() else None
+        if game is not None:
+            seats = [(str(i), gettext("%(name)s (seat %(n)s)") % {"name": name, "n": i + 1})
+                     for i, name in enumerate(game.players)]
+        else:
+            names = {str(name) for players in Game.objects.order_by("-pk").values_list("players", flat=True)[
+                :NAMES_LISTED] for name in players}
+            seats = [(f"@{name}", name) for name in sorted(names, key=lambda n: (search_key(n), n))]
+        return [*seats, ("host", gettext("Host")), ("system", gettext("App"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
-        return queryset.filter(actor=self.value()) if self.value() else queryset
+        value = self.value()
+        if not value:
+            return queryset
+        if value.startswith("@"):  # a player's name: their seat in each game
+            seats = max((engine.max_players for engine in REGISTRY.values()), default=8)
+            by_name = Q(pk__in=[])
+            for i in range(seats):
+                by_name |= Q(actor=str(i), **{f"game__players__{i}": value[1:]})
+            return queryset.filter(by_name)
+        return queryset.filter(actor=value)
+
+
+NAMES_LISTED = 500
 
 
 class EndReasonFilter(admin.SimpleListFilter):
@@ -922,7 +943,7 @@ def _page_links(page: int, pages: int) -> list[int | None]:
 class EventAdmin(DeskMedia, FoldedSearchMixin, ReadOnlyMixin, admin.ModelAdmin):
     """The log is append-only: events can be looked at, never added, changed or deleted."""
 
-    list_display = ("seq", "game_link", "actor_label", "text", "time_local", "replay_link")
+    list_display = ("seq", "game_link", "actor_label", "log_line", "time_local", "replay_link")
     list_filter = (OneGameFilter, EventGameFilter, ActorFilter, ("created_at", LocalDateFilter))
     search_fields = ("text",)
     folded_search_fields = ("game__table__code", "text")
@@ -934,6 +955,31 @@ class EventAdmin(DeskMedia, FoldedSearchMixin, ReadOnlyMixin, admin.ModelAdmin):
 
     def get_ordering(self, request: HttpRequest) -> tuple[str, ...]:
         return ("game", "seq") if request.GET.get("game") else ("-created_at", "game", "seq")
+
+    def get_changelist_instance(self, request: HttpRequest):
+        """The page's events, each told which undo took it back (if one did), for :meth:`log_line`."""
+        changelist = super().get_changelist_instance(request)
+        events = list(changelist.result_list)  # fills the page's queryset cache: the template shows these objects
+        games = {e.game_id for e in events}
+        logs: dict[int, list[tuple[str, Any]]] = {}
+        for game_id, actor, action in Event.objects.filter(game_id__in=games).order_by("game_id", "seq").values_list(
+                "game_id", "actor", "action"):
+            logs.setdefault(game_id, []).append((actor, action))
+        gone = {game_id: undone_by(log) for game_id, log in logs.items()}
+        for event in events:
+            undo = gone.get(event.game_id, {}).get(event.seq)
+            if undo is not None:
+                actor, action = logs[event.game_id][undo - 1]
+                event.undone_note = undone_text(actor, action, undo, event.game.players)
+        return changelist
+
+    @admin.display(description=_("line"))
+    def log_line(self, event: Event) -> SafeString:
+        """The event's line, struck through when an undo, a take-back or a correction took it back."""
+        note = getattr(event, "undone_note", "")
+        if note:
+            return format_html('<s class="undone">{}</s> <span class="undone-by">({})</span>', event.text, note)
+        return format_html("{}", event.text)
 
     @admin.display(description=_("table · game"), ordering="game")
     def game_link(self, event: Event) -> SafeString:

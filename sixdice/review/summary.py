@@ -57,6 +57,7 @@ class Line:
     seq: int
     text: str
     url: str
+    undone: bool = False  # an undo, a take-back or a correction took it back
 
 
 @dataclass
@@ -74,6 +75,7 @@ class DecisionGroup:
     moves: int = 0
     with_default: int = 0
     differed: list[Line] = field(default_factory=list)
+    lines: list[Line] = field(default_factory=list)  # every move of the group, taken back or not
 
 
 @dataclass
@@ -202,6 +204,7 @@ def decision_groups(steps: Sequence[Step], made: Sequence[Decision], line: Any) 
             continue  # undos are listed on their own
         group = groups[GROUP_OF.get(d.kind, "app")]
         group.moves += 1
+        group.lines.append(line(step.index))
         if d.default is not None:
             group.with_default += 1
             if d.differs:
@@ -270,9 +273,11 @@ def summarise(game: Game, engine: GameEngine | None, events: Sequence[Event], st
               made: Sequence[Decision]) -> Summary:
     """The summary of ``game`` from its log, its replay steps and who decided each move (already worked out)."""
 
+    gone = undone_by((e.actor, e.action) for e in events)
+
     def line(seq: int) -> Line:
         text = steps[seq].line() if 0 < seq < len(steps) else ""
-        return Line(seq, text, step_url(game, seq))
+        return Line(seq, text, step_url(game, seq), undone=seq in gone)
 
     groups = decision_groups(steps, made, line)
     fixes = fixes_of(engine, game, events, steps, line) if engine is not None else []
