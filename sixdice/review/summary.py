@@ -45,6 +45,11 @@ GROUP_LABELS = {
 UNDO, TAKE_BACK, CORRECTION = "undo", "take_back", "correction"
 
 
+def game_title(game: Game) -> str:
+    """"887PK · game 1": the table and the game's number (the kind of game has its own column)."""
+    return gettext("%(code)s · game %(n)s") % {"code": game.table.code, "n": game.number}
+
+
 def step_url(game: Game, step: int) -> str:
     """The public replay of ``game`` opened at ``step`` (0: the start; ``seq``: after that event)."""
     return reverse("review:replay", args=[game.table.code, game.number]) + f"#step-{step}"

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils.html import escape
 
-from sixdice.review.admin import LOG_PAGE
+from sixdice.review.desk import LOG_PAGE
 from sixdice.review.stats import end_reason_label
 from sixdice.review.wording import option_rows
 from sixdice.tables.models import Event, Game

@@ -16,8 +16,8 @@ from django.utils import translation
 
 from sixdice.gamekit.engine import DEFAULT, get_engine
 from sixdice.review import exchange
-from sixdice.review.admin import LOG_PAGE
 from sixdice.review.decisions import APP_DEFAULT, APP_ROLL, BOT, HOST_KIND, SEAT, decisions
+from sixdice.review.desk import LOG_PAGE
 from sixdice.review.models import ReviewNote, note_of, save_note
 from sixdice.review.stats import end_reason_label
 from sixdice.review.steps import replay_steps
