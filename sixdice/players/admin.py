@@ -85,7 +85,9 @@ class ProfileForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["colour"].choices = list(zip(COLOURS, colour_names(), strict=True))
+        colour = self.fields["colour"]
+        assert isinstance(colour, forms.ChoiceField)
+        colour.choices = list(zip(COLOURS, colour_names(), strict=True))
 
 
 @admin.register(Profile)
