@@ -116,3 +116,36 @@ def test_the_admins_profile_page_reads_as_a_person_would_a_rating_a_place_a_colo
     newcomer = players.create_profile(name="Cy")[0]
     newcomer_page = staff.get(reverse("admin:players_profile_change", args=[newcomer.pk])).content.decode()
     assert "not on the leaderboard" not in newcomer_page  # no rating yet: no row at all
+
+
+def test_hiding_renaming_merging_and_deleting_profiles_in_the_admin_leave_every_public_page_answering(staff, client):
+    rng = random.Random(5)
+    ana, bo, cy = (players.create_profile(name=n)[0] for n in ("Ana", "Bo", "Cy"))
+    play(table_with("tiny", [ana, bo, "Guest"], {"target": 3}), rng)
+    play(table_with("tiny", [cy, "Dee"], {"target": 3}), rng)
+    dee = _add_in_admin(staff, "Dee")
+    staff.post(reverse("admin:players_profile_link_guests", args=[dee.pk]),
+               {"link": "1", "name": "Dee", "seat": [s.key for s in guests.guest_seats(dee) if not s.refused]})
+    change = reverse("admin:players_profile_change", args=[bo.pk])
+    prefix = re.search(r'name="([\w-]+)-TOTAL_FORMS"', staff.get(change).content.decode()).group(1)
+    management = {f"{prefix}-TOTAL_FORMS": "1", f"{prefix}-INITIAL_FORMS": "1", f"{prefix}-MIN_NUM_FORMS": "0",
+                  f"{prefix}-MAX_NUM_FORMS": "1000", f"{prefix}-0-id": str(bo.ratings.get().pk),
+                  f"{prefix}-0-profile": str(bo.pk)}
+    hidden = staff.post(change, {"display_name": "Bô ", "colour": COLOURS[3], "emoji": EMOJIS[3], "hidden": "on",
+                                 **management})
+    assert hidden.status_code == 302, hidden.content.decode()[:2000]
+    bo.refresh_from_db()
+    assert bo.hidden and bo.display_name == "Bô"
+    changelist = reverse("admin:players_profile_changelist")
+    eve = _add_in_admin(staff, "Eve", COLOURS[4], EMOJIS[4])
+    merged = staff.post(changelist, {"action": "merge_selected", "_selected_action": [cy.pk, eve.pk]}, follow=True)
+    assert merged.status_code == 200 and not Profile.objects.filter(pk=eve.pk).exists()
+    deleted = staff.post(reverse("admin:players_profile_delete", args=[ana.pk]), {"post": "yes"})
+    assert deleted.status_code == 302 and not Profile.objects.filter(pk=ana.pk).exists()
+
+    client.logout()
+    for url in _public_pages(client, [cy, dee]):
+        assert client.get(url).status_code == 200, url
+    assert client.get(reverse("players:player", args=[bo.public_id])).status_code == 404  # hidden: no page
+    board = client.get(reverse("players:leaderboard") + "?game=tiny&min=1").content.decode()
+    assert "Bô" not in board
