@@ -5,23 +5,16 @@ say move 9 was taken back; the Events list did not strike it; its filter said "S
 from __future__ import annotations
 
 import html as html_lib
-import random
 import re
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from sixdice.gamekit.engine import get_engine
 from sixdice.gamekit.replay import undone_by
-from sixdice.tables.core.keys import Credentials
-from sixdice.tables.live.host_commands import host_command
-from sixdice.tables.models import Game, Table
-from sixdice.tables.reads import table_frame
-from sixdice.tables.writes import checked_path, services
 
 from .conftest import play
-from .desk_games import play_out
+from .desk_games import host_typed_game
 
 pytestmark = pytest.mark.django_db
 
@@ -36,38 +29,8 @@ def _text(page: str) -> str:
     return " ".join(html_lib.unescape(re.sub(r"<[^>]+>", " ", page)).split())
 
 
-def _host_typed_game() -> tuple[Game, list[int]]:
-    """Run Buster with real dice: the host types three rolls for the seats, then undoes the last of them."""
-    rng = random.Random(4)
-    table, host = services.create_table(game="runbuster", options={"dice": "physical"}, capacity=2, host_name="Hana")
-    for name in ("Ana", "Bo"):
-        services.join_table(table=table, name=name)
-    services.start_game(table=table, rng=rng)
-    engine = get_engine("runbuster")
-    typed: list[int] = []
-    while len(typed) < 3:
-        game = table_frame.current_game(table)
-        assert game is not None and game.status == Game.Status.PLAYING, [
-            (e.seq, e.actor, e.action) for e in game.events.order_by("seq")] if game else None
-        seat = min(engine.actors(game.state))
-        action = engine.bot_action(game.state, seat, rng)
-        assert action is not None
-        if action["type"] == "roll":  # the seat's real dice: the host types them in for the seat
-            applied = checked_path.apply_action(table_code=table.code, credentials=Credentials(host_secret=host),
-                                                action=action, expected_seq=game.seq, as_host=True, rng=rng)
-            typed.append(applied.events[0].seq)
-        else:
-            checked_path.apply_action(table_code=table.code, credentials=Credentials(), action=action,
-                                      expected_seq=game.seq, bot_seat=seat, rng=rng)
-    game = table_frame.current_game(table)
-    assert game is not None
-    host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="undo",
-                 fields={"expected_seq": game.seq})
-    return play_out(Table.objects.get(pk=table.pk), rng), typed
-
-
 def test_the_summary_lists_every_host_move_and_marks_the_one_taken_back(staff):
-    game, typed = _host_typed_game()
+    game, typed = host_typed_game()
     events = list(game.events.order_by("seq"))
     host_moves = [e.seq for e in events if e.actor == "host" and e.action.get("type") != "undo"]
     gone = undone_by((e.actor, e.action) for e in events)
@@ -85,7 +48,7 @@ def test_the_summary_lists_every_host_move_and_marks_the_one_taken_back(staff):
 
 
 def test_the_events_list_strikes_taken_back_moves_and_filters_by_names(staff):
-    game, _typed = _host_typed_game()
+    game, _typed = host_typed_game()
     other = play("runbuster", ("Chloé", "Dev"), seed=8)
     events = list(game.events.order_by("seq"))
     gone = undone_by((e.actor, e.action) for e in events)
