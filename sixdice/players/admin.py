@@ -76,8 +76,8 @@ class RatingInline(admin.TabularInline):
 class ProfileForm(forms.ModelForm):
     """The avatar is one of the colours and emojis the profile page offers, shown by name, not as a code."""
 
-    colour = forms.ChoiceField(label=_("colour"), choices=[])
-    emoji = forms.ChoiceField(label=_("emoji"), choices=[(e, e) for e in EMOJIS])
+    colour = forms.ChoiceField(label=_("Colour"), choices=[])
+    emoji = forms.ChoiceField(label=_("Emoji"), choices=[(e, e) for e in EMOJIS])
 
     class Meta:
         model = Profile
@@ -93,6 +93,9 @@ class ProfileForm(forms.ModelForm):
 @admin.register(Profile)
 class ProfileAdmin(admin.ModelAdmin):
     form = ProfileForm
+
+    class Media:
+        css = {"all": ("review/admin.css",)}  # the review desk's style sheet: links in text underlined
     list_display = ("display_name", "public_id", "hidden", "games_played", "created_local")
     list_filter = ("hidden",)
     search_fields = ("search_key",)
@@ -164,20 +167,23 @@ class ProfileAdmin(admin.ModelAdmin):
         """Search the stored normalised key, so that ``олена`` finds Олена and ``ines`` finds Inês."""
         return super().get_search_results(request, queryset, search_key(search_term))
 
-    @admin.display(description="games")
+    @admin.display(description=_("games"))
     def games_played(self, obj: Profile) -> int:
         return obj.participations.count()
 
-    @admin.display(description="games played")
+    @admin.display(description=_("games played"))
     def games(self, obj: Profile) -> SafeString:
+        """The profile's games, latest first: table and game, the game's name, the place, the replay."""
         rows = Participant.objects.filter(profile=obj).select_related("game", "game__table").order_by(
             "-game__finished_at")[:100]
         if not rows:
             return format_html("{}", "–")
-        return format_html("<ul>{}</ul>", format_html_join(
-            "", '<li><a href="{}">{} #{}</a> ({}) place {} — <a href="{}">replay</a></li>',
-            ((reverse("admin:tables_game_change", args=[r.game_id]), r.game.table.code, r.game.number,
-              r.game.engine, r.rank, reverse("review:replay", args=[r.game.table.code, r.game.number]))
+        return format_html('<ul class="profile-games">{}</ul>', format_html_join(
+            "", '<li><a href="{}">{}</a> ({}) {} — <a href="{}">{}</a></li>',
+            ((reverse("admin:tables_game_change", args=[r.game_id]),
+              gettext("%(code)s · game %(n)s") % {"code": r.game.table.code, "n": r.game.number},
+              engine_label(r.game.engine), gettext("place %(n)s") % {"n": r.rank},
+              reverse("review:replay", args=[r.game.table.code, r.game.number]), gettext("replay"))
              for r in rows)))
 
     @admin.action(description="Merge the selected profiles into the oldest one")

@@ -138,7 +138,7 @@ class Rating(models.Model):
         constraints = [models.UniqueConstraint(fields=["profile", "engine"], name="rating_unique_engine")]
 
     def __str__(self) -> str:
-        return f"{self.profile} {self.engine}: {self.mu:.2f} ± {self.sigma:.2f}"
+        return f"{self.profile} · {self.engine}"  # the rating itself is shown as a number and a place, not μ and σ
 
     @property
     def ordinal(self) -> float:

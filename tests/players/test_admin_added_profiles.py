@@ -111,7 +111,9 @@ def test_the_admins_profile_page_reads_as_a_person_would_a_rating_a_place_a_colo
     assert f"{rating.ordinal:.1f}" in page
     assert re.search(r"<p>[12] of 2</p>", page), "the place on the leaderboard"
     assert "mu" not in re.findall(r"<th[^>]*>\s*([^<]*?)\s*</th>", page.lower())
-    assert str(rating.mu) not in page and str(rating.sigma) not in page
+    assert str(rating.mu) not in page and str(rating.sigma) not in page and "±" not in page
+    assert f"{rating.mu:.2f}" not in page and "(tiny)" not in page  # the game by its name, not its code
+    assert len(re.findall(r"\) place [12] — <a ", page)) == 3
     assert ">blue</option>" in page and 'value="#2f6fdf" selected' in page
     newcomer = players.create_profile(name="Cy")[0]
     newcomer_page = staff.get(reverse("admin:players_profile_change", args=[newcomer.pk])).content.decode()
