@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from sixdice.gamekit.engine import REGISTRY
 from sixdice.tables.models import Game, Seat
 
 from .text import search_key
@@ -138,7 +139,8 @@ class Rating(models.Model):
         constraints = [models.UniqueConstraint(fields=["profile", "engine"], name="rating_unique_engine")]
 
     def __str__(self) -> str:
-        return f"{self.profile} · {self.engine}"  # the rating itself is shown as a number and a place, not μ and σ
+        engine = REGISTRY.get(self.engine)  # the game by its name; the rating itself is a number and a place
+        return f"{self.profile} · {engine.label if engine is not None else self.engine}"
 
     @property
     def ordinal(self) -> float:
