@@ -171,8 +171,17 @@ class SixDicePresentation(Presentation):
         return ordinary_dice.dice_needed(opts["bank"], players, START_DICE, int(opts.get("refill") or 0))
 
     def plural_forms(self, ngettext: Callable[[str, str, int], str]) -> Mapping[str, Callable[[int], str]]:
-        """The bank's count on the board."""
-        return {"bank": lambda n: ngettext("Bank: %(n)s die", "Bank: %(n)s dice", n)}
+        """The bank's count on the board, and the real-dice prompts (their words agree with the count: "the die",
+        "the 2 dice"; "type it in", "type them in")."""
+        return {
+            "bank": lambda n: ngettext("Bank: %(n)s die", "Bank: %(n)s dice", n),
+            "roll_you": lambda n: ngettext("Your turn: roll %(n)s die ({what}) and type it in",
+                                           "Your turn: roll %(n)s dice ({what}) and type them in", n),
+            "key_you": lambda n: ngettext("Type in the die you rolled ({what}):",
+                                          "Type in the %(n)s dice you rolled ({what}):", n),
+            "key_for": lambda n: ngettext("Type in the die {name} rolled ({what}):",
+                                          "Type in the %(n)s dice {name} rolled ({what}):", n),
+        }
 
 
 class SixDiceEngine(GameEngine):

@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 GAMEKIT_DOC = ROOT / "docs" / "gamekit.md"
 ARCHITECTURE_DOC = ROOT / "docs" / "architecture.md"
 TABLES = ROOT / "sixdice" / "tables"
+REVIEW = ROOT / "sixdice" / "review"
 GAMEKIT = ROOT / "sixdice" / "gamekit"
 
 
@@ -123,10 +124,10 @@ def test_the_parsers_read_a_table():
 # ---------------------------------------------------------------- docs/architecture.md
 
 
-def module_rows() -> list[tuple[str, str]]:
+def module_rows(heading: str = "Every module") -> list[tuple[str, str]]:
     """(folder, file) of every row of the module table; the folder cell is ``core/`` or ``(top)`` (a total row has no file)."""
     out = []
-    for row in table_rows(section(ARCHITECTURE_DOC, "Every module")):
+    for row in table_rows(section(ARCHITECTURE_DOC, heading)):
         if not row[1]:
             continue  # the total
         folder = row[0].strip("`")
@@ -159,3 +160,16 @@ def test_the_architecture_doc_draws_the_layers_of_the_contract_top_to_bottom():
     lines = re.findall(r"^\s*(\d+)\s+([a-z]+(?: \| [a-z]+)*)(?:\s{2,}|$)", section(ARCHITECTURE_DOC, "The layers"), re.M)
     assert [name for _n, name in lines] == layers
     assert [int(n) for n, _name in lines] == list(range(len(layers) - 1, -1, -1))
+
+
+def test_the_architecture_doc_lists_every_module_of_the_review_app():
+    listed = module_rows("The review app's modules")
+    assert len(listed) == len(set(listed)), "a module listed twice"
+    on_disk = {
+        (path.parent.relative_to(REVIEW).as_posix().replace(".", ""), path.name)
+        for path in REVIEW.rglob("*.py")
+        if "migrations" not in path.relative_to(REVIEW).parts
+    }
+    assert ("exchange", "importing.py") in on_disk and ("", "desk.py") in on_disk
+    assert sorted(set(listed) - on_disk) == [], "rows for modules that do not exist"
+    assert sorted(on_disk - set(listed)) == [], "modules without a row in docs/architecture.md"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
@@ -12,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.functional import lazy
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
@@ -21,8 +23,10 @@ from django.utils.translation import gettext_lazy as _
 from sixdice.tables.core.errors import ServiceError
 
 from . import guests, services
-from .models import Participant, Profile, ProfileMerge, Rating
+from .models import COLOURS, EMOJIS, Participant, Profile, ProfileMerge, Rating, colour_names
+from .selectors import engine_label, leaderboard
 from .text import search_key
+from .views import MIN_GAMES
 
 
 def _zoned(label: str) -> Any:
@@ -36,18 +40,62 @@ def _local(value: datetime | None) -> str:
 
 
 class RatingInline(admin.TabularInline):
+    """A profile's ratings as the public pages give them: the game, the rating, the place on the leaderboard."""
+
     model = Rating
-    fields = ("engine", "mu", "sigma", "games")
+    fields = ("game_label", "rating", "place", "games")
     readonly_fields = fields
     extra = 0
     can_delete = False
+    verbose_name = _("rating")
+    verbose_name_plural = _("ratings")
 
     def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
 
+    @admin.display(description=_("game"))
+    def game_label(self, obj: Rating) -> str:
+        return engine_label(obj.engine)
+
+    @admin.display(description=_("rating"))
+    def rating(self, obj: Rating) -> str:
+        return number_format(obj.ordinal, 1)
+
+    @admin.display(description=_("place on the leaderboard"))
+    def place(self, obj: Rating) -> str:
+        if obj.games < MIN_GAMES:
+            return ngettext("not on the leaderboard yet: %(n)s of %(min)s rated game",
+                            "not on the leaderboard yet: %(n)s of %(min)s rated games", MIN_GAMES) % {
+                "n": obj.games, "min": MIN_GAMES}
+        board = [s.profile.pk for s in leaderboard(obj.engine, min_games=MIN_GAMES)]
+        if obj.profile_id not in board:  # pragma: no cover - a rating the board does not hold
+            return "–"
+        return gettext("%(place)s of %(count)s") % {"place": board.index(obj.profile_id) + 1, "count": len(board)}
+
+
+class ProfileForm(forms.ModelForm):
+    """The avatar is one of the colours and emojis the profile page offers, shown by name, not as a code."""
+
+    colour = forms.ChoiceField(label=_("Colour"), choices=[])
+    emoji = forms.ChoiceField(label=_("Emoji"), choices=[(e, e) for e in EMOJIS])
+
+    class Meta:
+        model = Profile
+        fields = ("display_name", "colour", "emoji", "hidden")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        colour = self.fields["colour"]
+        assert isinstance(colour, forms.ChoiceField)
+        colour.choices = list(zip(COLOURS, colour_names(), strict=True))
+
 
 @admin.register(Profile)
 class ProfileAdmin(admin.ModelAdmin):
+    form = ProfileForm
+
+    class Media:
+        css = {"all": ("review/admin.css",)}  # the review desk's style sheet: links in text underlined
     list_display = ("display_name", "public_id", "hidden", "games_played", "created_local")
     list_filter = ("hidden",)
     search_fields = ("search_key",)
@@ -119,20 +167,23 @@ class ProfileAdmin(admin.ModelAdmin):
         """Search the stored normalised key, so that ``олена`` finds Олена and ``ines`` finds Inês."""
         return super().get_search_results(request, queryset, search_key(search_term))
 
-    @admin.display(description="games")
+    @admin.display(description=_("games"))
     def games_played(self, obj: Profile) -> int:
         return obj.participations.count()
 
-    @admin.display(description="games played")
+    @admin.display(description=_("games played"))
     def games(self, obj: Profile) -> SafeString:
+        """The profile's games, latest first: table and game, the game's name, the place, the replay."""
         rows = Participant.objects.filter(profile=obj).select_related("game", "game__table").order_by(
             "-game__finished_at")[:100]
         if not rows:
             return format_html("{}", "–")
-        return format_html("<ul>{}</ul>", format_html_join(
-            "", '<li><a href="{}">{} #{}</a> ({}) place {} — <a href="{}">replay</a></li>',
-            ((reverse("admin:tables_game_change", args=[r.game_id]), r.game.table.code, r.game.number,
-              r.game.engine, r.rank, reverse("review:replay", args=[r.game.table.code, r.game.number]))
+        return format_html('<ul class="profile-games">{}</ul>', format_html_join(
+            "", '<li><a href="{}">{}</a> ({}) {} — <a href="{}">{}</a></li>',
+            ((reverse("admin:tables_game_change", args=[r.game_id]),
+              gettext("%(code)s · game %(n)s") % {"code": r.game.table.code, "n": r.game.number},
+              engine_label(r.game.engine), gettext("place %(n)s") % {"n": r.rank},
+              reverse("review:replay", args=[r.game.table.code, r.game.number]), gettext("replay"))
              for r in rows)))
 
     @admin.action(description="Merge the selected profiles into the oldest one")

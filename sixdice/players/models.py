@@ -8,15 +8,35 @@ A profile is bound to a browser by a secret kept in its session, as a seat is
 
 from __future__ import annotations
 
+import secrets
+
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
+from sixdice.gamekit.engine import REGISTRY
 from sixdice.tables.models import Game, Seat
 
 from .text import search_key
 
 COLOURS = ("#2f6fdf", "#d9822b", "#2e9e5b", "#b04ac2", "#c23b3b", "#0f7c86", "#6b5a2e", "#4a4f9c")
+# The colours' names, in the order of COLOURS, for staff pages (the phones show the swatches themselves).
+COLOUR_NAMES = (_("blue"), _("orange"), _("green"), _("purple"), _("red"), _("teal"), _("brown"), _("indigo"))
 EMOJIS = ("🎲", "🦊", "🐢", "🦉", "🐙", "🌵", "🍀", "⭐", "🔥", "🌊", "🍒", "🚀", "🎩", "🐝", "🌙", "⚓")
+
+
+def colour_names() -> list[str]:
+    """The avatar colours' names in the reader's language, in the order of :data:`COLOURS`."""
+    return [str(name) for name in COLOUR_NAMES]
+
+
+def new_public_id(taken: models.QuerySet | None = None) -> str:
+    """A fresh public id (the player page's address): 8 URL-safe characters no profile in ``taken`` holds."""
+    taken = Profile.objects.all() if taken is None else taken
+    while True:  # 2^48 ids: a clash is rare, and each try is a fresh draw
+        candidate = secrets.token_urlsafe(6)[:8]
+        if not taken.filter(public_id=candidate).exists():
+            return candidate
 
 
 class Profile(models.Model):
@@ -38,7 +58,10 @@ class Profile(models.Model):
         return self.display_name
 
     def save(self, *args, **kwargs) -> None:
+        """Also gives a profile made without one (in the admin, by a script) its public id."""
         self.search_key = search_key(self.display_name)
+        if not self.public_id:
+            self.public_id = new_public_id()
         super().save(*args, **kwargs)
 
 
@@ -116,7 +139,8 @@ class Rating(models.Model):
         constraints = [models.UniqueConstraint(fields=["profile", "engine"], name="rating_unique_engine")]
 
     def __str__(self) -> str:
-        return f"{self.profile} {self.engine}: {self.mu:.2f} ± {self.sigma:.2f}"
+        engine = REGISTRY.get(self.engine)  # the game by its name; the rating itself is a number and a place
+        return f"{self.profile} · {engine.label if engine is not None else self.engine}"
 
     @property
     def ordinal(self) -> float:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -13,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from sixdice.gamekit.engine import get_engine
-from sixdice.tables.core.errors import BadLink, Busy, ServiceError
+from sixdice.tables.core.errors import BadLink, ServiceError
 from sixdice.tables.core.keys import hash_secret, new_secret
 from sixdice.tables.models import Game, Seat
 from sixdice.tables.writes.services import clean_name
@@ -29,6 +28,7 @@ from .models import (
     RatingUpdate,
     SeatProfile,
     TransferLink,
+    new_public_id,
 )
 from .ranking import final_ranks
 from .ratings import Skill, rate_match
@@ -47,19 +47,11 @@ def _clean_avatar(colour: str | None, emoji: str | None) -> tuple[str, str]:
     return colour, emoji
 
 
-def _new_public_id() -> str:
-    for _ in range(20):
-        candidate = secrets.token_urlsafe(6)[:8]
-        if not Profile.objects.filter(public_id=candidate).exists():
-            return candidate
-    raise Busy(gettext("Please try again."))  # pragma: no cover - 2^48 ids
-
-
 @transaction.atomic
 def create_profile(*, name: str, colour: str | None = None, emoji: str | None = None) -> tuple[Profile, str]:
     """A new profile bound to the calling browser; returns it with the browser's secret."""
     colour, emoji = _clean_avatar(colour, emoji)
-    profile = Profile(public_id=_new_public_id(), display_name=clean_name(name), colour=colour, emoji=emoji)
+    profile = Profile(public_id=new_public_id(), display_name=clean_name(name), colour=colour, emoji=emoji)
     profile.full_clean()
     profile.save()
     secret = new_secret()

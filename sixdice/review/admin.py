@@ -26,33 +26,47 @@ from typing import TYPE_CHECKING, Any, TypedDict
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
-from django.utils.functional import lazy
 from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from sixdice.gamekit.engine import REGISTRY
-from sixdice.gamekit.replay import is_undo, undone_by
+from sixdice.gamekit.replay import undone_by
 from sixdice.tables.models import Event, Game, Seat, Table
 from sixdice.tables.writes import services
 
 from . import exchange, limits
-from .decisions import bots_of, decisions, who_began
+from .decisions import bots_of, who_began
+from .desk import replayed, review_desk
 from .dice import hands_html
 from .downloads import UploadRefused, attachment, documents, games_filename
 from .hints import hint_lines
-from .local_time import LocalDateFilter, heading, labelled, local
+from .list_filters import (
+    ActorFilter,
+    DisputedFilter,
+    EndReasonFilter,
+    EngineFilter,
+    EventGameFilter,
+    ImportedFilter,
+    NoteFilter,
+    OneGameFilter,
+    PlayerCountFilter,
+    SeatGameFilter,
+    StatusFilter,
+    TableGameFilter,
+)
+from .local_time import LocalDateFilter, club_time, heading, labelled, local, zoned_heading
 from .models import ImportMark, ReviewNote, note_of, save_note
 from .search import FoldedSearchMixin
 from .stats import end_reason_label
-from .steps import actor_name, replay_steps, undone_text
-from .summary import host_of, step_url, summarise
-from .tablelog import bots_by_event, table_log
+from .steps import actor_name, undone_text
+from .summary import game_title, host_of, step_url
+from .tablelog import table_log
 from .wording import option_rows
 
 if TYPE_CHECKING:
@@ -61,15 +75,6 @@ if TYPE_CHECKING:
 admin.site.site_header = _("Six-Dice administration")
 admin.site.site_title = _("Six-Dice administration")
 admin.site.index_title = _("The review desk")
-
-LOG_PAGE = 25
-"""Events per page of a game's log on its admin page (the whole log: the Events list, filtered to the game)."""
-
-
-def _zoned(label: str) -> Any:
-    """A column heading naming the club's time zone, worked out when shown (the language and zone of the request)."""
-    return lazy(lambda: heading(gettext(label)), str)()
-
 
 class _TableCounts(TypedDict):
     """What :meth:`TableAdmin.get_queryset` adds to each table row."""
@@ -98,177 +103,9 @@ class ReadOnlyMixin:
         return False
 
 
-def game_title(game: Game) -> str:
-    """"887PK · game 1": the table and the game's number (the kind of game has its own column)."""
-    return gettext("%(code)s · game %(n)s") % {"code": game.table.code, "n": game.number}
-
-
 def seat_number(position: int | None) -> str:
     """Seats are counted from 1 everywhere a person reads them."""
     return "—" if position is None else str(position + 1)
-
-
-# ---------------------------------------------------------------- filters
-
-
-class PlayerCountFilter(admin.SimpleListFilter):
-    title = _("number of players")
-    parameter_name = "players"
-
-    def lookups(self, request: HttpRequest, model_admin):
-        return [(str(n), ngettext("%(n)s player", "%(n)s players", n) % {"n": n}) for n in range(2, 9)]
-
-    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
-        value = self.value()
-        if not value or not value.isdigit():
-            return queryset
-        return queryset.annotate(_players=Count("table__seats", distinct=True)).filter(_players=int(value))
-
-
-class EngineFilter(admin.SimpleListFilter):
-    """The game, by its name (not its slug); ``field`` is the lookup that holds the slug."""
-
-    title = _("game")
-    parameter_name = "engine"
-    field = "engine"
-
-    def lookups(self, request: HttpRequest, model_admin):
-        return [(slug, engine.label) for slug, engine in sorted(REGISTRY.items())]
-
-    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
-        return queryset.filter(**{self.field: self.value()}) if self.value() else queryset
-
-
-class TableGameFilter(EngineFilter):
-    parameter_name = field = "game"
-
-
-class SeatGameFilter(EngineFilter):
-    parameter_name = field = "table__game"
-
-
-class EventGameFilter(EngineFilter):
-    title = _("kind of game")
-    parameter_name = field = "game__engine"
-
-
-class OneGameFilter(admin.SimpleListFilter):
-    """The events of one game (``?game=<id>``), as the game's page links to its whole log."""
-
-    title = _("one game")
-    parameter_name = "game"
-
-    def lookups(self, request: HttpRequest, model_admin):
-        value = self.value()
-        if value and value.isdigit():
-            game = Game.objects.select_related("table").filter(pk=int(value)).first()
-            if game is not None:
-                return [(str(game.pk), game_title(game))]
-        return []
-
-    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
-        value = self.value()
-        return queryset.filter(game_id=int(value)) if value and value.isdigit() else queryset
-
-
-class ActorFilter(admin.SimpleListFilter):
-    """Who sent an event, in words: a seat (1-based, as the player lists), the host or the app."""
-
-    title = _("actor")
-    parameter_name = "actor"
-
-    def lookups(self, request: HttpRequest, model_admin):
-        seats = max((engine.max_players for engine in REGISTRY.values()), default=8)
-        return [(str(i), gettext("Seat %(n)s") % {"n": i + 1}) for i in range(seats)] + [
-            ("host", gettext("Host")), ("system", gettext("App"))]
-
-    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
-        return queryset.filter(actor=self.value()) if self.value() else queryset
-
-
-class EndReasonFilter(admin.SimpleListFilter):
-    """How the game ended, in words."""
-
-    title = _("end reason")
-    parameter_name = "end_reason"
-
-    def lookups(self, request: HttpRequest, model_admin):
-        seen: dict[str, str] = {}
-        for engine in REGISTRY.values():
-            for code, label in engine.end_reasons.items():
-                seen.setdefault(code, gettext(label))
-        for code in Game.objects.exclude(end_reason="").values_list("end_reason", flat=True).distinct():
-            seen.setdefault(code, end_reason_label("", code))
-        return sorted(seen.items(), key=lambda item: item[1])
-
-    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
-        return queryset.filter(end_reason=self.value()) if self.value() else queryset
-
-
-class StatusFilter(admin.SimpleListFilter):
-    """Whether the game is finished, abandoned or still being played, in words."""
-
-    title = _("status")
-    parameter_name = "status"
-
-    def lookups(self, request: HttpRequest, model_admin):
-        return [(Game.Status.FINISHED, gettext("Finished")), (Game.Status.PLAYING, gettext("Still being played")),
-                (Game.Status.ABANDONED, gettext("Abandoned: the table was closed"))]
-
-    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
-        return queryset.filter(status=self.value()) if self.value() else queryset
-
-
-class DisputedFilter(admin.SimpleListFilter):
-    """Games a reviewer flagged as disputed (see the reviewer note)."""
-
-    title = _("disputed")
-    parameter_name = "disputed"
-
-    def lookups(self, request: HttpRequest, model_admin):
-        return [("yes", gettext("Disputed")), ("no", gettext("Not disputed"))]
-
-    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
-        if self.value() == "yes":
-            return queryset.filter(review_note__disputed=True)
-        if self.value() == "no":
-            return queryset.exclude(review_note__disputed=True)
-        return queryset
-
-
-HAS_NOTE = Q(review_note__isnull=False) & ~Q(review_note__note="")
-
-
-class NoteFilter(admin.SimpleListFilter):
-    """Games with a reviewer's written note (an empty note is no note)."""
-
-    title = _("reviewer note")
-    parameter_name = "note"
-
-    def lookups(self, request: HttpRequest, model_admin):
-        return [("yes", gettext("Has a note")), ("no", gettext("No note"))]
-
-    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
-        if self.value() == "yes":
-            return queryset.filter(HAS_NOTE)
-        if self.value() == "no":
-            return queryset.exclude(HAS_NOTE)
-        return queryset
-
-
-class ImportedFilter(admin.SimpleListFilter):
-    title = _("origin")
-    parameter_name = "imported"
-
-    def lookups(self, request: HttpRequest, model_admin):
-        return (("yes", gettext("imported")), ("no", gettext("played here")))
-
-    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
-        if self.value() == "yes":
-            return queryset.filter(import_mark__isnull=False)
-        if self.value() == "no":
-            return queryset.filter(import_mark__isnull=True)
-        return queryset
 
 
 # ---------------------------------------------------------------- inlines
@@ -318,9 +155,7 @@ class SeatInline(ReadOnlyMixin, admin.TabularInline):
     def seat(self, obj: Seat) -> str:
         return seat_number(obj.position)
 
-    @admin.display(description=_zoned(gettext_noop("joined")))
-    def joined_local(self, obj: Seat) -> str:
-        return local(obj.joined_at)
+    joined_local = club_time("joined_at", gettext_noop("joined"))
 
 
 class GameInline(ReadOnlyMixin, admin.TabularInline):
@@ -339,13 +174,8 @@ class GameInline(ReadOnlyMixin, admin.TabularInline):
     def end_reason_text(self, game: Game) -> str:
         return end_reason_label(game.engine, game.end_reason) if game.end_reason else "—"
 
-    @admin.display(description=_zoned(gettext_noop("started")))
-    def started_local(self, game: Game) -> str:
-        return local(game.started_at)
-
-    @admin.display(description=_zoned(gettext_noop("finished")))
-    def finished_local(self, game: Game) -> str:
-        return local(game.finished_at)
+    started_local = club_time("started_at", gettext_noop("started"))
+    finished_local = club_time("finished_at", gettext_noop("finished"))
 
     @admin.display(description=_("review"))
     def links(self, game: Game) -> SafeString:
@@ -465,13 +295,8 @@ class TableAdmin(DeskMedia, FoldedSearchMixin, admin.ModelAdmin):
     def game_count(self, table: WithAnnotations[Table, _TableCounts]) -> int:
         return table._games
 
-    @admin.display(description=_zoned(gettext_noop("opened")), ordering="created_at")
-    def created_local(self, table: Table) -> str:
-        return local(table.created_at)
-
-    @admin.display(description=_zoned(gettext_noop("last change")))
-    def updated_local(self, table: Table) -> str:
-        return local(table.updated_at)
+    created_local = club_time("created_at", gettext_noop("opened"))
+    updated_local = club_time("updated_at", gettext_noop("last change"))
 
 
 def _options_html(options: Any, slug: str) -> SafeString:
@@ -496,9 +321,7 @@ class SeatAdmin(DeskMedia, FoldedSearchMixin, ReadOnlyMixin, admin.ModelAdmin):
     def seat(self, obj: Seat) -> str:
         return seat_number(obj.position)
 
-    @admin.display(description=_zoned(gettext_noop("joined")), ordering="joined_at")
-    def joined_local(self, obj: Seat) -> str:
-        return local(obj.joined_at)
+    joined_local = club_time("joined_at", gettext_noop("joined"))
 
 
 def _mark_of(game: Game) -> ImportMark | None:
@@ -518,7 +341,16 @@ class ImportForm(forms.Form):
     unsigned = forms.BooleanField(
         required=False, label=_("Also take games this install did not sign"),
         help_text=_("From another install or an older version: who sent each move and the bot flags are then "
-                    "taken on trust, and the games are marked not verified (as import_game --unsigned)."))
+                    "taken on trust, and the games are marked not verified."))
+
+
+def not_signed_message(label: str, box: str) -> str:
+    """Why a game this install did not sign was refused, naming the import page's checkbox ``box``."""
+    which = gettext("The game") if label == "the game" else gettext("Game %(n)s") % {"n": label.split()[-1]}
+    return gettext("%(game)s is not signed by this install (it comes from another install or an older export, or "
+                   "its signature was removed), so who sent each move and the bot flags cannot be checked. Tick "
+                   "“%(box)s” and import it again to take it as it is (it is then marked not verified).") % {
+        "game": which, "box": box}
 
 
 @admin.register(Game)
@@ -609,7 +441,7 @@ class GameAdmin(DeskMedia, FoldedSearchMixin, ReadOnlyMixin, admin.ModelAdmin):
         note = note_of(game)
         return note is not None and note.disputed
 
-    @admin.display(description=_zoned(gettext_noop("when")), ordering="started_at")
+    @admin.display(description=zoned_heading(gettext_noop("when")), ordering="started_at")
     def when(self, game: Game) -> SafeString:
         """The day, then the start and end times ("2026-12-01" / "21:14–21:40"), on the club's clock."""
         day, start = local(game.started_at, "%Y-%m-%d"), local(game.started_at, "%H:%M")
@@ -641,7 +473,7 @@ class GameAdmin(DeskMedia, FoldedSearchMixin, ReadOnlyMixin, admin.ModelAdmin):
         names = list(game.players)
         if engine is None:
             return gettext("Seat %(n)s (the table's draw)") % {"n": game.first + 1}
-        seat, why = who_began(engine, _replayed(game)[1], game.first)
+        seat, why = who_began(engine, replayed(game)[1], game.first)
         name = names[seat] if seat < len(names) else "?"
         text = gettext("%(n)s. %(name)s — %(why)s") % {"n": seat + 1, "name": name, "why": why}
         if seat != game.first and game.first < len(names):
@@ -694,13 +526,8 @@ class GameAdmin(DeskMedia, FoldedSearchMixin, ReadOnlyMixin, admin.ModelAdmin):
             text += " " + gettext("(lost: %(name)s)") % {"name": actor_name(str(game.loser), game.players)}
         return text
 
-    @admin.display(description=_zoned(gettext_noop("started")))
-    def started_local(self, game: Game) -> str:
-        return local(game.started_at, "%Y-%m-%d %H:%M:%S")
-
-    @admin.display(description=_zoned(gettext_noop("finished")))
-    def finished_local(self, game: Game) -> str:
-        return local(game.finished_at, "%Y-%m-%d %H:%M:%S")
+    started_local = club_time("started_at", gettext_noop("started"), seconds=True)
+    finished_local = club_time("finished_at", gettext_noop("finished"), seconds=True)
 
     @admin.display(description=_("final hands"))
     def final_hands(self, game: Game) -> SafeString:
@@ -723,7 +550,7 @@ class GameAdmin(DeskMedia, FoldedSearchMixin, ReadOnlyMixin, admin.ModelAdmin):
     def hints_shown(self, game: Game) -> SafeString:
         """Which seat's phone showed which suggestion (the table's hints option), and whether the seat followed it."""
         engine = REGISTRY.get(game.engine)
-        lines = hint_lines(engine, game, [step.state for step in _replayed(game)[1]]) if engine else {}
+        lines = hint_lines(engine, game, [step.state for step in replayed(game)[1]]) if engine else {}
         if not lines:
             return format_html("{}", "—")
         rows = format_html_join("", '<tr><td><a href="{}">{}</a></td><td>{}</td><td>{}</td></tr>',
@@ -734,7 +561,7 @@ class GameAdmin(DeskMedia, FoldedSearchMixin, ReadOnlyMixin, admin.ModelAdmin):
                            rows)
 
     def get_object(self, request: HttpRequest, object_id: str, from_field: str | None = None) -> Game | None:
-        """The same game object for the whole page (its replay is worked out once, see :func:`_replayed`)."""
+        """The same game object for the whole page (its replay is worked out once, see :func:`sixdice.review.desk.replayed`)."""
         cached = getattr(request, "_review_game", None)
         if cached is not None and from_field is None and str(cached.pk) == str(object_id):
             return cached
@@ -793,6 +620,8 @@ class GameAdmin(DeskMedia, FoldedSearchMixin, ReadOnlyMixin, admin.ModelAdmin):
             try:
                 games = exchange.import_documents(documents(upload), source=upload.name[:200],
                                                   unsigned=form.cleaned_data["unsigned"])
+            except exchange.NotSigned as exc:  # the page's own control, not the command's flag
+                error = not_signed_message(exc.label, str(form.fields["unsigned"].label))
             except (exchange.ImportRefused, UploadRefused, limits.TooLarge) as exc:
                 error = str(exc)
             else:
@@ -842,68 +671,6 @@ class GameAdmin(DeskMedia, FoldedSearchMixin, ReadOnlyMixin, admin.ModelAdmin):
         return response
 
 
-def _replayed(game: Game) -> tuple[list[Event], list[Any]]:
-    """The game's events and replay steps, worked out once per page (kept on the game object the page shows)."""
-    cached = vars(game).get("_review_replay")
-    if cached is None:
-        events = list(game.events.order_by("seq"))
-        cached = (events, replay_steps(game, events) if game.engine in REGISTRY else [])
-        vars(game)["_review_replay"] = cached
-    return cached
-
-
-def review_desk(game: Game, raw_page: str | None) -> dict[str, Any]:
-    """The game page's summary and one page of its log (``?log=<page>``), from one replay of the log."""
-    events, steps = _replayed(game)
-    engine = REGISTRY.get(game.engine)
-    made = decisions(engine, steps, bots_by_event(game, events), game.players) if engine else []
-    summary = summarise(game, engine, events, steps, made) if engine else None
-    pages = max(1, -(-len(events) // LOG_PAGE))
-    page = int(raw_page) if raw_page and raw_page.isdigit() else 1
-    page = min(max(page, 1), pages)
-    first = (page - 1) * LOG_PAGE
-    shown = events[first:first + LOG_PAGE]
-    gone = undone_by((e.actor, e.action) for e in events)
-    rows = []
-    for e in shown:
-        d = made[e.seq - 1] if e.seq - 1 < len(made) else None
-        default: SafeString | str = ""
-        if d is not None and d.default is not None and not is_undo(e.action):
-            default = format_html('<strong class="differs">≠ {}</strong>', d.default_text) if d.differs else \
-                mark_safe('<span class="same">= {}</span>'.format(gettext("default")))  # noqa: S308 - our words
-        line = steps[e.seq].line() if e.seq < len(steps) else e.text
-        undo = gone.get(e.seq)
-        rows.append({
-            "seq": e.seq, "url": step_url(game, e.seq), "line": line, "time": local(e.created_at, "%H:%M:%S"),
-            "who": d.label(game.players) if d else actor_name(e.actor, game.players),
-            "kind": d.kind if d else "", "default": default,
-            "undone": undone_text(events[undo - 1].actor, events[undo - 1].action, undo, game.players) if undo else "",
-            "undone_url": step_url(game, undo) if undo else "",
-        })
-    return {
-        "summary": summary,
-        "log": {
-            "rows": rows, "page": page, "pages": pages, "first": first + 1 if shown else 0,
-            "last": first + len(shown), "total": len(events),
-            "previous": page - 1 if page > 1 else None, "next": page + 1 if page < pages else None,
-            "page_links": _page_links(page, pages),
-            "events_url": reverse("admin:tables_event_changelist") + f"?game={game.pk}",
-            "time_heading": heading(gettext("time")),
-        },
-    }
-
-
-def _page_links(page: int, pages: int) -> list[int | None]:
-    """Page numbers to link: the first, the last and two either side of this one (``None``: a gap)."""
-    wanted = sorted({1, pages, *range(max(1, page - 2), min(pages, page + 2) + 1)})
-    out: list[int | None] = []
-    for before, n in zip([None, *wanted], wanted, strict=False):
-        if before is not None and n - before > 1:
-            out.append(None)
-        out.append(n)
-    return out
-
-
 # ---------------------------------------------------------------- events and notes
 
 
@@ -911,7 +678,7 @@ def _page_links(page: int, pages: int) -> list[int | None]:
 class EventAdmin(DeskMedia, FoldedSearchMixin, ReadOnlyMixin, admin.ModelAdmin):
     """The log is append-only: events can be looked at, never added, changed or deleted."""
 
-    list_display = ("seq", "game_link", "actor_label", "text", "time_local", "replay_link")
+    list_display = ("seq", "game_link", "actor_label", "log_line", "time_local", "replay_link")
     list_filter = (OneGameFilter, EventGameFilter, ActorFilter, ("created_at", LocalDateFilter))
     search_fields = ("text",)
     folded_search_fields = ("game__table__code", "text")
@@ -923,6 +690,31 @@ class EventAdmin(DeskMedia, FoldedSearchMixin, ReadOnlyMixin, admin.ModelAdmin):
 
     def get_ordering(self, request: HttpRequest) -> tuple[str, ...]:
         return ("game", "seq") if request.GET.get("game") else ("-created_at", "game", "seq")
+
+    def get_changelist_instance(self, request: HttpRequest):
+        """The page's events, each told which undo took it back (if one did), for :meth:`log_line`."""
+        changelist = super().get_changelist_instance(request)
+        events = list(changelist.result_list)  # fills the page's queryset cache: the template shows these objects
+        games = {e.game_id for e in events}
+        logs: dict[int, list[tuple[str, Any]]] = {}
+        for game_id, actor, action in Event.objects.filter(game_id__in=games).order_by("game_id", "seq").values_list(
+                "game_id", "actor", "action"):
+            logs.setdefault(game_id, []).append((actor, action))
+        gone = {game_id: undone_by(log) for game_id, log in logs.items()}
+        for event in events:
+            undo = gone.get(event.game_id, {}).get(event.seq)
+            if undo is not None:
+                actor, action = logs[event.game_id][undo - 1]
+                event.undone_note = undone_text(actor, action, undo, event.game.players)
+        return changelist
+
+    @admin.display(description=_("line"))
+    def log_line(self, event: Event) -> SafeString:
+        """The event's line, struck through when an undo, a take-back or a correction took it back."""
+        note = getattr(event, "undone_note", "")
+        if note:
+            return format_html('<s class="undone">{}</s> <span class="undone-by">({})</span>', event.text, note)
+        return format_html("{}", event.text)
 
     @admin.display(description=_("table · game"), ordering="game")
     def game_link(self, event: Event) -> SafeString:
@@ -936,9 +728,7 @@ class EventAdmin(DeskMedia, FoldedSearchMixin, ReadOnlyMixin, admin.ModelAdmin):
                                                       "n": int(event.actor) + 1}
         return {"host": gettext("Host"), "system": gettext("App")}.get(event.actor, event.actor)
 
-    @admin.display(description=_zoned(gettext_noop("time")), ordering="created_at")
-    def time_local(self, event: Event) -> str:
-        return local(event.created_at, "%Y-%m-%d %H:%M:%S")
+    time_local = club_time("created_at", gettext_noop("time"), seconds=True)
 
     @admin.display(description=_("replay"))
     def replay_link(self, event: Event) -> SafeString:
@@ -981,6 +771,4 @@ class ReviewNoteAdmin(DeskMedia, FoldedSearchMixin, admin.ModelAdmin):
         text = " ".join(obj.note.split())
         return text if len(text) <= 80 else text[:79] + "…"
 
-    @admin.display(description=_zoned(gettext_noop("written")), ordering="updated_at")
-    def updated_local(self, obj: ReviewNote) -> str:
-        return local(obj.updated_at)
+    updated_local = club_time("updated_at", gettext_noop("written"))

@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from django.utils.translation import gettext, gettext_noop
 
@@ -32,9 +32,6 @@ from sixdice.gamekit import engine as kit
 from sixdice.gamekit.engine import GameEngine
 from sixdice.gamekit.errors import GameError
 from sixdice.tables.core.i18n import render_notation
-
-if TYPE_CHECKING:
-    from .steps import Step
 
 SEAT, BOT, HOST_KIND, APP_ROLL, APP_DEFAULT, TIMEOUT, APP = "seat", "bot", "host", "draw", "default", "timeout", "app"
 
@@ -75,6 +72,21 @@ class Decision:
                 "default": self.default_text or None, "differs": self.differs}
 
 
+class Moment(Protocol):
+    """One step of a replay as this module reads it (:class:`sixdice.review.steps.Step` is one)."""
+
+    @property
+    def seq(self) -> int: ...
+    @property
+    def state(self) -> dict[str, Any]: ...
+    @property
+    def actor(self) -> str | None: ...
+    @property
+    def action(self) -> Mapping[str, Any]: ...
+    @property
+    def stand_in(self) -> str: ...
+
+
 #: The kind of an app's action, by the reason the engine gives (:meth:`GameEngine.system_reason`).
 SYSTEM_KINDS = {kit.DRAW: APP_ROLL, kit.DEFAULT: APP_DEFAULT, kit.TIMEOUT: TIMEOUT}
 
@@ -112,7 +124,7 @@ def _same(engine: GameEngine, before: Mapping[str, Any], after: Mapping[str, Any
         return False
 
 
-def decisions(engine: GameEngine, steps: Sequence[Step], bots: Sequence[bool] | Sequence[Sequence[bool]],
+def decisions(engine: GameEngine, steps: Sequence[Moment], bots: Sequence[bool] | Sequence[Sequence[bool]],
               players: Sequence[str], language: str | None = None) -> list[Decision]:
     """One :class:`Decision` per event, that is per step after the first (``steps[1:]``).
 
@@ -146,7 +158,7 @@ def bots_of(game: Any) -> list[bool]:
     return [bool(bots.get(position, False)) for position in range(len(game.players))]
 
 
-def who_began(engine: Any, steps: Sequence[Step], table_first: int,
+def who_began(engine: Any, steps: Sequence[Moment], table_first: int,
               language: str | None = None) -> tuple[int, str]:
     """The seat that began and why (in ``language``), from the states of the replay.
 

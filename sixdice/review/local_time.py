@@ -9,9 +9,12 @@ Yesterday, the past 7 days) count days in that zone too.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
+from typing import Any
 
 from django.contrib import admin
-from django.utils import timezone
+from django.utils import formats, timezone
+from django.utils.functional import lazy
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 
@@ -34,12 +37,41 @@ def labelled(value: dt.datetime | None, fmt: str = "%Y-%m-%d %H:%M") -> str:
     return f"{local(value, fmt)} ({zone()})"
 
 
+def spoken(value: dt.datetime | None, fmt: str = "DATETIME_FORMAT") -> str:
+    """``value`` on the club's clock in the active language's own format, with its zone:
+    "4 décembre 2026 17:18 (Europe/Kyiv)" in French, "Dec. 4, 2026, 5:18 p.m. (Europe/Kyiv)" in English; "" for none.
+
+    ``fmt`` is one of Django's format names (``SHORT_DATETIME_FORMAT``, ``DATETIME_FORMAT``) or a format string.
+    """
+    if value is None:
+        return ""
+    return gettext("%(time)s (%(zone)s)") % {"time": formats.date_format(timezone.localtime(value), fmt),
+                                             "zone": zone()}
+
+
 def heading(label: str) -> str:
     """A column heading that names the zone of its times: "Started (Europe/Lisbon)".
 
     A zero-width space after each "/" lets a long zone name wrap in a narrow column.
     """
     return gettext("%(label)s (%(zone)s)") % {"label": label, "zone": zone().replace("/", "/\u200b")}
+
+
+def zoned_heading(label: str) -> Any:
+    """:func:`heading` worked out when shown (the language and zone of the request): a column's description."""
+    return lazy(lambda: heading(gettext(label)), str)()
+
+
+def club_time(field: str, label: str, *, seconds: bool = False, sortable: bool = True) -> Callable[[Any, Any], str]:
+    """An admin column (or read-only field) that shows the model's time ``field`` on the club's clock, its heading
+    ``label`` (marked with ``gettext_noop``) naming the zone: ``joined_local = club_time("joined_at", "joined")``."""
+
+    @admin.display(description=zoned_heading(label), ordering=field if sortable else None)
+    def column(model_admin: Any, obj: Any) -> str:
+        return local(getattr(obj, field), "%Y-%m-%d %H:%M:%S" if seconds else "%Y-%m-%d %H:%M")
+
+    column.__name__ = column.__qualname__ = f"{field}_local"
+    return column
 
 
 def local_date(value: dt.datetime | None) -> dt.date | None:

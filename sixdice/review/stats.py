@@ -35,6 +35,7 @@ from sixdice.gamekit.errors import GameError
 from sixdice.gamekit.replay import is_undo
 from sixdice.players.selectors import who_played
 from sixdice.tables.models import Event, Game
+from sixdice.templatetags.percentages import percent
 
 from .steps import is_turn
 
@@ -348,13 +349,6 @@ def bar_chart(rows: Sequence[tuple[str, float, str]], *, title: str, max_value: 
         )
     parts.append("</svg>")
     return mark_safe("".join(parts))  # noqa: S308 - every text above is escaped
-
-
-def percent(value: float | None, digits: int = 1) -> str:
-    """A rate as a percentage in the active language's format (50,0 % in French, 50.0% in English)."""
-    if value is None:
-        return "–"
-    return gettext("{number}%").format(number=number_format(value * 100, digits, use_l10n=True))
 
 
 def number(value: float, digits: int = 0) -> str:

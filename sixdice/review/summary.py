@@ -45,6 +45,11 @@ GROUP_LABELS = {
 UNDO, TAKE_BACK, CORRECTION = "undo", "take_back", "correction"
 
 
+def game_title(game: Game) -> str:
+    """"887PK · game 1": the table and the game's number (the kind of game has its own column)."""
+    return gettext("%(code)s · game %(n)s") % {"code": game.table.code, "n": game.number}
+
+
 def step_url(game: Game, step: int) -> str:
     """The public replay of ``game`` opened at ``step`` (0: the start; ``seq``: after that event)."""
     return reverse("review:replay", args=[game.table.code, game.number]) + f"#step-{step}"
@@ -57,6 +62,7 @@ class Line:
     seq: int
     text: str
     url: str
+    undone: bool = False  # an undo, a take-back or a correction took it back
 
 
 @dataclass
@@ -74,6 +80,7 @@ class DecisionGroup:
     moves: int = 0
     with_default: int = 0
     differed: list[Line] = field(default_factory=list)
+    lines: list[Line] = field(default_factory=list)  # every move of the group, taken back or not
 
 
 @dataclass
@@ -202,6 +209,7 @@ def decision_groups(steps: Sequence[Step], made: Sequence[Decision], line: Any) 
             continue  # undos are listed on their own
         group = groups[GROUP_OF.get(d.kind, "app")]
         group.moves += 1
+        group.lines.append(line(step.index))
         if d.default is not None:
             group.with_default += 1
             if d.differs:
@@ -270,9 +278,11 @@ def summarise(game: Game, engine: GameEngine | None, events: Sequence[Event], st
               made: Sequence[Decision]) -> Summary:
     """The summary of ``game`` from its log, its replay steps and who decided each move (already worked out)."""
 
+    gone = undone_by((e.actor, e.action) for e in events)
+
     def line(seq: int) -> Line:
         text = steps[seq].line() if 0 < seq < len(steps) else ""
-        return Line(seq, text, step_url(game, seq))
+        return Line(seq, text, step_url(game, seq), undone=seq in gone)
 
     groups = decision_groups(steps, made, line)
     fixes = fixes_of(engine, game, events, steps, line) if engine is not None else []

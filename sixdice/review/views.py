@@ -19,6 +19,7 @@ from sixdice.tables.reads.table_frame import table_info
 from . import bgstats, exchange, stats
 from .decisions import bots_of, who_began
 from .downloads import attachment, game_filename, games_filename
+from .local_time import spoken
 from .models import note_of
 from .steps import replay_steps, step_payloads
 from .tablelog import bots_by_event, table_log
@@ -73,6 +74,7 @@ def replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
         "export_url": reverse("review:export", args=[table.code, game.number])
         if game.status == Game.Status.FINISHED or can_view_games(request) else "",  # see export()
         "abandoned": game.status == Game.Status.ABANDONED,
+        "finished_when": spoken(game.finished_at),  # the club's clock, in the reader's format, with its zone
         "began": payload["game"]["players"][began] if began < len(game.players) else "",
         "began_why": mask_hidden(game, why),
         "note": note_of(game) if staff else None, "staff": staff,

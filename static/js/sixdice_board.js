@@ -121,9 +121,8 @@ function turnText(v, me) {
   if (p.kind === "flip") return mine ? tr("yourFlip") : tr("waitFlip", {name});
   if (p.kind === "group") return mine ? tr("youGroup") : tr("waitGroup", {name});
   if (p.kind === "keep") return mine ? tr("youKeep") : tr("waitKeep", {name});
-  const n = plural("dice_count", p.count);
   if (v.dice !== "physical") return tr("rolling", {name});
-  return mine ? tr("youRoll", {n, what: p.purpose === "start" ? tr("whatStartHand") : whatOf(p)}) : tr("waitRoll", {name, what: whatOf(p)});
+  return mine ? fill(plural("roll_you", p.count), {what: p.purpose === "start" ? tr("whatStartHand") : whatOf(p)}) : tr("waitRoll", {name, what: whatOf(p)});
 }
 
 function status(live, v, me) {
@@ -329,12 +328,11 @@ function turnOverNotice(v, me, isHost) {
 function keypad(live, v, asHost) {
   const p = v.pending;
   const typed = ui.typed || (ui.typed = []);
-  const n = plural("dice_count", p.count);
   const what = p.purpose === "start" ? tr("whatStartHand") : whatOf(p);
   return diceKeypad({
     count: p.count, typed, faces: pips ? KEYPAD_PIPS : KEYPAD,
     box: "card sd-panel sd-roll", typedRow: "sd-typed", keys: "sd-keypad", buttons: "sd-buttons",
-    heading: el("p", {class: "sd-step"}, asHost ? tr("keyFor", {n, name: who(v, p.seat), what}) : tr("keyYou", {n, what})),
+    heading: el("p", {class: "sd-step"}, fill(plural(asHost ? "key_for" : "key_you", p.count), {name: who(v, p.seat), what})),
     slot: (x) => (x === undefined ? el("span", {class: "die empty"}, "?") : die(live, x)),
     key: (f) => ({class: "die " + (f > 0 ? "pos" : "neg") + (pips ? " pipface" : ""), body: faceBody(f)}),
     back: {attrs: {class: "secondary", "data-act": "undo"}, body: tr("undo")},

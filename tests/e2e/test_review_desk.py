@@ -29,7 +29,7 @@ from django.contrib.auth import get_user_model
 from sixdice.gamekit.engine import get_engine
 from sixdice.players import services as players
 from sixdice.players.guests import guest_seats, link_guest_seats
-from sixdice.review.admin import review_desk
+from sixdice.review.desk import review_desk
 from sixdice.review.models import save_note
 from sixdice.tables.models import Game
 from tests.review.conftest import play

@@ -171,11 +171,11 @@ def test_its_sets_of_rules_and_end_reasons_in_the_statistics(client):
     assert [(r.rules, r.label, r.games) for r in row.rules_rows] == [("standard", "Standard", 2), ("short", "Short game", 2)]
     assert row.rules_columns == [("host", "Ended by the host")]
     shares = {r.rules: r.end_reason_shares for r in row.rules_rows}
-    assert shares == {"standard": [("host", "Ended by the host", "0.0%")], "short": [("host", "Ended by the host", "50.0%")]}
+    assert shares == {"standard": [("host", "Ended by the host", "0%")], "short": [("host", "Ended by the host", "50%")]}
     assert {label for _code, label, _n in row.end_reason_rows} == {"Target reached", "Ended by the host"}
     html = client.get(reverse("review:stats"), {"game": "tiny"}).content.decode()
     assert 'data-rules="short"' in html and "Short game" in html
-    assert '<th>Ended by the host</th>' in html and 'data-reason="host" data-label="Ended by the host">50.0%<' in html
+    assert '<th>Ended by the host</th>' in html and 'data-reason="host" data-label="Ended by the host">50%<' in html
 
 
 def test_its_plural_strings_reach_the_page_beside_the_tables_own():

@@ -2,7 +2,8 @@
 
 ``undone_game``: Run Buster with real dice, one undo by the host and one take-back by a player.
 ``corrected_game``: Six-Dice with real dice typed in, hosted by Hana from her own seat; the host corrects
-the first die Ivo draws after later moves, then the game is played to its end.  ``long_game``: Run Buster with
+the first die Ivo draws after later moves, then the game is played to its end.  ``host_typed_game``: Run Buster with real dice, three rolls typed in by the host for the seats, the last of them
+undone by the host.  ``long_game``: Run Buster with
 the app playing every seat, a series of at least ``events`` events.
 """
 
@@ -111,3 +112,33 @@ def undone_game(*, seed: int = 4) -> Game:
                       expected_seq=game.seq)
             break
     return play_out(table, rng)
+
+
+def host_typed_game() -> tuple[Game, list[int]]:
+    """Run Buster with real dice: the host types three rolls for the seats, then undoes the last of them."""
+    rng = random.Random(4)
+    table, host = services.create_table(game="runbuster", options={"dice": "physical"}, capacity=2, host_name="Hana")
+    for name in ("Ana", "Bo"):
+        services.join_table(table=table, name=name)
+    services.start_game(table=table, rng=rng)
+    engine = get_engine("runbuster")
+    typed: list[int] = []
+    while len(typed) < 3:
+        game = table_frame.current_game(table)
+        assert game is not None and game.status == Game.Status.PLAYING, [
+            (e.seq, e.actor, e.action) for e in game.events.order_by("seq")] if game else None
+        seat = min(engine.actors(game.state))
+        action = engine.bot_action(game.state, seat, rng)
+        assert action is not None
+        if action["type"] == "roll":  # the seat's real dice: the host types them in for the seat
+            applied = checked_path.apply_action(table_code=table.code, credentials=Credentials(host_secret=host),
+                                                action=action, expected_seq=game.seq, as_host=True, rng=rng)
+            typed.append(applied.events[0].seq)
+        else:
+            checked_path.apply_action(table_code=table.code, credentials=Credentials(), action=action,
+                                      expected_seq=game.seq, bot_seat=seat, rng=rng)
+    game = table_frame.current_game(table)
+    assert game is not None
+    host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="undo",
+                 fields={"expected_seq": game.seq})
+    return play_out(Table.objects.get(pk=table.pk), rng), typed

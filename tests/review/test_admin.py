@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from sixdice.gamekit.engine import get_engine
-from sixdice.review.admin import LOG_PAGE
+from sixdice.review.desk import LOG_PAGE
 from sixdice.review.stats import end_reason_label
 from sixdice.review.wording import option_rows
 from sixdice.tables.models import Event, Game

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sixdice.review import exchange
+from sixdice.review.exchange import checks
 from sixdice.tables.core.errors import ServiceError
 from sixdice.tables.writes import services
 
@@ -25,7 +26,7 @@ def _join_form_takes(name: str, others: list[str]) -> bool:
 def test_an_imported_player_is_refused_exactly_when_the_join_form_would_refuse_the_name(name):
     others = ["Ana", "Olena"]
     try:
-        exchange._seat_name(name, others, 2, "the game")
+        checks._seat_name(name, others, 2, "the game")
         imported = True
     except exchange.ImportRefused:
         imported = False

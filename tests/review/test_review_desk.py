@@ -25,8 +25,8 @@ from django.utils import timezone
 from sixdice.gamekit.engine import get_engine
 from sixdice.gamekit.replay import is_undo, undone_by
 from sixdice.review import exchange
-from sixdice.review.admin import LOG_PAGE
 from sixdice.review.decisions import decisions
+from sixdice.review.desk import LOG_PAGE
 from sixdice.review.local_time import local
 from sixdice.review.models import ImportMark, ReviewNote, note_of, save_note
 from sixdice.review.steps import replay_steps

@@ -16,8 +16,8 @@ from django.utils import translation
 
 from sixdice.gamekit.engine import DEFAULT, get_engine
 from sixdice.review import exchange
-from sixdice.review.admin import LOG_PAGE
 from sixdice.review.decisions import APP_DEFAULT, APP_ROLL, BOT, HOST_KIND, SEAT, decisions
+from sixdice.review.desk import LOG_PAGE
 from sixdice.review.models import ReviewNote, note_of, save_note
 from sixdice.review.stats import end_reason_label
 from sixdice.review.steps import replay_steps
@@ -154,7 +154,7 @@ def test_admin_filters_show_labels_not_codes(staff):
         assert f">{code}<" not in filters and f">{code}</a>" not in filters, code
     events = staff.get(reverse("admin:tables_event_changelist")).content.decode()
     events = events[events.index('id="changelist-filter"'):]
-    assert "Seat 1</a>" in events and "Host</a>" in events and "App</a>" in events
+    assert "Ana</a>" in events and "Host</a>" in events and "App</a>" in events and "Seat 1</a>" not in events
     assert ">system</a>" not in events
 
 

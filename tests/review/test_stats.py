@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from runbuster.rules import win_probability
 from sixdice.review import stats
+from sixdice.review.local_time import spoken
 from sixdice.tables.models import Event, Game
 
 from .conftest import play
@@ -109,6 +110,6 @@ def test_games_csv_is_staff_only_and_one_row_per_game(client, many):
         assert row["winner_seats"] == " ".join(str(s + 1) for s in game.winners)  # and seat numbers (issue 15)
         assert row["end_reason"] == game.end_reason
         assert int(row["events"]) == game.events.count()
-        assert row["date"].startswith(game.started_at.date().isoformat())
+        assert row["date"] == spoken(game.started_at)  # the club's clock, with its zone
     only = list(csv.DictReader(io.StringIO(client.get(url, {"game": "sixdice"}).content.decode("utf-8-sig"))))
     assert len(only) == 3 and {r["game"] for r in only} == {"sixdice"}
