@@ -44,7 +44,7 @@ function hintCard(live, v) {
   const h = v.hint;
   const mine = v.you === v.pending.seat;
   const value = h.win ? tr("hintWins") : tr("hintLead", {value: (h.value > 0 ? "+" : h.value < 0 ? "\u2212" : "") + Math.abs(h.value).toFixed(1)});
-  return el("div", {class: "card sd-hint", role: "note"},
+  return el("div", {class: "card sd-hint", role: "note", "data-region": "tip"},
     el("h2", {}, mine ? tr("hint") : tr("hintFor", {name: v.players[v.pending.seat]})),
     el("p", {class: "sd-hint-move"}, hintText(v, h)),
     el("p", {class: "muted sd-hint-value"}, value));
