@@ -66,7 +66,7 @@ function drawNews(l, box, screen) {
   if (lines.length && !gone.has(noticeKey)) {
     const mine = seat !== null && (lines.some((line) => line.own) || now.some((e) => (e.act_again || []).includes(seat)));
     cards.push(el("div", {id: "notice-card", class: "card notice-card" + (mine ? " mine" : ""), role: "status", "data-about": at},
-      el("div", {class: "notice-text"}, lines.map((line) => el("p", {class: line.own ? "notice-own" : ""}, line.text))),
+      el("div", {class: "notice-text"}, lines.flatMap((line) => [el("p", {class: line.own ? "notice-own" : ""}, line.text), " "])),
       screen ? null : el("button", {type: "button", class: "small secondary", "data-notice-close": "",
                                     onclick: () => dismiss(l, noticeKey)}, l.T.close)));
   }
