@@ -131,16 +131,16 @@ def notice(
                     n = len(engine.drawn_values(m.action))
                     todo.setdefault(seat, []).append(plural_part(ngettext("roll %(n)s die", "roll %(n)s dice", n), n=n))
                     continue
-                now = asked.pop(seat, None)  # the first move made again is the one the phone asks for now
-                if now is None or now == engine.presentation.move_name(m.action):
+                wanted = asked.pop(seat, None)  # the first move made again is the one the phone asks for now
+                if wanted is None or wanted == engine.presentation.move_name(m.action):
                     todo.setdefault(seat, []).append(part(gettext_noop("make your %(move)s again"),
-                                                          move=now or engine.presentation.move_name(m.action)))
+                                                          move=wanted or engine.presentation.move_name(m.action)))
                 else:  # the board asks for another move than the one taken back (a correction changed the dice)
-                    todo.setdefault(seat, []).append(part(gettext_noop("make your %(move)s"), move=now))
+                    todo.setdefault(seat, []).append(part(gettext_noop("make your %(move)s"), move=wanted))
         for seat in todo:  # a hand set again whose phone asks for a move now: the notice names it, as the phone does
-            now = asked.get(seat)
-            if now is not None and len(todo[seat]) == 1:
-                todo[seat].append(part(gettext_noop("make your %(move)s"), move=now))
+            wanted = asked.get(seat)
+            if wanted is not None and len(todo[seat]) == 1:
+                todo[seat].append(part(gettext_noop("make your %(move)s"), move=wanted))
         for seat in sorted(todo, key=lambda s: (min([m.seq for m in taken_back if m.seat == s] or [10**9]), s)):
             steps = _then(todo[seat])
             sentences.append({**part(gettext_noop("%(name)s: %(steps)s."), name=_name(players, seat), steps=steps),
