@@ -7,7 +7,7 @@
  * News describes the board at its `about` seq: it shows while the game's seq is that one and goes by itself
  * when the board moves past it (the next move by anyone, an undo, a new round or game); the move log keeps
  * it.  It sits in the board's flow after the prompt, its controls and the player's own hand (each game's CSS
- * gives `.board-news` its place), never over them.  A phone may tap it away (remembered for the tab); the
+ * gives `.board-news` its place), never over them; a coached game's tip and the hint follow it there.  A phone may tap it away (remembered for the tab); the
  * table screen has nothing to tap.
  */
 import {el} from "./dom.js";
@@ -16,7 +16,8 @@ import {live} from "./live.js";
 if (live) {
   const screen = document.getElementById("app").dataset.view === "screen";
   const box = el("div", {id: "news", class: "board-news", "data-region": "news"});
-  live.onChange((l) => drawNews(l, box, screen));
+  const coachNote = document.getElementById("coach-note");  // a coached game's one-line tip (coach.js)
+  live.onChange((l) => drawNews(l, box, screen, coachNote));
 }
 
 function storeKey(l) { return `sixdice-news-${l.code}-${l.game ? l.game.id : 0}`; }
@@ -52,7 +53,7 @@ function noticeLines(l, events, mine) {
   return own.concat(lines.filter((line) => !(mine !== null && line.seat === mine)));
 }
 
-function drawNews(l, box, screen) {
+function drawNews(l, box, screen, coachNote) {
   const board = document.getElementById("board");
   if (!board) return;
   const now = currentNews(l);
@@ -82,7 +83,8 @@ function drawNews(l, box, screen) {
   const same = box.dataset.shown === JSON.stringify(cards.map((c) => c.outerHTML));
   if (!same) { box.replaceChildren(...cards); box.dataset.shown = JSON.stringify(cards.map((c) => c.outerHTML)); }
   box.hidden = !cards.length;
-  place(board, [...board.querySelectorAll('[data-region="tip"]'), box]);
+  // The news first (what just changed, maybe the player's own dice to set), then the coached game's tip, then the hint.
+  place(board, [box, ...(coachNote ? [coachNote] : []), ...board.querySelectorAll('[data-region="tip"]')]);
 }
 
 // The board's flex items (a column drawn with display: contents gives its children), in the order they show.
@@ -107,9 +109,17 @@ function place(board, nodes) {
   const controls = items(board).filter(({node}) => !node.hidden && (node.matches('[data-region="act"], [data-region="me"]') ||
     node.querySelector('[data-region="act"], [data-region="me"], button:not(:disabled), input, select')));
   const last = controls.length ? controls[controls.length - 1] : null;
+  let order = last ? String(last.order) : null;
+  if (order === null) {  // the place the game's CSS gives the news (.board-news), for every node
+    const news = nodes[0];
+    news.style.order = "";
+    board.append(news);
+    order = getComputedStyle(news).order;
+  }
   let at = last ? last.node : null;
   for (const node of nodes) {
-    if (at) { at.after(node); node.style.order = String(last.order); at = node; }
-    else { node.style.order = ""; board.append(node); }
+    node.style.order = order;
+    if (at) at.after(node); else board.append(node);
+    at = node;
   }
 }

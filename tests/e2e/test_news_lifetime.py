@@ -1,15 +1,16 @@
 """News that says what is true now, never over the controls (issue 39), on four phones and the table screen.
 
-A whole Six-Dice game at a real-dice table: four phones type their rolls and
-tap their moves, the host answers a seat's choice, undoes a move and corrects
-a typed roll.  After every move, on every phone, the host's page and the table
+A whole Six-Dice game at a real-dice table, coached as the host's form starts
+(hints on, a one-line tip the first time a phone meets a prompt): four phones
+type their rolls and tap their moves, the host answers a seat's choice, undoes
+a move and corrects a typed roll.  After every move, on every phone, the host's page and the table
 screen:
 
 - every notice shown describes the board the page shows (its ``data-about``,
   the server's ``about``, is the page's ``data-seq``), and the news of a moment
   is gone once the board has moved past it (the table screen's too: nobody
   taps it);
-- no notice (the undo notice, the hand news, the tip) overlaps a control of the
+- no notice (the undo notice, the hand news, the coach's tip, the hint) overlaps a control of the
   prompt or the player's own dice, and those are on the first screen;
 - after an undo or a correction, a phone asked to act again reads its own
   sentence first ("You: …"), naming the move its screen asks for.
@@ -29,7 +30,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import PHONE
 from tests.e2e.harness import live_eval, seq, wait_ready, wait_seq
-from tests.e2e.sixdice_helpers import create_table, tap_flip, type_roll
+from tests.e2e.sixdice_helpers import tap_flip, type_roll
 
 pytestmark = pytest.mark.browser
 
@@ -101,8 +102,22 @@ def _wrote(host: Page, before: int) -> int:
     return wait_seq(host, before + 1)
 
 
+def _coached_table(phone, server) -> tuple[Page, str]:
+    """The host's form as it starts (a coached first game: hints on, a one-line tip per new prompt), four players,
+    one round, real dice typed in; the host page and the join link."""
+    host = phone(server.url + "/new/sixdice/")
+    host.get_by_label("As written", exact=True).check()
+    host.get_by_label("Players").select_option("4")
+    host.get_by_label("Rounds").fill("1")
+    host.get_by_label("Real dice, typed in").check()
+    expect(host.locator("input[type=checkbox][name=coach]")).to_be_checked()
+    host.get_by_role("button", name="Create the table").click()
+    expect(host).to_have_url(re.compile(r"/t/[A-Z0-9]{5}/host/$"))
+    return host, host.locator("#join-link").get_attribute("href")
+
+
 def _play(server, phone, *, lang: str, viewport: dict[str, int], full: bool, tag: str) -> None:
-    host, join_url = create_table(phone, server, players=4, rounds=1, dice="physical")
+    host, join_url = _coached_table(phone, server)
     seats = []
     for name in NAMES:
         page = phone(None, viewport=viewport)
