@@ -18,6 +18,8 @@ if (live) {
   const box = el("div", {id: "news", class: "board-news", "data-region": "news"});
   const coachNote = document.getElementById("coach-note");  // a coached game's one-line tip (coach.js)
   live.onChange((l) => drawNews(l, box, screen, coachNote));
+  // coach.js shows and hides its tip on its own clock: placed (or put away) as it does.
+  if (coachNote) new MutationObserver(() => drawNews(live, box, screen, coachNote)).observe(coachNote, {attributes: true, attributeFilter: ["hidden"]});
 }
 
 function storeKey(l) { return `sixdice-news-${l.code}-${l.game ? l.game.id : 0}`; }
@@ -84,7 +86,9 @@ function drawNews(l, box, screen, coachNote) {
   if (!same) { box.replaceChildren(...cards); box.dataset.shown = JSON.stringify(cards.map((c) => c.outerHTML)); }
   box.hidden = !cards.length;
   // The news first (what just changed, maybe the player's own dice to set), then the coached game's tip, then the hint.
-  place(board, [box, ...(coachNote ? [coachNote] : []), ...board.querySelectorAll('[data-region="tip"]')]);
+  const coaching = coachNote && !coachNote.hidden;
+  if (coachNote && !coaching && board.contains(coachNote)) board.before(coachNote);  // put away, out of the board
+  place(board, [box, ...(coaching ? [coachNote] : []), ...board.querySelectorAll('[data-region="tip"]')]);
 }
 
 // The board's flex items (a column drawn with display: contents gives its children), in the order they show.
