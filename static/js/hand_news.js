@@ -3,7 +3,7 @@
  * - the notice (#notice-card): what an undo, a take-back or a correction changed, the last round beginning;
  *   a sentence addressed to this phone's seat comes first, in its own words ("You: set your dice…");
  * - the news about your own hand (#mine-note): the event's `yours` line for this seat ("Your hand was
- *   regrouped…", "The host chose for you: …", "Bot 1's roll busted your 3-4-5-6").
+ *   regrouped…", "The host chose for you: …", what another player's roll did to your hand).
  * News describes the board at its `about` seq: it shows while the game's seq is that one and goes by itself
  * when the board moves past it (the next move by anyone, an undo, a new round or game); the move log keeps
  * it.  It sits in the board's flow after the prompt, its controls and the player's own hand (each game's CSS
@@ -106,7 +106,7 @@ function items(board) {
 }
 
 // News (and the tip) go right after the last part of the board that holds the prompt, a control of it or the
-// player's own hand: the dice to tap, the others' dice a flip picks from, the end-of-round buttons.  Where the
+// player's own hand: the dice to tap, the others' dice a move picks from, the end-of-round buttons.  Where the
 // board holds none (the table screen, a phone that only watches), the game's CSS order places it.
 function place(board, nodes) {
   for (const node of nodes) if (node.parentElement) node.remove();

@@ -90,8 +90,8 @@ def _notice(parts: list[Any] | None, language: str) -> tuple[list[dict[str, Any]
     """The line's notice for every phone, in ``language``, a sentence each: an undo's sentences (``notice``) and
     the parts the engine announces (``announce``: the last round); and the seats an undo asks to act again.
 
-    A sentence addressed to a seat ("Jo: make your flip again.") is ``{"text", "seat", "you"}``: ``you`` is the
-    same sentence worded for that seat's own phone ("You: make your flip again."), which shows it first.
+    A sentence addressed to a seat ("Jo: make your move again.") is ``{"text", "seat", "you"}``: ``you`` is the
+    same sentence worded for that seat's own phone ("You: make your move again."), which shows it first.
     """
     said: list[dict[str, Any]] = []
     again: list[int] = []
