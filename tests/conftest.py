@@ -35,6 +35,22 @@ IN_CI = bool(os.environ.get("CI"))
 hypothesis.settings.register_profile("sixdice", deadline=None)
 hypothesis.settings.register_profile("sixdice-ci", deadline=None, derandomize=True, print_blob=True)
 hypothesis.settings.load_profile("sixdice-ci" if IN_CI else "sixdice")
+# Socket tests wait for a frame that must come (channels' test communicator: connect, receive, disconnect)
+# up to 10 s, not channels' own 1 s: on a loaded machine a frame may take longer, and a frame that never
+# comes still fails the test.  A wait for nothing (receive_nothing) keeps its short bound.
+WAIT_FOR_A_FRAME = 10.0
+
+
+def _bound_the_socket_waits() -> None:
+    from channels.testing import WebsocketCommunicator
+
+    WebsocketCommunicator.connect.__defaults__ = (WAIT_FOR_A_FRAME,)
+    WebsocketCommunicator.receive_from.__defaults__ = (WAIT_FOR_A_FRAME,)
+    WebsocketCommunicator.receive_json_from.__defaults__ = (WAIT_FOR_A_FRAME,)
+    WebsocketCommunicator.disconnect.__defaults__ = (1000, WAIT_FOR_A_FRAME)
+
+
+_bound_the_socket_waits()
 TEST_DICE_SEED = "tests"  # the app's dice in every test are seeded: see seeded_app_dice
 
 

@@ -35,7 +35,9 @@ def axe_check(page: Page, where: str) -> list[str]:
     problems = []
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
-        wait_page(page, "(dark) => matchMedia('(prefers-color-scheme: dark)').matches === dark", arg=scheme == "dark")
+        # The scheme applied, and every colour transition it started is over (a link fades to its new colour).
+        wait_page(page, "(dark) => matchMedia('(prefers-color-scheme: dark)').matches === dark"
+                        " && document.getAnimations().every((a) => a.playState !== 'running')", arg=scheme == "dark")
         results = Axe().run(page)
         for v in results.response["violations"]:
             if v["impact"] in ("serious", "critical"):
