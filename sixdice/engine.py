@@ -138,6 +138,14 @@ class SixDicePresentation(Presentation):
         facts = ((gettext_noop("Round"), f"{st.round} / {st.rounds}"), (gettext_noop("Bank"), str(st.bank)))
         return BoardPicture(hands=hands, facts=facts)
 
+    def asked_move(self, state: Mapping[str, Any], seat: int) -> Part | None:
+        """The flip, grouping or choice of groups to keep the state waits for from ``seat``."""
+        st = self.engine._state(state)
+        p = st.pending
+        if st.over or p is None or p.seat != seat or p.kind not in ("flip", "group", "keep"):
+            return None
+        return self.move_name({"type": p.kind})
+
     def play_record(self, state: Mapping[str, Any], *, players: int) -> PlayRecord:
         """Each seat's score is what its hand counts at the end (its absolute value, as the house rules count it),
         so the winner has the highest score; the note keeps the signed values ("Ana +2, Ben −3").

@@ -295,6 +295,12 @@ class Presentation:
         words = self.moves.get(str(action.get("type")))
         return part(words.name if words is not None else notation.gettext_noop("move"))
 
+    def asked_move(self, state: Mapping[str, Any], seat: int) -> Part | None:
+        """The move ``state`` asks ``seat`` to make now, named as :meth:`move_name` names it ("choice of groups
+        to keep"), or ``None`` (nothing asked, or a roll).  An undo's notice tells a player at a real-dice table
+        the move their phone asks for, not only the one taken back.  Default: ``None``."""
+        return None
+
     def rules_context(self) -> JSON:
         """Extra context for this game's rules page templates (see :attr:`rules_template`).  Default: none."""
         return {}

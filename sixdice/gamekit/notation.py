@@ -116,6 +116,35 @@ def personal_parts(parts: Iterable[Mapping[str, Any]] | None) -> dict[str, list[
     return out
 
 
+NEWS_KEYS = ("yours", "announce", "notice")
+"""The marks of a part that is news on a phone or the table screen (:func:`personal`, :func:`announced`, an undo's notice)."""
+
+
+def has_news(parts: Iterable[Mapping[str, Any]] | None) -> bool:
+    """Whether a line carries news a phone or the table screen shows beside the board (not only in the log)."""
+    return any(isinstance(p, Mapping) and any(p.get(k) for k in NEWS_KEYS) for p in parts or ())
+
+
+def about(parts: list[Part], seq: int) -> list[Part]:
+    """The line's news describes the board at ``seq`` (the last event of the write that made it): marked on its first part.
+
+    The news holds while the game's ``seq`` is ``seq``; any later write (the
+    next move by anyone, an undo, a new round) or another game ends it.
+    """
+    if not parts:
+        return parts
+    return [{**parts[0], "about": seq}, *parts[1:]]
+
+
+def news_about(parts: Iterable[Mapping[str, Any]] | None) -> int | None:
+    """The ``seq`` a line's news describes (:func:`about`), or ``None`` when not marked (an older game's line)."""
+    for p in parts or ():
+        if isinstance(p, Mapping):
+            found = p.get("about")
+            return found if isinstance(found, int) and not isinstance(found, bool) else None
+    return None
+
+
 def first_rule(parts: Iterable[Mapping[str, Any]] | None) -> str:
     """The anchor of the first rule a line's parts apply, or ``""`` (the line links to it)."""
     for p in parts or ():

@@ -191,7 +191,6 @@ function tableConnection(app) {
             this.lastEvents = msg.missed;
           }
           if (msg.type === "revoked") this.toast(msg.message);
-          this.noticeFromLog();
           if (msg.type === "welcome" && this.pending) this.sendPending();  // back online: deliver it now
           break;
         }
@@ -275,45 +274,10 @@ function tableConnection(app) {
       if (u.corrections && u.corrections.length) this.game.corrections = u.corrections.concat(this.game.corrections || []);
       this.log.push(...fresh);
       this.lastEvents = fresh;
-      const told = fresh.filter((e) => e.notice);
-      if (told.length) this.showNotice(told[told.length - 1]);
       for (const e of fresh) if (e.action && e.action.type === "undo" && !e.notice) this.toast(e.text);  // in this phone's language
     },
-    // News every phone and the table screen shows once, above the board, until tapped away: what an undo or a
-    // correction changed, the last round beginning (the event's `notice`, docs/protocol.md).  Once per seq:
-    // remembered for the page's tab, so neither a table frame nor a reload shows it again.
-    noticeKey() { return `sixdice-notice-${this.code}-${this.game ? this.game.id : 0}`; },
-    noticeSeen() {
-      if (this.noticeAt != null && this.noticeAt.key === this.noticeKey()) return this.noticeAt.seq;
-      let seen = 0;
-      try { seen = Number(sessionStorage.getItem(this.noticeKey())) || 0; } catch (err) { /* no storage: this page only */ }
-      return seen;
-    },
-    showNotice(event) {
-      if (!event || event.seq <= this.noticeSeen()) return;
-      this.noticeAt = {key: this.noticeKey(), seq: event.seq};
-      try { sessionStorage.setItem(this.noticeKey(), String(event.seq)); } catch (err) { /* this page only */ }
-      let card = $("notice-card");
-      if (!card) {
-        card = el("div", {id: "notice-card", class: "card notice-card", role: "alert", hidden: ""},
-          el("p", {class: "notice-text"}),
-          el("button", {type: "button", class: "small secondary", "data-notice-close": ""}, T.close));
-        card.querySelector("button").addEventListener("click", () => { card.hidden = true; });
-        const board = $("board");
-        const top = document.querySelector(".host-split") || board;
-        if (top) top.before(card); else app.prepend(card);
-      }
-      const mine = this.seat !== null && (event.act_again || []).includes(this.seat);  // about this phone's own dice
-      card.classList.toggle("mine", mine);
-      card.dataset.seq = String(event.seq);
-      card.querySelector(".notice-text").textContent = event.notice;
-      card.hidden = false;
-    },
-    noticeFromLog() {  // a table frame: the latest notice of the log, unless this page showed it already
-      const told = (this.log || []).filter((e) => e.notice && !(this.undone && this.undone.has(e.seq)));
-      if (told.length) this.showNotice(told[told.length - 1]);
-    },
-
+    // News beside the board (the event's `notice` and `yours`, as long as its `about` is the board shown):
+    // hand_news.js draws it; the move log keeps it (drawLog).
     toast(text) { toast(text); },
     confirmed(question, name) { return window.confirm(`${name}: ${question}`); },
     showHandover(msg) {  // the link (and its QR code) goes beside the seat it is for, where the host tapped
@@ -504,14 +468,19 @@ function tableConnection(app) {
       const lobby = $("lobby-note");  // a phone in the lobby: the host has not started yet
       if (lobby) lobby.hidden = !(this.table.status === "lobby" && !this.host);
     },
+    logNews(e) {  // the news a line carried, kept in the log once the board has moved past it (hand_news.js)
+      const mine = this.seat !== null && e.yours ? e.yours[String(this.seat)] : null;
+      const said = [e.notice && e.notice !== e.text ? e.notice : null, mine].filter(Boolean);
+      return said.length ? el("small", {class: "log-news"}, " " + said.join(" · ")) : null;
+    },
     drawLog() {
       const gone = this.undone || new Set();  // moves an undo took back (the server's list): struck through, still in the log
       const rule = ruleLink;  // the rule a line applies (rule_links.js)
       const items = this.log.slice(-60).reverse().map((e) => gone.has(e.seq)
         ? el("li", {value: e.seq, class: "undone"}, el("s", {}, e.text))
         : e.stand_in ? el("li", {value: e.seq, class: "stand-in decided"}, e.text)  // the timer ran out: the line says it
-        : e.decided ? el("li", {value: e.seq, class: `decided decided-${e.decided.by}`, "data-why": e.decided.why}, e.text, rule(e))
-        : el("li", {value: e.seq}, e.text, rule(e)));
+        : e.decided ? el("li", {value: e.seq, class: `decided decided-${e.decided.by}`, "data-why": e.decided.why}, e.text, rule(e), this.logNews(e))
+        : el("li", {value: e.seq}, e.text, rule(e), this.logNews(e)));
       $("log").replaceChildren(...items);
     },
   };

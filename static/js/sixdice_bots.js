@@ -43,7 +43,7 @@ function hintCard(live, v) {
   const h = v.hint;
   const mine = v.you === v.pending.seat;
   const value = h.win ? tr("hintWins") : tr("hintLead", {value: signed(h.value, 1)});
-  return el("div", {class: "card sd-hint", role: "note"},
+  return el("div", {class: "card sd-hint", role: "note", "data-region": "tip"},
     el("h2", {}, mine ? tr("hint") : tr("hintFor", {name: v.players[v.pending.seat]})),
     el("p", {class: "sd-hint-move"}, hintText(v, h)),
     el("p", {class: "muted sd-hint-value"}, value));

@@ -65,40 +65,57 @@ def localize_events(events: Any, language: str) -> Any:
             parts = event.get("notation") if isinstance(event.get("notation"), list) else None
             rule = notation.first_rule(parts)
             yours = _yours(parts, language)
-            said, again = _notice(parts, language)
+            lines, again = _notice(parts, language)
+            seq = event.get("seq")
             event = {k: v for k, v in event.items() if k != "notation"}
             event["text"] = text
             if rule:
                 event["rule"] = rule  # the anchor of the rule the line applies, on the game's rules page
             if yours:
                 event["yours"] = yours  # the news worded for each seat it concerns (that seat's phone shows it)
-            if said:
-                event["notice"] = said  # news every phone shows once: what an undo changed, the last round
+            if lines:
+                event["notice"] = " ".join(line["text"] for line in lines)  # what an undo changed, the last round
+                event["notice_lines"] = lines  # the same, a sentence each: a seat's own one worded for its phone
             if again:
                 event["act_again"] = again  # with real dice: the seats the notice asks to set dice, move or roll again
+            if yours or lines:  # the news's lifetime: the board it describes, until the next write
+                about = notation.news_about(parts)
+                event["about"] = about if about is not None else seq
+                event["ends"] = "next_write"
         out.append(event)
     return out
 
 
-def _notice(parts: list[Any] | None, language: str) -> tuple[str, list[int]]:
-    """The line's notice for every phone, in ``language``: an undo's sentences (``notice``) and the parts
-    the engine announces (``announce``: the last round); and the seats an undo asks to act again."""
-    said: list[str] = []
+def _notice(parts: list[Any] | None, language: str) -> tuple[list[dict[str, Any]], list[int]]:
+    """The line's notice for every phone, in ``language``, a sentence each: an undo's sentences (``notice``) and
+    the parts the engine announces (``announce``: the last round); and the seats an undo asks to act again.
+
+    A sentence addressed to a seat ("Jo: make your move again.") is ``{"text", "seat", "you"}``: ``you`` is the
+    same sentence worded for that seat's own phone ("You: make your move again."), which shows it first.
+    """
+    said: list[dict[str, Any]] = []
     again: list[int] = []
     try:
         for p in parts or ():
             if not isinstance(p, Mapping):
                 continue
             if isinstance(p.get("notice"), list):
-                said.extend(render_notation([s], language) for s in p["notice"] if isinstance(s, Mapping))
+                for s in p["notice"]:
+                    if not isinstance(s, Mapping):
+                        continue
+                    line: dict[str, Any] = {"text": render_notation([s], language)}
+                    seat, you = s.get("seat"), s.get("you")
+                    if isinstance(seat, int) and not isinstance(seat, bool) and isinstance(you, Mapping):
+                        line.update(seat=seat, you=render_notation([you], language))
+                    said.append(line)
             if p.get("announce"):
-                said.append(render_notation([p], language))
+                said.append({"text": render_notation([p], language)})
             if isinstance(p.get("again"), list):
                 again.extend(s for s in p["again"] if isinstance(s, int) and not isinstance(s, bool))
     except (KeyError, TypeError, ValueError, AttributeError):
         log.exception("could not render the notice of an event")
-        return "", []
-    return " ".join(said), again
+        return [], []
+    return said, again
 
 
 def _yours(parts: list[Any] | None, language: str) -> dict[str, str]:

@@ -118,6 +118,7 @@ def notice(
     again: list[int] = []
     if engine.random_actions and not engine.app_draws(options):  # real dice: the table must follow the screen
         todo: dict[int, list[Any]] = {s: [part(gettext_noop("set your dice as your phone shows"))] for s in changed}
+        asked = {s: engine.presentation.asked_move(after, s) for s in range(len(players))}
         for seat, own in _by_seat(taken_back):
             if seat is None:
                 continue
@@ -125,11 +126,20 @@ def notice(
                 if engine.is_random(m.action):
                     n = len(engine.drawn_values(m.action))
                     todo.setdefault(seat, []).append(plural_part(ngettext("roll %(n)s die", "roll %(n)s dice", n), n=n))
-                else:
+                    continue
+                wanted = asked.pop(seat, None)  # the first move made again is the one the phone asks for now
+                if wanted is None or wanted == engine.presentation.move_name(m.action):
                     todo.setdefault(seat, []).append(part(gettext_noop("make your %(move)s again"),
-                                                          move=engine.presentation.move_name(m.action)))
+                                                          move=wanted or engine.presentation.move_name(m.action)))
+                else:  # the board asks for another move than the one taken back (a correction changed the dice)
+                    todo.setdefault(seat, []).append(part(gettext_noop("make your %(move)s"), move=wanted))
+        for seat in todo:  # a hand set again whose phone asks for a move now: the notice names it, as the phone does
+            wanted = asked.get(seat)
+            if wanted is not None and len(todo[seat]) == 1:
+                todo[seat].append(part(gettext_noop("make your %(move)s"), move=wanted))
         for seat in sorted(todo, key=lambda s: (min([m.seq for m in taken_back if m.seat == s] or [10**9]), s)):
-            sentences.append(part(gettext_noop("%(name)s: %(steps)s."), name=_name(players, seat),
-                                  steps=_then(todo[seat])))
+            steps = _then(todo[seat])
+            sentences.append({**part(gettext_noop("%(name)s: %(steps)s."), name=_name(players, seat), steps=steps),
+                              "seat": seat, "you": part(gettext_noop("You: %(steps)s."), steps=steps)})
             again.append(seat)
     return sentences, again

@@ -22,6 +22,7 @@ from django.db import IntegrityError, connection, models
 from django.db.models import F
 from django.utils import timezone
 
+from sixdice.gamekit import notation
 from sixdice.gamekit.engine import HOST, SYSTEM, Actor, GameEngine, get_engine
 from sixdice.gamekit.notation import render_parts
 from sixdice.gamekit.replay import describe_parts
@@ -223,6 +224,9 @@ def save(game: Game, applied: Applied, *, expected_seq: int, table: Table) -> No
         saved = _update_game(game.pk, expected_seq, new_seq, game.state)
     if saved != 1:
         raise Stale(STALE_MESSAGE)
+    for event in applied.events:  # news describes the board after the whole write: it ends with the next one
+        if notation.has_news(event.notation):
+            event.notation = notation.about(list(event.notation), new_seq)
     append(applied.events)
     for name, value in fields.items():
         setattr(game, name, value)
