@@ -34,5 +34,5 @@ function coach(app, box, strings) {
     if (shown) { try { localStorage.setItem(seenKey(shown), "1"); } catch (e) { /* private mode */ } }
     hide();
   });
-  setInterval(check, 300);
+  if (live) live.listeners.push(check);  // looked at each time the table is drawn: the note is there with its prompt
 }
