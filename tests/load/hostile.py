@@ -16,7 +16,7 @@ time the server needs to answer a ping once the flood stops.
 ``--hostile-new-session``: each flood socket carries a new made-up ``sessionid``
 cookie (32 characters, as Django's keys, naming no session), as a flooder that
 tries to escape the cool-down of its session.  The server must cool it down by
-its address (``flow.FloodKey``): same targets.
+its address (``flood_control.FloodKey``): same targets.
 
 ``--hostile-stale``: the flooder is a seat's phone at the other table (its game
 is a move in) that sends a well-formed action with an old ``seq`` and a new

@@ -64,7 +64,7 @@ class Refused(enum.Enum):
     """Why a connect's trip to the database let the client in no further."""
 
     FLOODED = "flooded"  # closed for flooding a moment ago, by any process: refused at the handshake (HTTP 403)
-    GUESSING = "guessing"  # too many unknown table codes: told so, then closed with throttle.CLOSE_GUESSING
+    GUESSING = "guessing"  # too many unknown table codes: told so, then closed with guess_limits.CLOSE_GUESSING
 
 
 def arrive(
@@ -80,7 +80,7 @@ def arrive(
     (1); and the welcome from this process's table frame when it is still
     current (0; else the log and after a finished game the standings: 2 at
     most).  A cookie that names no session puts the socket under its
-    address's cool-down (``flow.FloodKey``), read in the same lookup.
+    address's cool-down (``flood_control.FloodKey``), read in the same lookup.
     """
     notes = guess_limits.lookup([*flood.keys(), *guess_limits.guess_keys(*guesser)])
     if flood_control.cooling_down(flood.key, notes):

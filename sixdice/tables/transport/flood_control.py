@@ -209,7 +209,7 @@ def cooling_down(key: str, shared: dict[str, Any]) -> bool:
     """Whether ``key`` was closed for flooding less than its cool-down ago, by this process or another.
 
     ``shared``: the shared cache's entries, looked up with the connect's
-    other keys in one lookup (``connect.arrive``, ``throttle.lookup``).
+    other keys in one lookup (``connect.arrive``, ``guess_limits.lookup``).
     """
     return cooling_down_here(key) or bool(shared.get(key))
 
