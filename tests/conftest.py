@@ -92,6 +92,7 @@ def fresh_guess_counters(local_cache):
 
     cache.clear()
     flood_control._LOCAL_COOLDOWNS.clear()  # a process's own note of the flood cool-downs it set
+    flood_control._REFUSED_VISITS.clear()  # and of the sockets that were only refused
     yield
 
 

@@ -42,6 +42,8 @@ class TableConsumer(SocketConsumer):
     lang: str = "en"  # this connection's language: log lines and messages are rendered in it
     version: int = -1  # the table version of the last table frame sent on this connection
     seen_presence: dict[str, Any] | None = None  # the last presence frame this connection was sent
+    refused: int = 0  # frames of this connection refused ...
+    wrote: bool = False  # ... and whether a write went through (flood_control.left)
 
     def ready(self) -> bool:
         return self.who is not None
@@ -89,6 +91,7 @@ class TableConsumer(SocketConsumer):
     async def disconnect(self, close_code: int) -> None:
         if self.who is None:
             return
+        await flood_control.left(self.scope, refused=self.refused, wrote=self.wrote)
         await self.channel_layer.group_discard(after_commit.group_name(self.who.code), self.channel_name)
         here = await database_sync_to_async(leave)(self.channel_name, self.who.table_id)
         announcer.announce(self.channel_layer, self.who.code, here)
@@ -102,9 +105,12 @@ class TableConsumer(SocketConsumer):
                 frame = incoming.parse(text_data, bytes_data)  # one typed value, every field checked: or BadFrame
                 ref = frame.ref
                 await ROUTES[frame.TYPE](self, self.who, frame)
+                self.wrote = self.wrote or frame.TYPE in incoming.WRITES
             except incoming.BadFrame as bad:
+                self.refused += 1
                 await self._error(bad.refusal.code, bad.refusal.message, bad.ref)
             except ServiceError as exc:
+                self.refused += 1
                 extra: dict[str, Any] = dict(exc.extra)  # e.g. duplicate: true (action_receipts)
                 if exc.with_snapshot:
                     extra["snapshot"] = await self._snapshot()

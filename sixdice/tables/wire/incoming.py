@@ -308,6 +308,9 @@ FRAMES: dict[str, Callable[[Mapping[str, Any], Ref], Frame]] = {
 }
 """The frames a client sends (``docs/protocol.md``, "Client → server"), each type with its parser."""
 
+WRITES = frozenset({"action", "host", "take_back", "back"})
+"""The frames that ask for a write (the others read, or keep the connection alive)."""
+
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
