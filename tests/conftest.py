@@ -93,6 +93,9 @@ def fresh_guess_counters(local_cache):
     cache.clear()
     flood_control._LOCAL_COOLDOWNS.clear()  # a process's own note of the flood cool-downs it set
     flood_control._REFUSED_VISITS.clear()  # and of the sockets that were only refused
+    from sixdice.tables.live.connect import recall
+
+    recall.clear()  # the seats and hosts this process let in lately
     yield
 
 

@@ -417,9 +417,9 @@ def report(r: dict[str, Any]) -> bool:
     print(f"  {r.get('rounds', 1)} rounds of a quiet window then a flood window (the quiet reference in the same run)")
     for label, key in (("quiet  ", "quiet"), ("flooded", "flood")):
         p = r[key]
-        rank = max(1, round(p["moves"] * 0.01)) if p["moves"] else None
+        slower = (p["moves"] - 1) - round(0.99 * (p["moves"] - 1)) if p["moves"] else None  # moves above the p99
         print(f"  {label}   {p['moves']} moves  p50 {p['p50_ms']} ms  p95 {p.get('p95_ms')} ms  p99 {p['p99_ms']} ms "
-              f"(the {rank}th slowest)  max {p['max_ms']} ms;  server CPU {p['server_cpu']} % of a core")
+              f"({slower} moves slower)  max {p['max_ms']} ms;  server CPU {p['server_cpu']} % of a core")
     fl = r["flooder"]
     print(f"  flooder   {fl['frames']} frames sent over {fl['connections']} connections; closed with 4008 "
           f"{fl['closed_4008']} times; {fl.get('refused', 0)} handshakes refused (cool-down)"

@@ -21,10 +21,21 @@ from sixdice.tables.core.errors import ServiceError
 from sixdice.tables.core.keys import normalise_code
 from sixdice.tables.core.qr import qr_svg
 from sixdice.tables.live import host_commands
-from sixdice.tables.live.connect import Refused, Who, announcer, arrive, has_bots, leave, pulse, reidentify
+from sixdice.tables.live.connect import (
+    Refused,
+    Who,
+    announcer,
+    come_in,
+    has_bots,
+    leave,
+    pulse,
+    register,
+    reidentify,
+)
 from sixdice.tables.policies import turn_timers, undo
 from sixdice.tables.reads import selectors
 from sixdice.tables.transport import flood_control, guess_limits, presence
+from sixdice.tables.transport.memory_channel_layer import InMemoryChannelLayer
 from sixdice.tables.transport.origins import socket_origin_url
 from sixdice.tables.transport.socket_consumer import SocketConsumer
 from sixdice.tables.wire import incoming, outgoing
@@ -59,13 +70,10 @@ class TableConsumer(SocketConsumer):
         group = after_commit.group_name(code)
         # In the group before the welcome is read: a move committed meanwhile arrives as an update.
         await self.channel_layer.group_add(group, self.channel_name)
-        # The handshake is answered after the one trip to the database: it also looks up the flood cool-down
-        # (a refusal is an HTTP 403, as flood_control.FlowControl's), so a connect needs no hop of its own for it.
+        # The handshake is answered after the one trip to the database (or none: a seat back at once, connect.Recall).
         try:
-            arrival = await database_sync_to_async(arrive)(
-                self.scope.get("session"), code, guess_limits.scope_keys(self.scope), flood_control.flood_key(self.scope),
-                self.channel_name, self.lang, game_id, since,
-            )
+            arrival = await come_in(self.scope, code, self.channel_name, self.lang, game_id, since,
+                                    single_process=isinstance(self.channel_layer, InMemoryChannelLayer))
         except ServiceError as exc:
             await self.channel_layer.group_discard(group, self.channel_name)
             await self.accept()
@@ -84,6 +92,8 @@ class TableConsumer(SocketConsumer):
         await self.accept()
         self.who = who = arrival.who
         await self._send_table(arrival.welcome, localized=True)
+        if not arrival.registered:  # recalled: its presence row now, after the welcome
+            arrival.presence = await database_sync_to_async(register)(self.channel_name, who)
         # Who is here was counted in the same trip: tell everyone at the table (with other connects of the moment).
         announcer.announce(self.channel_layer, code, arrival.presence)
         after_commit.wake(who.code, who.drivers)

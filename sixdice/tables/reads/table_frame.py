@@ -221,7 +221,22 @@ class FrameCache:
     def __init__(self, size: int = 4096) -> None:
         self.size = size
         self._frames: OrderedDict[int, CachedFrame] = OrderedDict()
+        self._changes: dict[int, int] = {}  # per table: the writes this process saw committed (see ``changed``)
         self._lock = threading.Lock()
+
+    def changed(self, table_id: int) -> None:
+        """A write to the table committed in this process (``after_commit``): what was read of it before is old."""
+        with self._lock:
+            self._changes[table_id] = self._changes.get(table_id, 0) + 1
+
+    def changes(self, table_id: int) -> int:
+        """How many writes to the table this process saw committed: equal counts, nothing written between.
+
+        Only this process's own writes are counted: a reader that relies on
+        it must know every write goes through this process (one process, the
+        in-memory channel layer).
+        """
+        return self._changes.get(table_id, 0)
 
     def get(self, table_id: int) -> CachedFrame | None:
         with self._lock:
@@ -242,6 +257,7 @@ class FrameCache:
     def clear(self) -> None:
         with self._lock:
             self._frames.clear()
+            self._changes.clear()
 
 
 FRAMES = FrameCache()

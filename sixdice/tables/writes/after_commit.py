@@ -187,7 +187,13 @@ def game_written(code: str, game: Game, events: Sequence[Event], *, version: int
         options=game.options,
     )
     message["wake"] = list(wake)
-    transaction.on_commit(lambda: send_now(code, message))
+    table_id = game.table_id
+
+    def send() -> None:
+        table_frame.FRAMES.changed(table_id)  # what a connect read of the table before is old now
+        send_now(code, message)
+
+    transaction.on_commit(send)
 
 
 def table_changed(code: str, table_id: int, *, revoked: Sequence[int] = ()) -> None:
@@ -200,6 +206,7 @@ def table_changed(code: str, table_id: int, *, revoked: Sequence[int] = ()) -> N
     """
 
     def send() -> None:
+        table_frame.FRAMES.changed(table_id)
         frame = table_frame.table_frame(table_id)
         send_now(code, {"type": "table.frame", "frame": frame, "revoked": list(revoked), "wake": list(ALL)})
 
