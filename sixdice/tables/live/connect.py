@@ -122,7 +122,7 @@ RECALL_SECONDS = 30.0
 @dataclass
 class _Known:
     arrival: Arrival
-    changes: int  # the table's count of committed writes when it was read (table_frame.FRAMES.changes)
+    changes: int  # the table's count of committed writes before it was read (table_frame.FRAMES.changes)
     until: float
 
 
@@ -145,12 +145,13 @@ class Recall:
         self.size = size
         self._known: OrderedDict[tuple[str, str], _Known] = OrderedDict()
 
-    def remember(self, flood: flood_control.FloodKey, code: str, arrival: Arrival) -> None:
-        """Note who a browser was at ``code`` (its seat or host secret, found in a live session)."""
+    def remember(self, flood: flood_control.FloodKey, code: str, arrival: Arrival, changes: int) -> None:
+        """Note who a browser was at ``code`` (its seat or host secret, found in a live session), as read after
+        the table's count of writes was ``changes`` (read before the arrival: a write committed meanwhile
+        makes the count differ, and the arrival is not recalled)."""
         who, arrived = arrival.who, arrival.arrived
         if arrived is None or not flood.session or not flood.live or (who.seat is None and not who.host):
             return
-        changes = table_frame.FRAMES.changes(who.table_id)
         kept = Arrival(replace(who), arrival.welcome, arrival.presence, arrived)  # its own Who: a connection changes its own
         self._known[(flood.session, code)] = _Known(kept, changes, time.monotonic() + RECALL_SECONDS)
         self._known.move_to_end((flood.session, code))
@@ -165,7 +166,7 @@ class Recall:
         if known is None:
             return None
         who, arrived = known.arrival.who, known.arrival.arrived
-        if known.until < time.monotonic() or arrived is None or known.changes != table_frame.FRAMES.changes(who.table_id):
+        if known.until < time.monotonic() or arrived is None or known.changes != table_frame.FRAMES.changes(code):
             del self._known[key]
             return None
         here = announcer.last(code) or known.arrival.presence
@@ -195,11 +196,12 @@ async def come_in(scope: Any, code: str, channel_name: str, lang: str, game_id: 
     recalled = recall.welcome(flood, code, lang, game_id, since) if single_process else None
     if recalled is not None:
         return recalled
+    changes = table_frame.FRAMES.changes(code)  # before the trip reads the table
     arrival = await after_commit.database_sync_to_async(arrive)(
         scope.get("session"), code, guess_limits.scope_keys(scope), flood, channel_name, lang, game_id, since,
     )
     if single_process and isinstance(arrival, Arrival):
-        recall.remember(flood, code, arrival)
+        recall.remember(flood, code, arrival, changes)
     return arrival
 
 

@@ -221,22 +221,24 @@ class FrameCache:
     def __init__(self, size: int = 4096) -> None:
         self.size = size
         self._frames: OrderedDict[int, CachedFrame] = OrderedDict()
-        self._changes: dict[int, int] = {}  # per table: the writes this process saw committed (see ``changed``)
+        self._changes: dict[str, int] = {}  # per table code: the writes this process saw committed (``changed``)
         self._lock = threading.Lock()
 
-    def changed(self, table_id: int) -> None:
-        """A write to the table committed in this process (``after_commit``): what was read of it before is old."""
+    def changed(self, code: str) -> None:
+        """A write to table ``code`` committed in this process (``after_commit``): what was read of it before is old."""
         with self._lock:
-            self._changes[table_id] = self._changes.get(table_id, 0) + 1
+            self._changes[code] = self._changes.get(code, 0) + 1
 
-    def changes(self, table_id: int) -> int:
-        """How many writes to the table this process saw committed: equal counts, nothing written between.
+    def changes(self, code: str) -> int:
+        """How many writes to table ``code`` this process saw committed: read it *before* reading the table, and
+        an equal count later means nothing was written since.
 
         Only this process's own writes are counted: a reader that relies on
         it must know every write goes through this process (one process, the
-        in-memory channel layer).
+        in-memory channel layer).  Never reset (a count that started again
+        could meet an old one).
         """
-        return self._changes.get(table_id, 0)
+        return self._changes.get(code, 0)
 
     def get(self, table_id: int) -> CachedFrame | None:
         with self._lock:
@@ -257,7 +259,6 @@ class FrameCache:
     def clear(self) -> None:
         with self._lock:
             self._frames.clear()
-            self._changes.clear()
 
 
 FRAMES = FrameCache()

@@ -187,10 +187,9 @@ def game_written(code: str, game: Game, events: Sequence[Event], *, version: int
         options=game.options,
     )
     message["wake"] = list(wake)
-    table_id = game.table_id
 
     def send() -> None:
-        table_frame.FRAMES.changed(table_id)  # what a connect read of the table before is old now
+        table_frame.FRAMES.changed(code)  # what a connect read of the table before is old now
         send_now(code, message)
 
     transaction.on_commit(send)
@@ -206,7 +205,7 @@ def table_changed(code: str, table_id: int, *, revoked: Sequence[int] = ()) -> N
     """
 
     def send() -> None:
-        table_frame.FRAMES.changed(table_id)
+        table_frame.FRAMES.changed(code)
         frame = table_frame.table_frame(table_id)
         send_now(code, {"type": "table.frame", "frame": frame, "revoked": list(revoked), "wake": list(ALL)})
 
