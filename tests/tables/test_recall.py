@@ -131,3 +131,46 @@ async def test_spectators_and_made_up_sessions_always_take_the_trip(table_in_pla
         comm, welcome, trip = await statements.connect(table.code, key)
         assert trip and welcome["role"] == "spectator"
         await comm.disconnect()
+
+
+async def test_a_refusals_snapshot_comes_from_the_frame_noted_current_until_the_table_is_written(
+    table_in_play, monkeypatch,
+):
+    """A stale move brings the table as it is now: from the frame noted current, read again after a write."""
+    table, _host, secrets, game, keys = await sync_to_async(lambda: table_in_play)()
+    statements = Statements(monkeypatch)
+    comm, welcome, _trip = await statements.connect(table.code, keys[0])
+    stale = {"type": "action", "seq": welcome["game"]["seq"] + 5, "action": {"type": "add", "n": 1}}
+    reads: list[int] = []  # the snapshots read from the database
+    real = selectors.snapshot
+
+    def counted(*args, **kwargs):
+        reads.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(selectors, "snapshot", counted)
+
+    async def refused() -> tuple[dict, int]:
+        before = len(reads)
+        await comm.send_json_to(stale)
+        error = await receive_until(comm, "error")
+        assert error["code"] == "stale"
+        return error["snapshot"], len(reads) - before
+
+    first, read = await refused()
+    second, read_again = await refused()
+    assert read == read_again == 0, "the frame the start's writer computed is noted current: no read"
+    fresh = await sync_to_async(real)(table.pk, seat=0, host=False)
+    assert {**second, "presence": None} == {**fresh, "presence": None} == {**first, "presence": None}
+
+    def move() -> None:
+        game.refresh_from_db()
+        checked_path.apply_action(table_code=table.code, credentials=Credentials(seat_secret=secrets[game.state["current"]]),
+                                  action={"type": "add", "n": 1}, expected_seq=game.seq, rng=random.Random(5))
+
+    await sync_to_async(move)()
+    third, read = await refused()
+    assert read == 1 and third["game"]["seq"] == second["game"]["seq"] + 2  # a write since: read again, as it is now
+    fourth, read = await refused()
+    assert read == 0 and fourth == third  # and noted current again
+    await comm.disconnect()

@@ -240,9 +240,15 @@ class TableConsumer(SocketConsumer):
         await self.channel_layer.group_send(after_commit.group_name(self.who.code), {"type": "table.presence", "presence": here})
 
     async def _snapshot(self) -> dict[str, Any]:
-        assert self.who is not None
+        """The table as it is now: from the frame noted current when this process made every write (no hop), else read."""
+        who = self.who
+        assert who is not None
+        if isinstance(self.channel_layer, InMemoryChannelLayer):
+            current = selectors.current_snapshot(who.code, who.table_id, seat=who.seat, host=who.host, here=self.seen_presence)
+            if current is not None:
+                return current
         snapshot: dict[str, Any] = await database_sync_to_async(selectors.snapshot)(
-            self.who.table_id, seat=self.who.seat, host=self.who.host
+            who.table_id, seat=who.seat, host=who.host, code=who.code
         )
         return snapshot
 

@@ -63,8 +63,23 @@ def for_connection(frame: dict[str, Any], *, seat: int | None, host: bool) -> di
     return {"role": role(seat, host), "seat": seat, "host": host, **frame, "game": game}
 
 
-def snapshot(table_id: int, *, seat: int | None, host: bool) -> dict[str, Any]:
-    return for_connection(table_frame(table_id), seat=seat, host=host)
+def snapshot(table_id: int, *, seat: int | None, host: bool, code: str | None = None) -> dict[str, Any]:
+    """A connection's snapshot of the table as it is now (``code``: note the frame as current, ``FRAMES.current``)."""
+    return for_connection(table_frame(table_id, code=code), seat=seat, host=host)
+
+
+def current_snapshot(code: str, table_id: int, *, seat: int | None, host: bool,
+                     here: dict[str, Any] | None) -> dict[str, Any] | None:
+    """:func:`snapshot` with no query, from the frame noted current (``FRAMES.current``); ``None`` without one.
+
+    ``here``: who is here as this connection last heard (the frame's own count
+    is of when it was built).  Only where every write commits in this process.
+    """
+    current = FRAMES.current(code, table_id)
+    if current is None:
+        return None
+    frame = with_timer(current.cached.frame, current.table, current.game, (), timed=False)
+    return for_connection(frame if here is None else {**frame, "presence": here}, seat=seat, host=host)
 
 
 def welcome(table_id: int, *, seat: int | None, host: bool, game_id: int | None, since: int | None) -> dict[str, Any]:

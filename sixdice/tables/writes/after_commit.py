@@ -206,7 +206,7 @@ def table_changed(code: str, table_id: int, *, revoked: Sequence[int] = ()) -> N
 
     def send() -> None:
         table_frame.FRAMES.changed(code)
-        frame = table_frame.table_frame(table_id)
+        frame = table_frame.table_frame(table_id, code=code)
         send_now(code, {"type": "table.frame", "frame": frame, "revoked": list(revoked), "wake": list(ALL)})
 
     # robust: the change is committed; a failure here loses one frame, which clients recover by its version
