@@ -94,7 +94,7 @@ class TableConsumer(SocketConsumer):
         await self._send_table(arrival.welcome, localized=True)
         if not arrival.registered:  # recalled: its presence row now, after the welcome
             arrival.presence = await database_sync_to_async(register)(self.channel_name, who)
-        # Who is here was counted in the same trip: tell everyone at the table (with other connects of the moment).
+        # Who is here was counted with its presence row: tell everyone at the table (with other connects of the moment).
         announcer.announce(self.channel_layer, code, arrival.presence)
         after_commit.wake(who.code, who.drivers)
 
