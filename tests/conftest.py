@@ -84,6 +84,12 @@ def local_cache():
 
 
 @pytest.fixture(autouse=True)
+def prompt_refusals(settings):
+    """A handshake refused for a flood cool-down is answered at once here (the server waits SIXDICE_WS_DENY_DELAY)."""
+    settings.SIXDICE_WS_DENY_DELAY = 0
+
+
+@pytest.fixture(autouse=True)
 def fresh_guess_counters(local_cache):
     """Each test starts with no counted guesses (sixdice/tables/transport/guess_limits.py keeps them in the cache)."""
     from django.core.cache import cache

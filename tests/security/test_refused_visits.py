@@ -100,3 +100,27 @@ def test_visits_with_a_write_let_through_or_nothing_refused_do_not_count(tiny_ta
     assert answers[3] == (True, ["stale", "ack"])
     assert answers[4] == (True, ["pong"])  # still let in
     assert not flood_control.cooling_down_here(f"sixdice:flooded:session:{mover}")
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(SIXDICE_WS_DENY_DELAY=1.0)  # the server's default (the tests answer at once: conftest)
+def test_a_handshake_refused_for_a_cool_down_is_answered_a_second_late(tiny_table, monkeypatch):
+    """A client knocking again at once after each refusal knocks once a second (SIXDICE_WS_DENY_DELAY), not 20 times."""
+    table, _host, secrets = tiny_table
+    session, other = make_session(table.code, seat=secrets[0]), make_session(table.code, seat=secrets[1])
+    pauses: list[float] = []
+
+    async def pause(seconds: float) -> None:
+        pauses.append(seconds)
+
+    monkeypatch.setattr(flood_control, "_pause", pause)
+
+    async def run():
+        await flood_control.cool_down(f"sixdice:flooded:session:{session}", 60)
+        refused = await _visit(table.code, session, [])
+        let_in = await _visit(table.code, other, [])
+        return refused, let_in
+
+    refused, let_in = async_to_sync(run)()
+    assert refused == (False, []) and let_in == (True, [])
+    assert pauses == [1.0]  # the refused handshake waited; the other was let in at once

@@ -27,6 +27,9 @@ never grows, and lets the consumer see only what the limits allow:
   ``SIXDICE_WS_REFUSED_WINDOW`` seconds (10), is cooled down as a flooder
   (:func:`left`): each such visit cost the server a connect.
 
+A handshake refused for a cool-down is answered ``SIXDICE_WS_DENY_DELAY``
+seconds (1) late, so a client that knocks again at once knocks once a second.
+
 A phone sends a frame per tap and a ping every 25 s: it never meets these
 limits.  See ``docs/protocol.md`` ("Limits").
 """
@@ -351,6 +354,10 @@ def install_flood_abort() -> bool:
     return True
 
 
+async def _pause(seconds: float) -> None:
+    await asyncio.sleep(seconds)
+
+
 class FlowControl:
     """ASGI middleware: per-connection flow control for WebSockets (see the module's doc)."""
 
@@ -366,6 +373,9 @@ class FlowControl:
         # it accepts (connect.arrive): refused at the handshake too.
         key = FloodKey(scope)
         if cooling_down_here(key.key):
+            # Refused a moment late (SIXDICE_WS_DENY_DELAY): a client that knocks again at once after each refusal
+            # knocks once a second, not twenty times, and each knock costs the server a handshake.
+            await _pause(_setting("SIXDICE_WS_DENY_DELAY", 1.0))
             return await WebsocketDenier()(scope, receive, send)
         scope = {**scope, FLOOD_KEY: key}  # shared with the consumer's copies of the scope: it settles the key
         conn = _Connection(scope, receive, send)
