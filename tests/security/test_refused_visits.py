@@ -124,3 +124,27 @@ def test_a_handshake_refused_for_a_cool_down_is_answered_a_second_late(tiny_tabl
     refused, let_in = async_to_sync(run)()
     assert refused == (False, []) and let_in == (True, [])
     assert pauses == [1.0]  # the refused handshake waited; the other was let in at once
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(SIXDICE_WS_DENY_DELAY=1.0)
+def test_a_made_up_session_from_an_address_cooling_down_is_refused_a_second_late_too(tiny_table, monkeypatch):
+    """Its key is its address's only once the connect found the session made up: refused there, a second late."""
+    table, _host, _secrets = tiny_table
+    pauses: list[float] = []
+
+    async def pause(seconds: float) -> None:
+        pauses.append(seconds)
+
+    monkeypatch.setattr(flood_control, "_pause", pause)
+
+    async def run():
+        await flood_control.cool_down("sixdice:flooded:addr:127.0.0.1", 60)
+        comm = WebsocketCommunicator(application, f"/ws/t/{table.code}/", headers=[
+            (b"host", b"testserver"), (b"cookie", b"sessionid=0123456789abcdef0123456789abcdef")])
+        comm.scope["client"] = ["127.0.0.1", 5000]
+        connected, _ = await comm.connect(timeout=5)
+        return connected
+
+    assert async_to_sync(run)() is False
+    assert pauses == [1.0]

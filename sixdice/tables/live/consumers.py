@@ -86,7 +86,8 @@ class TableConsumer(SocketConsumer):
                 await self.accept()
                 await self._error("rate_limited", _("Too many unknown table codes: please wait a few minutes."))
                 await self.close(code=guess_limits.CLOSE_GUESSING)
-            else:
+            else:  # cooling down (a made-up session, from an address cooling down): refused a second late
+                await flood_control.refuse_late()
                 await self.close()  # before accepting: the handshake is refused
             return
         await self.accept()

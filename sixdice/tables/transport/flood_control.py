@@ -358,6 +358,12 @@ async def _pause(seconds: float) -> None:
     await asyncio.sleep(seconds)
 
 
+async def refuse_late() -> None:
+    """Wait before refusing a handshake for a cool-down (``SIXDICE_WS_DENY_DELAY``, a second): a client that
+    knocks again at once after each refusal knocks once a second, not twenty times."""
+    await _pause(_setting("SIXDICE_WS_DENY_DELAY", 1.0))
+
+
 class FlowControl:
     """ASGI middleware: per-connection flow control for WebSockets (see the module's doc)."""
 
@@ -373,9 +379,7 @@ class FlowControl:
         # it accepts (connect.arrive): refused at the handshake too.
         key = FloodKey(scope)
         if cooling_down_here(key.key):
-            # Refused a moment late (SIXDICE_WS_DENY_DELAY): a client that knocks again at once after each refusal
-            # knocks once a second, not twenty times, and each knock costs the server a handshake.
-            await _pause(_setting("SIXDICE_WS_DENY_DELAY", 1.0))
+            await refuse_late()  # each knock costs the server a handshake
             return await WebsocketDenier()(scope, receive, send)
         scope = {**scope, FLOOD_KEY: key}  # shared with the consumer's copies of the scope: it settles the key
         conn = _Connection(scope, receive, send)
