@@ -303,6 +303,9 @@ SIXDICE_WS_RATE = 20  # frames a second ...
 SIXDICE_WS_BURST = 40  # ... with this burst; past it: error rate_limited, frames dropped
 SIXDICE_WS_FLOOD = 40  # frames dropped in a row after rate_limited before the server closes with 4008
 SIXDICE_WS_FLOOD_COOLDOWN = 10  # seconds a client closed for flooding is refused at the handshake
+SIXDICE_WS_REFUSED_VISITS = 5  # sockets closed after only refusals (no write let through) ...
+SIXDICE_WS_REFUSED_WINDOW = 10  # ... within these seconds: the client is cooled down as a flooder
+SIXDICE_WS_DENY_DELAY = 1.0  # seconds a handshake refused for a cool-down waits for its 403 (a knocking client slows)
 SIXDICE_WS_QUEUE = 64  # frames waiting for the consumer at most ...
 SIXDICE_WS_QUEUE_BYTES = 512 * 1024  # ... and bytes
 # The cyclic garbage collector of a server process (sixdice/asgi.py, docs/performance.md): the

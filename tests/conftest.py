@@ -130,6 +130,12 @@ def local_cache():
 
 
 @pytest.fixture(autouse=True)
+def prompt_refusals(settings):
+    """A handshake refused for a flood cool-down is answered at once here (the server waits SIXDICE_WS_DENY_DELAY)."""
+    settings.SIXDICE_WS_DENY_DELAY = 0
+
+
+@pytest.fixture(autouse=True)
 def fresh_guess_counters(local_cache):
     """Each test starts with no counted guesses (sixdice/tables/transport/guess_limits.py keeps them in the cache)."""
     from django.core.cache import cache
@@ -138,6 +144,10 @@ def fresh_guess_counters(local_cache):
 
     cache.clear()
     flood_control._LOCAL_COOLDOWNS.clear()  # a process's own note of the flood cool-downs it set
+    flood_control._REFUSED_VISITS.clear()  # and of the sockets that were only refused
+    from sixdice.tables.live.connect import recall
+
+    recall.clear()  # the seats and hosts this process let in lately
     yield
 
 

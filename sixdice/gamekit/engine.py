@@ -533,7 +533,7 @@ class GameEngine:
         (:meth:`view`): the state plus whatever the phone needs to draw
         itself, such as the legal actions of that seat.  A move's ``update``
         frames serialize the shared part once and each seat's own part apart
-        (``selectors.PreparedUpdate``).  Default: nothing shared, each seat
+        (``outgoing.PreparedUpdate`` of the table app).  Default: nothing shared, each seat
         gets the state as it is.
         """
         return {}, functools.partial(_whole_state, state)

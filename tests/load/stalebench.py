@@ -1,6 +1,6 @@
 """In-process micro-benchmark of a refused stale action: what one costs the server.
 
-    python -m tests.load.stalebench [--actions 400 --reconnect --profile]
+    python -m tests.load.stalebench [--actions 400 --reconnect [--same-session] [--no-recall] --profile]
 
 A throwaway SQLite database (WAL, as the server runs it) with one Run Buster
 table, its game a few moves in.  A seat's socket (the real consumer, through
@@ -61,11 +61,28 @@ def _setup() -> tuple[str, str]:
     return table.code, secrets[0]
 
 
-async def _refusals(code: str, secret: str, count: int, reconnect: bool, profile: cProfile.Profile | None) -> list[float]:
+async def _same_session(code: str, session: str) -> Any:
+    """The table's socket opened with the session ``session`` (as one browser reconnecting); it and its welcome."""
+    from channels.testing import WebsocketCommunicator
+
+    from sixdice.asgi import application
+
+    comm = WebsocketCommunicator(application, f"/ws/t/{code}/",
+                                 headers=[(b"host", b"testserver"), (b"cookie", f"sessionid={session}".encode())])
+    connected, _ = await comm.connect()
+    assert connected
+    return comm, await comm.receive_json_from()
+
+
+async def _refusals(code: str, secret: str, count: int, reconnect: bool, profile: cProfile.Profile | None,
+                    session: str | None = None) -> list[float]:
     from tests.live_client import connect, receive_until
 
+    async def opened() -> Any:
+        return await (_same_session(code, session) if session else connect(code, seat=secret))
+
     times: list[float] = []
-    comm, welcome = await connect(code, seat=secret)
+    comm, welcome = await opened()
     action = {"type": "roll"}
     stale = welcome["game"]["seq"] - 1
     for k in range(count):
@@ -73,7 +90,7 @@ async def _refusals(code: str, secret: str, count: int, reconnect: bool, profile
             profile.enable()
         t0 = time.process_time()
         if reconnect:
-            comm, _welcome = await connect(code, seat=secret)
+            comm, _welcome = await opened()
         await comm.send_json_to({"type": "action", "seq": stale, "action": action, "action_id": f"tap-{k}", "id": k})
         error = await receive_until(comm, "error")
         if reconnect:
@@ -132,6 +149,11 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=400)
     parser.add_argument("--reconnect", action="store_true", help="a new socket for each refused action")
     parser.add_argument("--profile", action="store_true", help="print the costliest functions (cProfile)")
+    parser.add_argument("--same-session", dest="same_session", action="store_true",
+                        help="with --reconnect: every socket with one browser's session, as the hostile case's "
+                             "stale flooder (its welcome may then come from the recalled arrival, live/connect.py)")
+    parser.add_argument("--no-recall", dest="recall", action="store_false",
+                        help="never recall an arrival: every connect takes the database trip (for comparison)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="sixdice-stalebench-") as tmp:
         env = base_env(Path(tmp), ALLOWED_HOSTS="testserver")  # the test communicator's host
@@ -144,19 +166,31 @@ def main() -> None:
 
         # Measured here: the refusal's own cost, one action after another, not the flood limit (its own tests).
         settings.SIXDICE_WS_RATE = settings.SIXDICE_WS_BURST = 10**9
+        settings.SIXDICE_WS_REFUSED_VISITS = 10**9  # nor the cool-down of a client that comes back only to be refused
 
         code, secret = _setup()
+        session = None
+        if args.same_session:
+            from tests.live_client import make_session
+
+            session = make_session(code, seat=secret)
+        if not args.recall:
+            from sixdice.tables.live.connect import recall
+
+            recall.welcome = lambda *args, **kwargs: None  # type: ignore[method-assign]
         profile = cProfile.Profile() if args.profile else None
         in_thread = cProfile.Profile() if args.profile else None
         if in_thread is not None:  # the database thread's part: the refusal and its snapshot
             _profile_in_thread(in_thread)
         _time_in_thread()
-        warm: Any = asyncio.run(_refusals(code, secret, 20, args.reconnect, None))  # imports, caches
+        warm: Any = asyncio.run(_refusals(code, secret, 20, args.reconnect, None, session))  # imports, caches
         assert warm
         for spent in IN_THREAD.values():
             spent.clear()
-        times = asyncio.run(_refusals(code, secret, args.actions, args.reconnect, profile))
+        times = asyncio.run(_refusals(code, secret, args.actions, args.reconnect, profile, session))
         what = "a new socket each (welcome, refusal, close)" if args.reconnect else "on one socket"
+        what += ", one browser's session" if session else ""
+        what += "" if args.recall else ", no arrival recalled"
         print(f"{len(times)} refused stale actions, {what}")
         print(f"  CPU per refused action: {_stats(times)}")
         for name, spent in IN_THREAD.items():

@@ -123,7 +123,7 @@ def test_the_shared_cache_is_one_instance_per_thread_whatever_the_context(settin
 
 @pytest.mark.django_db(transaction=True)
 def test_a_connects_lookup_in_the_database_cache_reads_what_django_reads(settings):
-    """``throttle.lookup`` reads the database cache in one statement of its own: the same entries as Django's."""
+    """``guess_limits.lookup`` reads the database cache in one statement of its own: the same entries as Django's."""
     from django.core.cache.backends.db import DatabaseCache
     from django.core.management import call_command
 

@@ -10,6 +10,7 @@ from asgiref.sync import sync_to_async
 from sixdice.tables.core.errors import ServiceError
 from sixdice.tables.core.keys import Credentials
 from sixdice.tables.models import ActionReceipt, Event
+from sixdice.tables.wire import incoming
 from sixdice.tables.writes import action_receipts, services
 from tests.live_client import connect, receive_until
 
@@ -96,10 +97,10 @@ def test_ids_are_per_sender(started):
 def test_a_bad_action_id_is_refused(started):
     for bad in ("", "x" * 65, 12, ["a"]):
         with pytest.raises(ServiceError) as exc:
-            action_receipts.clean_action_id(bad)
+            incoming.clean_action_id(bad)
         assert exc.value.code == "bad_field"
-    assert action_receipts.clean_action_id("a" * 64) == "a" * 64
-    assert action_receipts.clean_action_id(None) is None
+    assert incoming.clean_action_id("a" * 64) == "a" * 64
+    assert incoming.clean_action_id(None) is None
 
 
 def test_old_receipts_are_pruned_but_recent_ones_kept(started):

@@ -10,6 +10,7 @@ against the app) names it with the first free "Bot n".
 from __future__ import annotations
 
 import ast
+import json
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,6 @@ from sixdice.tables.core.keys import Credentials
 from sixdice.tables.live.host_commands import host_command
 from sixdice.tables.models import Game, Seat
 from sixdice.tables.pages.play_against_app import start_against_bots
-from sixdice.tables.policies import undo
 from sixdice.tables.wire import incoming
 from sixdice.tables.writes import checked_path, services
 
@@ -39,18 +39,37 @@ def test_the_one_rule_refuses_what_is_not_a_whole_number(value):
 
 
 def _entries(table: Any, host: str, value: Any, seq: int) -> list[tuple[str, Any]]:
-    """Every entry that reads a whole number, each given ``value``: (the field's name, a call)."""
+    """Every entry that reads a whole number from a client, each given ``value``: (the field's name, a call).
+
+    A frame is parsed once, in ``wire/incoming.py``: the socket's frames
+    through :func:`incoming.parse`, the host's commands through
+    :func:`host_command` (which parses them the same way); the services
+    below take the typed values.
+    """
     as_host = Credentials(host_secret=host)
+
+    def frame(**fields: Any) -> Any:
+        def call() -> Any:
+            try:
+                return incoming.parse(json.dumps(fields), None)
+            except incoming.BadFrame as bad:
+                raise bad.refusal from None
+        return call
+
+    def command(name: str, **fields: Any) -> Any:
+        return lambda: host_command(table_code=table.code, credentials=as_host, command=name, fields=fields)
+
     return [
-        ("position", lambda: host_command(table_code=table.code, credentials=as_host, command="handover",
-                                          fields={"position": value})),
-        ("position", lambda: host_command(table_code=table.code, credentials=as_host, command="bot",
-                                          fields={"position": value})),
-        ("seq", lambda: checked_path.apply_action(table_code=table.code, credentials=as_host, as_host=True,
-                                                  action={"type": "end"}, expected_seq=value)),
-        ("to", lambda: undo.undo(table_code=table.code, credentials=as_host, expected_seq=seq, to=value)),
-        ("seq", lambda: undo.correct(table_code=table.code, credentials=as_host, expected_seq=seq, seq=value,
-                                     values=[1])),
+        ("position", command("handover", position=value)),
+        ("position", command("bot", position=value)),
+        ("position", command("hint", position=value)),
+        ("seq", frame(type="action", seq=value, action={"type": "end"})),
+        ("seq", frame(type="take_back", seq=value)),
+        ("since", frame(type="resync", since=value)),
+        ("expected_seq", command("undo", expected_seq=value)),
+        ("to", command("undo", expected_seq=seq, to=value)),
+        ("expected_seq", command("correct", expected_seq=value, seq=1, values=[1])),
+        ("seq", command("correct", expected_seq=seq, seq=value, values=[1])),
     ]
 
 

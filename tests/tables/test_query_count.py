@@ -124,8 +124,8 @@ MAX_CONNECT_STATEMENTS = 6  # issue 19; the session lookup counts, and the share
 def served_cache(settings, transactional_db):
     """The cache as the app is served with the embedded defaults: a table in the database (settings.CACHES).
 
-    Its lookups are statements too: the flood cool-down (flow.py) and the
-    guessing counters (throttle.py), read together in one lookup at every
+    Its lookups are statements too: the flood cool-down (flood_control.py) and the
+    guessing counters (guess_limits.py), read together in one lookup at every
     connect.
     """
     from django.core.cache import cache
@@ -220,7 +220,7 @@ async def test_a_connect_takes_at_most_six_statements_and_the_next_at_the_table_
 async def test_a_connect_with_a_made_up_session_id_costs_its_session_read_and_no_more(
     tiny_table, monkeypatch, served_cache,
 ):
-    """Its flood cool-down is then its address's (flow.FloodKey): looked up in the same lookup as the session's."""
+    """Its flood cool-down is then its address's (flood_control.FloodKey): looked up in the same lookup as the session's."""
     from asgiref.sync import sync_to_async
 
     table, _host, _secrets, game, keys = await sync_to_async(_connect_fixture)(tiny_table)
@@ -302,7 +302,7 @@ async def test_after_a_finished_game_a_first_connect_also_reads_the_standings(mo
 
 
 def test_a_phones_action_with_its_client_id_adds_only_the_receipt(tiny_table):
-    """The consumer's path (``dedupe.apply_once``): the move's statements and one INSERT of its receipt."""
+    """The consumer's path (``action_receipts.apply_once``): the move's statements and one INSERT of its receipt."""
     table, _host, secrets = tiny_table
     game = services.start_game(table=table, rng=random.Random(3)).game
     for k in range(3):

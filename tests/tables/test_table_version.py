@@ -116,7 +116,7 @@ async def test_one_frame_per_change_computed_once_and_right_for_every_role(tiny_
     version = welcome["table"]["version"]
     computed = []
     real = table_frames.table_frame
-    monkeypatch.setattr(table_frames, "table_frame", lambda table_id: computed.append(table_id) or real(table_id))
+    monkeypatch.setattr(table_frames, "table_frame", lambda table_id, **kw: computed.append(table_id) or real(table_id, **kw))
 
     await hosting.send_json_to({"type": "host", "command": "pause"})
     frames = [await receive_until(comm, "snapshot") for comm in (*seats, hosting, watcher)]

@@ -19,6 +19,7 @@ from sixdice.tables.live.host_commands import host_command
 from sixdice.tables.models import Event, Game
 from sixdice.tables.policies.undo import take_back
 from sixdice.tables.reads import table_frame
+from sixdice.tables.wire import incoming
 from sixdice.tables.writes import checked_path, services
 
 pytestmark = pytest.mark.django_db
@@ -139,7 +140,9 @@ def test_take_back_refusals_change_nothing():
     assert refused(Credentials(host_secret=host)) == "spectator"  # the host undoes with "undo"
     assert refused(Credentials()) == "spectator"
     assert refused(Credentials(seat_secret=secrets[seat]), seq - 1) == "stale"
-    assert refused(Credentials(seat_secret=secrets[seat]), "7") == "bad_field"
+    with pytest.raises(incoming.BadFrame) as bad:  # a seq that is not a whole number: refused as the frame came in
+        incoming.parse(json.dumps({"type": "take_back", "seq": "7"}), None)
+    assert bad.value.refusal.code == "bad_field"
     services.set_paused(table=table, paused=True)
     assert refused(Credentials(seat_secret=secrets[seat])) == "paused"
     services.set_paused(table=table, paused=False)

@@ -9,7 +9,9 @@ from __future__ import annotations
 import asyncio
 import enum
 import logging
-from dataclasses import dataclass
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.contrib.sessions.backends.db import SessionStore as DbSessionStore
@@ -20,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from sixdice.tables.core.errors import UnknownTable
 from sixdice.tables.core.keys import Credentials, hash_secret, is_host
-from sixdice.tables.reads import selectors
+from sixdice.tables.reads import selectors, table_frame
 from sixdice.tables.reads.timer_clock import parked_seat
 from sixdice.tables.transport import flood_control, guess_limits, presence
 from sixdice.tables.writes import after_commit
@@ -53,18 +55,20 @@ class Who:
 
 @dataclass
 class Arrival:
-    """What a connect read and wrote in its one trip to the database."""
+    """What a connect read and wrote in its one trip to the database (``registered``: its presence row too)."""
 
     who: Who
     welcome: dict[str, Any]
     presence: dict[str, Any]
+    arrived: selectors.Arrived | None = None
+    registered: bool = True
 
 
 class Refused(enum.Enum):
     """Why a connect's trip to the database let the client in no further."""
 
     FLOODED = "flooded"  # closed for flooding a moment ago, by any process: refused at the handshake (HTTP 403)
-    GUESSING = "guessing"  # too many unknown table codes: told so, then closed with throttle.CLOSE_GUESSING
+    GUESSING = "guessing"  # too many unknown table codes: told so, then closed with guess_limits.CLOSE_GUESSING
 
 
 def arrive(
@@ -80,7 +84,7 @@ def arrive(
     (1); and the welcome from this process's table frame when it is still
     current (0; else the log and after a finished game the standings: 2 at
     most).  A cookie that names no session puts the socket under its
-    address's cool-down (``flow.FloodKey``), read in the same lookup.
+    address's cool-down (``flood_control.FloodKey``), read in the same lookup.
     """
     notes = guess_limits.lookup([*flood.keys(), *guess_limits.guess_keys(*guesser)])
     if flood_control.cooling_down(flood.key, notes):
@@ -108,7 +112,103 @@ def arrive(
     welcome = selectors.welcome_for(arrived, host=host, here=here, lang=lang, game_id=game_id, since=since)
     parked = None if seat is not None else arrived.parked
     who = Who(table_id=table.pk, code=table.code, seat=seat, host=host, credentials=credentials, parked=parked)
-    return Arrival(who, welcome, here)
+    return Arrival(who, welcome, here, arrived)
+
+
+RECALL_SECONDS = 30.0
+"""How long this process remembers who a browser was at a table, for its next connect (:class:`Recall`)."""
+
+
+@dataclass
+class _Known:
+    arrival: Arrival
+    changes: int  # the table's count of committed writes before it was read (table_frame.FRAMES.changes)
+    until: float
+
+
+class Recall:
+    """The seats and hosts this process let in lately: the same browser back at once gets its welcome from the
+    cached table frame, without a database trip (``docs/performance.md``, "Floods").
+
+    Only while nothing was written to the table since (every write commits
+    in this one process: the in-memory channel layer), its cached frame is
+    the one that browser was shown, the table has no turn timer (its clock
+    is read from the database), and for :data:`RECALL_SECONDS`.  Only a
+    browser holding a seat or the host secret there, with a live session:
+    such a browser is never held back for guessing codes.  Its presence row
+    is written after its welcome has gone (:func:`register`).  Everyone else,
+    and anything stale, takes the one trip (:func:`arrive`).  Runs on the
+    event loop only.
+    """
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._known: OrderedDict[tuple[str, str], _Known] = OrderedDict()
+
+    def remember(self, flood: flood_control.FloodKey, code: str, arrival: Arrival, changes: int) -> None:
+        """Note who a browser was at ``code`` (its seat or host secret, found in a live session), as read after
+        the table's count of writes was ``changes`` (read before the arrival: a write committed meanwhile
+        makes the count differ, and the arrival is not recalled)."""
+        who, arrived = arrival.who, arrival.arrived
+        if arrived is None or not flood.session or not flood.live or (who.seat is None and not who.host):
+            return
+        kept = Arrival(replace(who), arrival.welcome, arrival.presence, arrived)  # its own Who: a connection changes its own
+        self._known[(flood.session, code)] = _Known(kept, changes, time.monotonic() + RECALL_SECONDS)
+        self._known.move_to_end((flood.session, code))
+        while len(self._known) > self.size:
+            self._known.popitem(last=False)
+
+    def welcome(self, flood: flood_control.FloodKey, code: str, lang: str, game_id: int | None,
+                since: int | None) -> Arrival | None:
+        """The arrival of a browser remembered at ``code``, its welcome from the cached frame; ``None``: go to the database."""
+        key = (flood.session or "", code)
+        known = self._known.get(key)
+        if known is None:
+            return None
+        who, arrived = known.arrival.who, known.arrival.arrived
+        if known.until < time.monotonic() or arrived is None or known.changes != table_frame.FRAMES.changes(code):
+            del self._known[key]
+            return None
+        here = announcer.last(code) or known.arrival.presence
+        if who.seat is not None:
+            here = {**here, "connected": sorted({*here["connected"], who.seat})}
+        elif who.host:
+            here = {**here, "host": True}
+        welcome = selectors.welcome_from_cache(arrived, host=who.host, here=here, lang=lang, game_id=game_id, since=since)
+        if welcome is None:
+            return None
+        return Arrival(replace(who), welcome, here, arrived, registered=False)
+
+    def clear(self) -> None:
+        self._known.clear()
+
+
+async def come_in(scope: Any, code: str, channel_name: str, lang: str, game_id: int | None, since: int | None, *,
+                  single_process: bool) -> Arrival | Refused:
+    """A connect's arrival: recalled with no database trip when it may be (:class:`Recall`), else the one trip.
+
+    The trip (:func:`arrive`) also looks up the flood cool-down (a refusal is
+    an HTTP 403, as ``flood_control.FlowControl``'s), so a connect needs no
+    hop of its own for it.  ``single_process``: every write commits in this
+    process (the in-memory channel layer), which a recalled arrival needs.
+    """
+    flood = flood_control.flood_key(scope)
+    recalled = recall.welcome(flood, code, lang, game_id, since) if single_process else None
+    if recalled is not None:
+        return recalled
+    changes = table_frame.FRAMES.changes(code)  # before the trip reads the table
+    arrival = await after_commit.database_sync_to_async(arrive)(
+        scope.get("session"), code, guess_limits.scope_keys(scope), flood, channel_name, lang, game_id, since,
+    )
+    if single_process and isinstance(arrival, Arrival):
+        recall.remember(flood, code, arrival, changes)
+    return arrival
+
+
+def register(channel_name: str, who: Who) -> dict[str, Any]:
+    """A recalled connection's presence row, written after its welcome; who is here now."""
+    presence.arrive(channel_name, table_id=who.table_id, seat=who.seat, host=who.host)
+    return presence.current(who.table_id)
 
 
 def _tables_held(session: Any) -> dict[str, Any] | None:
@@ -175,8 +275,17 @@ class _Announcer:
     def __init__(self) -> None:
         self._due: dict[str, tuple[asyncio.AbstractEventLoop, dict[str, Any]]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._last: OrderedDict[str, dict[str, Any]] = OrderedDict()  # the last count announced, per table
+
+    def last(self, code: str) -> dict[str, Any] | None:
+        """Who was here at the table as last counted by this process (a recalled welcome's estimate)."""
+        return self._last.get(code)
 
     def announce(self, layer: Any, code: str, here: dict[str, Any]) -> None:
+        self._last[code] = here
+        self._last.move_to_end(code)
+        if len(self._last) > 4096:
+            self._last.popitem(last=False)
         loop = asyncio.get_running_loop()
         due = self._due.get(code)
         self._due[code] = (loop, here)
@@ -201,6 +310,7 @@ class _Announcer:
 
 
 announcer = _Announcer()
+recall = Recall()
 
 
 def has_bots(frame: dict[str, Any]) -> bool:

@@ -9,25 +9,35 @@ drivers that wake) is :mod:`~sixdice.tables.writes.after_commit`'s; the connect 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qs
 
-from channels.consumer import get_handler_name
-from channels.exceptions import StopConsumer
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from sixdice.tables.core import i18n
-from sixdice.tables.core.errors import BadField, ServiceError, UnknownType
+from sixdice.tables.core.errors import ServiceError
 from sixdice.tables.core.keys import normalise_code
 from sixdice.tables.core.qr import qr_svg
 from sixdice.tables.live import host_commands
-from sixdice.tables.live.connect import Refused, Who, announcer, arrive, has_bots, leave, pulse, reidentify
+from sixdice.tables.live.connect import (
+    Refused,
+    Who,
+    announcer,
+    come_in,
+    has_bots,
+    leave,
+    pulse,
+    register,
+    reidentify,
+)
 from sixdice.tables.policies import turn_timers, undo
 from sixdice.tables.reads import selectors
 from sixdice.tables.transport import flood_control, guess_limits, presence
+from sixdice.tables.transport.memory_channel_layer import InMemoryChannelLayer
 from sixdice.tables.transport.origins import socket_origin_url
+from sixdice.tables.transport.socket_consumer import SocketConsumer
 from sixdice.tables.wire import incoming, outgoing
 from sixdice.tables.wire.outgoing import dumps
 from sixdice.tables.writes import action_receipts, after_commit
@@ -36,60 +46,18 @@ from sixdice.tables.writes.after_commit import database_sync_to_async, write
 log = logging.getLogger(__name__)
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(SocketConsumer):
     """One WebSocket at ``/ws/t/<code>/``: a seat, the host, or a spectator."""
 
     who: Who | None = None
     lang: str = "en"  # this connection's language: log lines and messages are rendered in it
     version: int = -1  # the table version of the last table frame sent on this connection
     seen_presence: dict[str, Any] | None = None  # the last presence frame this connection was sent
+    refused: int = 0  # frames of this connection refused ...
+    wrote: bool = False  # ... and whether a write went through (flood_control.left)
 
-    busy: int = 0  # handlers of this connection running now (see ``take``)
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        try:
-            await super().__call__(scope, receive, send)
-        finally:
-            detach = getattr(getattr(self, "channel_layer", None), "detach", None)
-            if detach is not None:
-                detach(self.channel_name)
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        # Overrides Channels (no setting does it): no thread hop per message to close DB connections, docs/performance.md #6.
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        kind = message["type"]
-        if kind == "websocket.connect":
-            attach = getattr(self.channel_layer, "attach", None)  # the one-process layer's local fan-out
-            if attach is not None:
-                attach(self.channel_name, self.take)
-        self.busy += 1
-        try:
-            await handler(message)
-        finally:
-            self.busy -= 1
-            if not kind.startswith("websocket."):  # a group message, from this connection's queue
-                handled = getattr(self.channel_layer, "handled", None)
-                if handled is not None:
-                    handled(self.channel_name)
-
-    async def take(self, message: dict[str, Any]) -> bool:
-        """A group message handed over by a sender in this process (``layers.DIRECT_TYPES``): handle it now.
-
-        Only while this connection handles nothing else (it is not, say, the
-        mover still answering its own action: its ``ack`` goes out before its
-        ``update``), which the layer asks together with an empty queue;
-        ``False`` and the layer queues it.
-        """
-        if self.busy or self.who is None:
-            return False
-        self.busy += 1
-        try:
-            await getattr(self, get_handler_name(message))(message)
-        finally:
-            self.busy -= 1
-        return True
+    def ready(self) -> bool:
+        return self.who is not None
 
     async def connect(self) -> None:
         self.lang = i18n.connection_language(self.scope)
@@ -102,13 +70,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         group = after_commit.group_name(code)
         # In the group before the welcome is read: a move committed meanwhile arrives as an update.
         await self.channel_layer.group_add(group, self.channel_name)
-        # The handshake is answered after the one trip to the database: it also looks up the flood cool-down
-        # (a refusal is an HTTP 403, as flow.FlowControl's), so a connect needs no hop of its own for it.
+        # The handshake is answered after the one trip to the database (or none: a seat back at once, connect.Recall).
         try:
-            arrival = await database_sync_to_async(arrive)(
-                self.scope.get("session"), code, guess_limits.scope_keys(self.scope), flood_control.flood_key(self.scope),
-                self.channel_name, self.lang, game_id, since,
-            )
+            arrival = await come_in(self.scope, code, self.channel_name, self.lang, game_id, since,
+                                    single_process=isinstance(self.channel_layer, InMemoryChannelLayer))
         except ServiceError as exc:
             await self.channel_layer.group_discard(group, self.channel_name)
             await self.accept()
@@ -121,25 +86,23 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self.accept()
                 await self._error("rate_limited", _("Too many unknown table codes: please wait a few minutes."))
                 await self.close(code=guess_limits.CLOSE_GUESSING)
-            else:
+            else:  # cooling down (a made-up session, from an address cooling down): refused a second late
+                await flood_control.refuse_late()
                 await self.close()  # before accepting: the handshake is refused
             return
         await self.accept()
         self.who = who = arrival.who
         await self._send_table(arrival.welcome, localized=True)
-        # Who is here was counted in the same trip: tell everyone at the table (with other connects of the moment).
+        if not arrival.registered:  # recalled: its presence row now, after the welcome
+            arrival.presence = await database_sync_to_async(register)(self.channel_name, who)
+        # Who is here was counted with its presence row: tell everyone at the table (with other connects of the moment).
         announcer.announce(self.channel_layer, code, arrival.presence)
         after_commit.wake(who.code, who.drivers)
-
-    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
-        # Overrides Channels, as dispatch: no thread hop to close database connections at every disconnect.
-        # (This consumer joins its group itself, so Channels' ``groups`` is empty: nothing else to do.)
-        await self.disconnect(message["code"])
-        raise StopConsumer()
 
     async def disconnect(self, close_code: int) -> None:
         if self.who is None:
             return
+        await flood_control.left(self.scope, refused=self.refused, wrote=self.wrote)
         await self.channel_layer.group_discard(after_commit.group_name(self.who.code), self.channel_name)
         here = await database_sync_to_async(leave)(self.channel_name, self.who.table_id)
         announcer.announce(self.channel_layer, self.who.code, here)
@@ -148,13 +111,18 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.who is None:
             return
         with translation.override(self.lang):
-            ref = None
+            ref: incoming.Ref = None
             try:
-                msg = incoming.parse(text_data, bytes_data)
-                ref = msg.get("id")
-                await self._dispatch(self.who, msg, ref)
+                frame = incoming.parse(text_data, bytes_data)  # one typed value, every field checked: or BadFrame
+                ref = frame.ref
+                await ROUTES[frame.TYPE](self, self.who, frame)
+                self.wrote = self.wrote or frame.TYPE in incoming.WRITES
+            except incoming.BadFrame as bad:
+                self.refused += 1
+                await self._error(bad.refusal.code, bad.refusal.message, bad.ref)
             except ServiceError as exc:
-                extra: dict[str, Any] = dict(exc.extra)  # e.g. duplicate: true (dedupe)
+                self.refused += 1
+                extra: dict[str, Any] = dict(exc.extra)  # e.g. duplicate: true (action_receipts)
                 if exc.with_snapshot:
                     extra["snapshot"] = await self._snapshot()
                 await self._error(exc.code, exc.message, ref, **extra)
@@ -162,57 +130,51 @@ class TableConsumer(AsyncWebsocketConsumer):
                 log.exception("table %s: unexpected error handling a frame", self.who.code)
                 await self._error("server_error", _("Something went wrong on the server; nothing was changed."), ref)
 
-    async def _dispatch(self, who: Who, msg: dict[str, Any], ref: Any) -> None:
-        kind = msg["type"]
-        reply: dict[str, Any] | None = None
-        if kind == "ping":
-            # Join the table's group again: a channel layer that restarted (Redis) forgot it.
-            # The pong's version and seq let a client that missed broadcasts catch up.
-            await self.channel_layer.group_add(after_commit.group_name(who.code), self.channel_name)
-            where, here = await database_sync_to_async(pulse)(self.channel_name, who.table_id)
-            await self._send({"type": "pong", "ref": ref, **where})
-            if self.seen_presence is not None and here != self.seen_presence:
-                # A connection gone silent (no heartbeat for SIXDICE_PRESENCE_TIMEOUT) is away now: say so.
-                await self._tell_presence(here)
-            after_commit.wake(who.code, who.drivers)  # whichever process hears a heartbeat makes sure its drivers run
-            return
-        if kind == "action":
-            action = msg.get("action")
-            if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-                raise BadField(_("Field %(name)s must be an object with a %(type)s.") % {"name": "'action'", "type": "'type'"})
-            seq = incoming.int_field(msg, "seq")
-            as_host = incoming.bool_field(msg, "as_host")
-            sender = "host" if as_host else (None if who.seat is None else str(who.seat))
-            outcome = await write(
-                action_receipts.apply_once, table_id=who.table_id, sender=sender,
-                action_id=action_receipts.clean_action_id(msg.get("action_id")), table_code=who.code,
-                credentials=who.credentials, action=action, expected_seq=seq, as_host=as_host,
-            )
-            reply = outcome.reply
-        elif kind == "take_back":  # a player takes back their own last action (docs/undo.md)
-            await write(undo.take_back, table_code=who.code, credentials=who.credentials,
-                        expected_seq=incoming.int_field(msg, "seq"))
-        elif kind == "host":
-            reply = await write(host_commands.host_command, table_code=who.code, credentials=who.credentials,
-                                command=msg.get("command"), fields=msg)
-            if reply and reply.get("type") == "handover":  # the link as a QR code too
-                reply["url_full"] = socket_origin_url(self.scope, reply["url"])
-                reply["qr"] = qr_svg(reply["url_full"])
-        elif kind == "back":  # "I'm back": the seat the app took over after timeouts returns to this phone
-            await write(turn_timers.come_back, table_code=who.code, credentials=who.credentials)
-        elif kind == "resync":
-            reply = await database_sync_to_async(selectors.resync)(
-                who.table_id, seat=who.seat, host=who.host, game_id=incoming.optional_int(msg, "game"),
-                since=incoming.int_field(msg, "since"),
-            )
-            await self._send_table({**reply, "ref": ref})
-            return
-        elif kind == "resync_table":
-            await self._send_table({"type": "snapshot", **await self._snapshot(), "ref": ref})
-            return
-        else:
-            raise UnknownType(_("Unknown message type %(kind)s.") % {"kind": repr(kind)})
-        await self._send({**(reply or {"type": "ack"}), "ref": ref})
+    # -------------------------------------------------------------- one handler per frame type (ROUTES)
+
+    async def on_action(self, who: Who, frame: incoming.ActionFrame) -> None:
+        sender = "host" if frame.as_host else (None if who.seat is None else str(who.seat))
+        outcome = await write(
+            action_receipts.apply_once, table_id=who.table_id, sender=sender, action_id=frame.action_id,
+            table_code=who.code, credentials=who.credentials, action=frame.action, expected_seq=frame.seq,
+            as_host=frame.as_host,
+        )
+        await self._send({**outcome.reply, "ref": frame.ref})
+
+    async def on_take_back(self, who: Who, frame: incoming.TakeBackFrame) -> None:  # docs/undo.md
+        await write(undo.take_back, table_code=who.code, credentials=who.credentials, expected_seq=frame.seq)
+        await self._send({"type": "ack", "ref": frame.ref})
+
+    async def on_host(self, who: Who, frame: incoming.HostFrame) -> None:
+        reply = await write(host_commands.run, table_code=who.code, credentials=who.credentials, command=frame.command)
+        if reply and reply.get("type") == "handover":  # the link as a QR code too
+            reply["url_full"] = socket_origin_url(self.scope, reply["url"])
+            reply["qr"] = qr_svg(reply["url_full"])
+        await self._send({**(reply or {"type": "ack"}), "ref": frame.ref})
+
+    async def on_back(self, who: Who, frame: incoming.BackFrame) -> None:  # "I'm back": the seat the app took over
+        await write(turn_timers.come_back, table_code=who.code, credentials=who.credentials)
+        await self._send({"type": "ack", "ref": frame.ref})
+
+    async def on_ping(self, who: Who, frame: incoming.PingFrame) -> None:
+        # Join the table's group again: a channel layer that restarted (Redis) forgot it.
+        # The pong's version and seq let a client that missed broadcasts catch up.
+        await self.channel_layer.group_add(after_commit.group_name(who.code), self.channel_name)
+        where, here = await database_sync_to_async(pulse)(self.channel_name, who.table_id)
+        await self._send({"type": "pong", "ref": frame.ref, **where})
+        if self.seen_presence is not None and here != self.seen_presence:
+            # A connection gone silent (no heartbeat for SIXDICE_PRESENCE_TIMEOUT) is away now: say so.
+            await self._tell_presence(here)
+        after_commit.wake(who.code, who.drivers)  # whichever process hears a heartbeat makes sure its drivers run
+
+    async def on_resync(self, who: Who, frame: incoming.ResyncFrame) -> None:
+        reply = await database_sync_to_async(selectors.resync)(
+            who.table_id, seat=who.seat, host=who.host, game_id=frame.game, since=frame.since,
+        )
+        await self._send_table({**reply, "ref": frame.ref})
+
+    async def on_resync_table(self, who: Who, frame: incoming.ResyncTableFrame) -> None:
+        await self._send_table({"type": "snapshot", **await self._snapshot(), "ref": frame.ref})
 
     # -------------------------------------------------------------- group messages
 
@@ -258,7 +220,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self._send_table({"type": "snapshot", **selectors.for_connection(frame, seat=self.who.seat, host=self.who.host)})
 
     async def table_timer(self, event: dict[str, Any]) -> None:
-        """The countdown of the seat(s) in turn, from the timer driver of any process (``timers``)."""
+        """The countdown of the seat(s) in turn, from the timer driver of any process (``turn_timers``)."""
         await self._send({"type": "timer", **event["timer"]})
 
     async def table_presence(self, event: dict[str, Any]) -> None:
@@ -279,9 +241,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_send(after_commit.group_name(self.who.code), {"type": "table.presence", "presence": here})
 
     async def _snapshot(self) -> dict[str, Any]:
-        assert self.who is not None
+        """The table as it is now: from the frame noted current when this process made every write (no hop), else read."""
+        who = self.who
+        assert who is not None
+        if isinstance(self.channel_layer, InMemoryChannelLayer):
+            current = selectors.current_snapshot(who.code, who.table_id, seat=who.seat, host=who.host, here=self.seen_presence)
+            if current is not None:
+                return current
         snapshot: dict[str, Any] = await database_sync_to_async(selectors.snapshot)(
-            self.who.table_id, seat=self.who.seat, host=self.who.host
+            who.table_id, seat=who.seat, host=who.host, code=who.code
         )
         return snapshot
 
@@ -303,3 +271,15 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _error(self, code: str, message: str, ref: Any = None, **extra: Any) -> None:
         await self._send({"type": "error", "code": code, "message": str(message), "ref": ref, **extra})
+
+
+ROUTES: dict[str, Callable[[TableConsumer, Who, Any], Awaitable[None]]] = {
+    "action": TableConsumer.on_action,
+    "resync": TableConsumer.on_resync,
+    "resync_table": TableConsumer.on_resync_table,
+    "ping": TableConsumer.on_ping,
+    "host": TableConsumer.on_host,
+    "take_back": TableConsumer.on_take_back,
+    "back": TableConsumer.on_back,
+}
+"""The handler of each client frame, by its protocol name (the keys of :data:`sixdice.tables.wire.incoming.FRAMES`)."""

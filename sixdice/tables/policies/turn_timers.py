@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -41,7 +40,6 @@ from sixdice.gamekit.engine import SYSTEM, get_engine
 from sixdice.tables.core.clock import get_clock
 from sixdice.tables.core.driver_registry import Drivers
 from sixdice.tables.core.errors import (
-    BadField,
     GameOver,
     NotAway,
     NoTimer,
@@ -155,11 +153,8 @@ def come_back(*, table_code: str, credentials: Credentials) -> int:
 
 
 @transaction.atomic
-def set_paused(*, table: Table, fields: Mapping[str, Any]) -> None:
+def set_paused(*, table: Table, paused: bool) -> None:
     """The host command ``timer``: ``paused`` true stops the countdown (the game goes on), false starts it again."""
-    paused = fields.get("paused")
-    if not isinstance(paused, bool):
-        raise BadField(gettext("Field %(name)s must be true or false.") % {"name": "'paused'"})
     timer = TurnTimer.objects.select_for_update().filter(table_id=table.pk).first()
     if timer is None or not timer.seconds:
         raise NoTimer(gettext("This table has no turn timer."))
@@ -231,14 +226,14 @@ class TableTimer:
                     if key != announced:
                         announced = key
                         await layer.group_send(group, {"type": "table.timer", "timer": c.as_json(now())})
-                    if c.deadline is None:
+                    if c.deadline is None or c.game is None:  # nothing timed (a deadline is a game's)
                         await self._sleep(IDLE_RECHECK)
                         continue
                     left = (c.deadline - now()).total_seconds()
                     if left > 0:
                         await self._sleep(left)
                         continue
-                    await after_commit.write(fire, self.code, game_id=c.game, seq=c.seq)  # its outbox wakes the bots
+                    await after_commit.write(fire, self.code, game_id=c.game, seq=c.seq)  # what it commits wakes the bots (after_commit)
                     failures = 0
                 except (OperationalError, InterfaceError):  # a lock, a dropped connection: try again shortly
                     failures += 1

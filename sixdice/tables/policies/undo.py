@@ -26,7 +26,6 @@ from sixdice.gamekit.options import takes_back
 from sixdice.gamekit.pins import pinned_values
 from sixdice.gamekit.replay import UNDO, replay, take_back_point, undone_first
 from sixdice.tables.core.errors import (
-    BadField,
     CannotCorrect,
     CannotTakeBack,
     CannotUndo,
@@ -37,7 +36,6 @@ from sixdice.tables.core.keys import Credentials
 from sixdice.tables.core.rng import system_rng
 from sixdice.tables.models import Event, Game
 from sixdice.tables.policies.undo_notice import Move, notice
-from sixdice.tables.wire import incoming
 from sixdice.tables.writes.checked_path import Turn, Write, checked_write
 from sixdice.tables.writes.ledger import Applied
 
@@ -87,7 +85,7 @@ def repin(turn: Turn) -> None:
 
 
 @transaction.atomic
-def undo(*, table_code: str, credentials: Credentials, expected_seq: Any, to: Any = None) -> Applied:
+def undo(*, table_code: str, credentials: Credentials, expected_seq: int, to: int | None = None) -> Applied:
     """The host takes the game back to after event ``to`` (default: before the last move), as an event.
 
     ``expected_seq`` is the game's ``seq`` the host's screen showed: a move
@@ -95,8 +93,6 @@ def undo(*, table_code: str, credentials: Credentials, expected_seq: Any, to: An
     """
 
     def compose(turn: Turn) -> None:
-        if to is not None:
-            incoming.whole_number(to, "to")
         game = turn.game
         events = turn.events()
         targets, states, default = undo_targets(game, events)
@@ -113,7 +109,7 @@ def undo(*, table_code: str, credentials: Credentials, expected_seq: Any, to: An
 
 
 @transaction.atomic
-def correct(*, table_code: str, credentials: Credentials, expected_seq: Any, seq: Any, values: Any) -> Applied:
+def correct(*, table_code: str, credentials: Credentials, expected_seq: int, seq: int, values: list[int]) -> Applied:
     """The host corrects the values of a typed-in roll, even after later moves.
 
     Appended, in one transaction: an ``undo`` back to just before the roll,
@@ -125,9 +121,6 @@ def correct(*, table_code: str, credentials: Credentials, expected_seq: Any, seq
     """
 
     def compose(turn: Turn) -> None:
-        incoming.whole_number(seq, "seq")
-        if not isinstance(values, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-            raise BadField(gettext("Field %(name)s must be a list of whole numbers.") % {"name": "'values'"})
         game, engine = turn.game, turn.engine
         events = turn.events()
         targets, states, _default = undo_targets(game, events)
@@ -216,7 +209,7 @@ def replay_line(engine: Any, game: Game, events: list[Event]) -> tuple[int, ...]
 
 
 @transaction.atomic
-def take_back(*, table_code: str, credentials: Credentials, expected_seq: Any) -> Applied:
+def take_back(*, table_code: str, credentials: Credentials, expected_seq: int) -> Applied:
     """A player takes back their own last action, as an undo event by their seat.
 
     Allowed while nobody else has acted and no die has been rolled since

@@ -24,6 +24,7 @@ from sixdice.tables.core.plain_rows import columns, from_db, ordered
 from sixdice.tables.models import Event, Game, Seat, Table, TurnTimer
 from sixdice.tables.reads.table_frame import (
     FRAMES,
+    CachedFrame,
     FrameKey,
     build_frame,
     current_game,
@@ -62,8 +63,23 @@ def for_connection(frame: dict[str, Any], *, seat: int | None, host: bool) -> di
     return {"role": role(seat, host), "seat": seat, "host": host, **frame, "game": game}
 
 
-def snapshot(table_id: int, *, seat: int | None, host: bool) -> dict[str, Any]:
-    return for_connection(table_frame(table_id), seat=seat, host=host)
+def snapshot(table_id: int, *, seat: int | None, host: bool, code: str | None = None) -> dict[str, Any]:
+    """A connection's snapshot of the table as it is now (``code``: note the frame as current, ``FRAMES.current``)."""
+    return for_connection(table_frame(table_id, code=code), seat=seat, host=host)
+
+
+def current_snapshot(code: str, table_id: int, *, seat: int | None, host: bool,
+                     here: dict[str, Any] | None) -> dict[str, Any] | None:
+    """:func:`snapshot` with no query, from the frame noted current (``FRAMES.current``); ``None`` without one.
+
+    ``here``: who is here as this connection last heard (the frame's own count
+    is of when it was built).  Only where every write commits in this process.
+    """
+    current = FRAMES.current(code, table_id)
+    if current is None:
+        return None
+    frame = with_timer(current.cached.frame, current.table, current.game, (), timed=False)
+    return for_connection(frame if here is None else {**frame, "presence": here}, seat=seat, host=host)
 
 
 def welcome(table_id: int, *, seat: int | None, host: bool, game_id: int | None, since: int | None) -> dict[str, Any]:
@@ -75,6 +91,12 @@ def welcome(table_id: int, *, seat: int | None, host: bool, game_id: int | None,
     return frame
 
 
+def _missed_in_log(game: dict[str, Any], since: int) -> bool:
+    """Whether the events after ``since`` are all in the frame's log (no query for them)."""
+    log = game["log"]
+    return since >= game["seq"] or bool(log and log[0]["seq"] <= since + 1 and log[-1]["seq"] == game["seq"])
+
+
 def _missed(game: dict[str, Any], since: int) -> list[dict[str, Any]]:
     """The events after ``since`` up to the frame's own seq: from its log when the log reaches back that far.
 
@@ -84,7 +106,7 @@ def _missed(game: dict[str, Any], since: int) -> list[dict[str, Any]]:
     log = game["log"]
     if since >= game["seq"]:
         return []
-    if log and log[0]["seq"] <= since + 1 and log[-1]["seq"] == game["seq"]:
+    if _missed_in_log(game, since):
         return [e for e in log if e["seq"] > since][: settings.SIXDICE_RESYNC_MAX_EVENTS]
     missed = Event.objects.filter(game_id=game["id"], seq__gt=since, seq__lte=game["seq"]).order_by("seq")
     return [event_payload(e) for e in missed[: settings.SIXDICE_RESYNC_MAX_EVENTS]]
@@ -169,6 +191,20 @@ def arrival(code: str, seat_digest: str | None) -> Arrived | None:
     return Arrived(table, game, timer, seat_rows, seat, parked)
 
 
+def _arrival_key(arrived: Arrived) -> FrameKey:
+    table, game = arrived.table, arrived.game
+    return (table.code, table.version, None, 0, None, None) if game is None else (
+        table.code, table.version, game.pk, game.seq, game.status, game.started_at.isoformat()
+    )
+
+
+def _missed_since(shown: dict[str, Any] | None, game_id: int | None, since: int | None) -> int | None:
+    """``since`` when a reconnecting client asks for the events it missed in the game shown; else ``None``."""
+    if shown is None or game_id is None or since is None or shown["id"] != game_id or since > shown["seq"]:
+        return None
+    return since
+
+
 def welcome_for(
     arrived: Arrived, *, host: bool, here: dict[str, Any], lang: str, game_id: int | None = None,
     since: int | None = None,
@@ -180,27 +216,45 @@ def welcome_for(
     after a finished game, the standings).  ``presence`` is ``here``, counted
     just now.
     """
-    table, game, seat = arrived.table, arrived.game, arrived.seat
-    key: FrameKey = (table.code, table.version, None, 0, None, None) if game is None else (
-        table.code, table.version, game.pk, game.seq, game.status, game.started_at.isoformat()
-    )
-    cached = FRAMES.get(table.pk)
-    if cached is None or cached.key != key:
-        cached = build_frame(table, game, here, reuse=cached, seats=arrived.seats)
+    cached = FRAMES.get(arrived.table.pk)
+    if cached is None or cached.key != _arrival_key(arrived):
+        cached = build_frame(arrived.table, arrived.game, here, reuse=cached, seats=arrived.seats)
+    return _welcome(arrived, cached, host=host, here=here, lang=lang, game_id=game_id, since=since)
+
+
+def welcome_from_cache(
+    arrived: Arrived, *, host: bool, here: dict[str, Any], lang: str, game_id: int | None = None,
+    since: int | None = None,
+) -> dict[str, Any] | None:
+    """:func:`welcome_for` without a query, or ``None``: the cached frame must be the arrival's, the table
+    without a turn timer (its clock is read from the database), and the events missed in the frame's log."""
+    cached = FRAMES.get(arrived.table.pk)
+    if cached is None or cached.key != _arrival_key(arrived) or arrived.timer is not None:
+        return None
+    shown = cached.frame["game"]
+    missed = _missed_since(shown, game_id, since)
+    if missed is not None and not _missed_in_log(shown, missed):
+        return None
+    return _welcome(arrived, cached, host=host, here=here, lang=lang, game_id=game_id, since=since)
+
+
+def _welcome(
+    arrived: Arrived, cached: CachedFrame, *, host: bool, here: dict[str, Any], lang: str, game_id: int | None,
+    since: int | None,
+) -> dict[str, Any]:
+    table, game = arrived.table, arrived.game
     # The clocks' parts are never remembered (their time left changes by the second); no turn timer, nothing to compute for it.
     timed = with_timer(cached.frame, table, game, arrived.seats, timed=arrived.timer is not None)
-    frame: dict[str, Any] = {"type": "welcome", **for_connection(timed, seat=seat, host=host), "presence": here}
+    frame: dict[str, Any] = {"type": "welcome", **for_connection(timed, seat=arrived.seat, host=host), "presence": here}
     shown = frame["game"]
     if shown is not None:
         log = cached.logs.get(lang)
         if log is None:  # each language's lines are rendered once per frame, not once per connection
             log = cached.logs[lang] = i18n.localize_events(shown["log"], lang)
-        missed = _missed(shown, since) if (
-            game_id is not None and since is not None and shown["id"] == game_id and since <= shown["seq"]
-        ) else None
         frame["game"] = {**shown, "log": log}
+        missed = _missed_since(shown, game_id, since)
         if missed is not None:
-            frame["missed"] = i18n.localize_events(missed, lang)
+            frame["missed"] = i18n.localize_events(_missed(shown, missed), lang)
     return frame
 
 

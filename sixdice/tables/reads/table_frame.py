@@ -19,7 +19,7 @@ from typing import Any
 from django.urls import reverse
 
 from sixdice.gamekit.engine import get_engine
-from sixdice.tables.models import Event, Game, Seat, Table
+from sixdice.tables.models import Event, Game, Seat, Table, TurnTimer
 from sixdice.tables.reads import timer_clock
 from sixdice.tables.transport import presence
 from sixdice.tables.wire import offers
@@ -78,17 +78,41 @@ def standings(table: Table, seats: Sequence[Seat] | None = None) -> list[dict[st
     return [rows[s.position] for s in seats]
 
 
-def table_frame(table_id: int, *, log_size: int = 40) -> dict[str, Any]:
+def table_frame(table_id: int, *, log_size: int = 40, code: str | None = None) -> dict[str, Any]:
     """What everyone at the table shares, in at most six queries: computed once per table change.
 
     ``game`` carries the engine and the full ``state``: each connection
     derives its own seat's ``view`` from it (:func:`for_connection`).
+    ``code``: the table's code, to note the frame as current until the
+    next write this process commits there (:meth:`FrameCache.current`).
     """
+    changes = None if code is None else FRAMES.changes(code)  # before the table is read
     table = Table.objects.select_related("turn_timer").get(pk=table_id)
     seats = list(Seat.objects.filter(table_id=table_id).order_by("position"))
     game = current_game(table)
     cached = build_frame(table, game, presence.current(table_id), log_size=log_size, reuse=FRAMES.get(table_id), seats=seats)
+    if changes is not None and not _timed(table):
+        FRAMES.note_current(table_id, Current(cached, changes, table, game))
     return with_timer(cached.frame, table, game, seats)
+
+
+def _timed(table: Table) -> bool:
+    """Whether the table has a turn timer (``table`` loaded with its ``turn_timer``)."""
+    try:
+        table.turn_timer  # noqa: B018  # the reverse one-to-one raises when there is none
+    except TurnTimer.DoesNotExist:
+        return False
+    return True
+
+
+@dataclass
+class Current:
+    """A table frame read when the table's count of writes was ``changes``, with the rows it was built from."""
+
+    cached: CachedFrame
+    changes: int
+    table: Table
+    game: Game | None
 
 
 def with_timer(
@@ -221,7 +245,41 @@ class FrameCache:
     def __init__(self, size: int = 4096) -> None:
         self.size = size
         self._frames: OrderedDict[int, CachedFrame] = OrderedDict()
+        self._changes: dict[str, int] = {}  # per table code: the writes this process saw committed (``changed``)
+        self._current: dict[int, Current] = {}  # per table: its frame while nothing is written (``note_current``)
         self._lock = threading.Lock()
+
+    def changed(self, code: str) -> None:
+        """A write to table ``code`` committed in this process (``after_commit``): what was read of it before is old."""
+        with self._lock:
+            self._changes[code] = self._changes.get(code, 0) + 1
+
+    def note_current(self, table_id: int, current: Current) -> None:
+        """``current`` is the table's frame for as long as no write to the table commits (:meth:`current`)."""
+        with self._lock:
+            self._current[table_id] = current
+
+    def current(self, code: str, table_id: int) -> Current | None:
+        """The table's frame as noted by :meth:`note_current`, if no write committed since; else ``None``.
+
+        For a table without a turn timer (its clock is read from the
+        database), and with the same caveat as :meth:`changes`: one process.
+        """
+        current = self._current.get(table_id)
+        if current is None or current.changes != self.changes(code) or current.table.code != code:
+            return None
+        return current
+
+    def changes(self, code: str) -> int:
+        """How many writes to table ``code`` this process saw committed: read it *before* reading the table, and
+        an equal count later means nothing was written since.
+
+        Only this process's own writes are counted: a reader that relies on
+        it must know every write goes through this process (one process, the
+        in-memory channel layer).  Never reset (a count that started again
+        could meet an old one).
+        """
+        return self._changes.get(code, 0)
 
     def get(self, table_id: int) -> CachedFrame | None:
         with self._lock:
@@ -236,12 +294,14 @@ class FrameCache:
             self._frames[table_id] = cached
             self._frames.move_to_end(table_id)
             while len(self._frames) > self.size:
-                self._frames.popitem(last=False)
+                gone, _frame = self._frames.popitem(last=False)
+                self._current.pop(gone, None)
         return cached
 
     def clear(self) -> None:
         with self._lock:
             self._frames.clear()
+            self._current.clear()
 
 
 FRAMES = FrameCache()

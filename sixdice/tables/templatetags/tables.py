@@ -16,7 +16,7 @@ register = template.Library()
 
 @register.simple_tag
 def plural_strings(element_id: str = "plurals") -> SafeString:
-    """The plural forms scripts need, as ``<script type="application/json">`` (see plurals.py)."""
+    """The plural forms scripts need, as ``<script type="application/json">`` (see ``core/plural_forms.py``)."""
     return json_script(plural_table(), element_id)
 
 

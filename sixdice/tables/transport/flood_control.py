@@ -21,7 +21,14 @@ never grows, and lets the consumer see only what the limits allow:
 * **queue**: at most ``SIXDICE_WS_QUEUE`` frames (64) and
   ``SIXDICE_WS_QUEUE_BYTES`` (512 KiB) wait for the consumer; a frame that
   does not fit is dropped as if the bucket were empty (the consumer is busy
-  with a slow database).
+  with a slow database);
+* **refused visits**: a client whose sockets close having been only refused
+  (no write let through), ``SIXDICE_WS_REFUSED_VISITS`` times (5) within
+  ``SIXDICE_WS_REFUSED_WINDOW`` seconds (10), is cooled down as a flooder
+  (:func:`left`): each such visit cost the server a connect.
+
+A handshake refused for a cool-down is answered ``SIXDICE_WS_DENY_DELAY``
+seconds (1) late, so a client that knocks again at once knocks once a second.
 
 A phone sends a frame per tap and a ping every 25 s: it never meets these
 limits.  See ``docs/protocol.md`` ("Limits").
@@ -209,9 +216,49 @@ def cooling_down(key: str, shared: dict[str, Any]) -> bool:
     """Whether ``key`` was closed for flooding less than its cool-down ago, by this process or another.
 
     ``shared``: the shared cache's entries, looked up with the connect's
-    other keys in one lookup (``connect.arrive``, ``throttle.lookup``).
+    other keys in one lookup (``connect.arrive``, ``guess_limits.lookup``).
     """
     return cooling_down_here(key) or bool(shared.get(key))
+
+
+_REFUSED_VISITS: dict[str, deque[float]] = {}
+"""Per client (its cool-down key): when its recent sockets closed having been only refused (monotonic)."""
+
+
+def refused_visit(key: str) -> bool:
+    """A socket of ``key`` closed after its frames were only refused; whether ``key`` should now cool down.
+
+    A phone never does that: a refused move brings the table as it is now,
+    and the phone plays on.  A client that reconnects only to be refused
+    again (a phone stuck on an old screen that reconnects at each refusal, a
+    script) costs the server a connect each time: after
+    ``SIXDICE_WS_REFUSED_VISITS`` (5) such sockets within
+    ``SIXDICE_WS_REFUSED_WINDOW`` seconds (10) it is refused at the
+    handshake for ``SIXDICE_WS_FLOOD_COOLDOWN`` seconds, as a flooder.
+    """
+    now = _clock()
+    window = _setting("SIXDICE_WS_REFUSED_WINDOW", 10)
+    if len(_REFUSED_VISITS) > 4096:  # bounded: forget the clients not seen within the window
+        for stale in [k for k, seen in _REFUSED_VISITS.items() if not seen or seen[-1] <= now - window]:
+            del _REFUSED_VISITS[stale]
+    seen = _REFUSED_VISITS.setdefault(key, deque())
+    seen.append(now)
+    while seen and seen[0] <= now - window:
+        seen.popleft()
+    if len(seen) < int(_setting("SIXDICE_WS_REFUSED_VISITS", 5)):
+        return False
+    del _REFUSED_VISITS[key]
+    return True
+
+
+async def left(scope: Message, *, refused: int, wrote: bool) -> None:
+    """A socket closed, ``refused`` of its frames refused and, if ``wrote``, a write let through: cool down a
+    client that keeps coming back only to be refused (:func:`refused_visit`)."""
+    if refused and not wrote:
+        key = cooldown_key(scope)
+        if refused_visit(key):
+            with contextlib.suppress(Exception):  # a cache that is down must not cost the disconnect
+                await cool_down(key, _setting("SIXDICE_WS_FLOOD_COOLDOWN", 10))
 
 
 COOLDOWN_PREFIX = "sixdice:flooded:"
@@ -307,6 +354,16 @@ def install_flood_abort() -> bool:
     return True
 
 
+async def _pause(seconds: float) -> None:
+    await asyncio.sleep(seconds)
+
+
+async def refuse_late() -> None:
+    """Wait before refusing a handshake for a cool-down (``SIXDICE_WS_DENY_DELAY``, a second): a client that
+    knocks again at once after each refusal knocks once a second, not twenty times."""
+    await _pause(_setting("SIXDICE_WS_DENY_DELAY", 1.0))
+
+
 class FlowControl:
     """ASGI middleware: per-connection flow control for WebSockets (see the module's doc)."""
 
@@ -322,6 +379,7 @@ class FlowControl:
         # it accepts (connect.arrive): refused at the handshake too.
         key = FloodKey(scope)
         if cooling_down_here(key.key):
+            await refuse_late()  # each knock costs the server a handshake
             return await WebsocketDenier()(scope, receive, send)
         scope = {**scope, FLOOD_KEY: key}  # shared with the consumer's copies of the scope: it settles the key
         conn = _Connection(scope, receive, send)

@@ -99,7 +99,7 @@ def lookup(keys: list[str]) -> dict[str, Any]:
     """The shared cache's entries of ``keys``, in one lookup; none while the cache cannot be reached (logged).
 
     A WebSocket connect reads its guess counters and its flood cool-down
-    (``flow.py``) together, in one statement on the database cache.
+    (``flood_control.py``) together, in one statement on the database cache.
     """
     try:
         backend = shared_cache()
@@ -129,7 +129,7 @@ def _database_lookup(backend: DatabaseCache, keys: list[str]) -> dict[str, Any]:
     The same statement and decoding as ``DatabaseCache.get_many``, but
     built once: Django's builds a model field and looks up its converters at
     every call, and checks each key character by character for memcached
-    (these keys are this module's and ``flow.py``'s own).  An expired entry
+    (these keys are this module's and ``flood_control.py``'s own).  An expired entry
     is not returned; it is left for the cache's own culling.
     """
     key_map = {backend.make_key(key): key for key in keys}

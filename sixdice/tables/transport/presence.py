@@ -89,8 +89,3 @@ def current(table_id: int) -> dict[str, Any]:
         elif not is_host:  # 0 or 1 on SQLite
             watching += 1
     return {"connected": sorted(connected), "host": host, "watching": watching}
-
-
-def connected_positions(table_id: int) -> list[int]:
-    connected: list[int] = current(table_id)["connected"]
-    return connected

@@ -24,7 +24,7 @@ __all__ = ["corrections_offer", "game_part", "table_part", "in_turn", "take_back
            "update_part", "whose"]
 
 Payload = Mapping[str, Any]
-"""An event as the frames carry it (``selectors.event_payload``): ``seq``, ``actor``, ``action``, ``stand_in``."""
+"""An event as the frames carry it (``outgoing.event_payload``): ``seq``, ``actor``, ``action``, ``stand_in``."""
 
 
 def table_part(engine: GameEngine, options: Mapping[str, Any]) -> dict[str, Any]:

@@ -139,7 +139,7 @@ class PreparedUpdate:
         self.head = (
             f'{{"type":"update","game":{int(message["game"])},"number":{int(message["number"])},'
             f'"seq":{int(message["seq"])},"status":{json.dumps(message["status"])},"version":{int(message["version"])}'
-        ) + ("," + message["extra"] if message.get("extra") else "")  # take_back, undone_from (affordances)
+        ) + ("," + message["extra"] if message.get("extra") else "")  # take_back, undone_from (offers)
         self.views: dict[tuple[int | None, bool], str] = {}
         self.events: dict[str, str] = {}
         self._shared: str | None = None  # the part of the view every seat shares, as JSON

@@ -22,16 +22,13 @@ from typing import Any
 
 from django.db import connection, transaction
 from django.utils import timezone
-from django.utils.translation import gettext
 
-from sixdice.tables.core.errors import BadField, ServiceError
+from sixdice.tables.core.errors import ServiceError
 from sixdice.tables.core.keys import Credentials
 from sixdice.tables.models import ActionReceipt
-from sixdice.tables.wire import incoming
 from sixdice.tables.writes import checked_path
 from sixdice.tables.writes.ledger import Applied
 
-ACTION_ID_MAX = 64  # characters
 KEEP = 32  # receipts kept per sender and table (at least; older ones are pruned now and then)
 PRUNE_EVERY = 16  # prune when a receipt's id is a multiple of this
 
@@ -42,17 +39,6 @@ class Outcome:
 
     reply: dict[str, Any]
     applied: Applied | None
-
-
-def clean_action_id(value: Any) -> str | None:
-    """The frame's ``action_id``: absent, or a non-empty string of at most 64 characters (UTF-8 text: it is stored)."""
-    if value is None:
-        return None
-    if not isinstance(value, str) or not value or len(value) > ACTION_ID_MAX or not incoming.encodable(value):
-        raise BadField(
-            gettext("Field %(name)s must be a string of 1 to %(n)s characters.") % {"name": "'action_id'", "n": ACTION_ID_MAX},
-        )
-    return value
 
 
 class _Seen(Exception):

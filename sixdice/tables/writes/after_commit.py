@@ -24,10 +24,10 @@ client notices a gap and asks for what it missed (see ``docs/protocol.md``).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from asgiref.sync import async_to_sync
 from channels.db import DatabaseSyncToAsync
@@ -104,6 +104,9 @@ def collect() -> Iterator[Box]:
         _outbox.reset(token)
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
 # SQLite lets one writer in at a time and makes the others sleep and retry (its
 # busy handler backs off in steps of up to 100 ms), so its calls queue in one
 # thread.  PostgreSQL takes them side by side in the thread pool: in one shared
@@ -111,15 +114,21 @@ def collect() -> Iterator[Box]:
 _ONE_WRITER = connection.vendor == "sqlite"
 
 
-def database_sync_to_async(func: Any) -> Any:
+def database_sync_to_async(func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
     """Run database work off the event loop: in one thread on SQLite, in the pool otherwise."""
-    return DatabaseSyncToAsync(func, thread_sensitive=_ONE_WRITER)
+    run: Callable[P, Awaitable[R]] = DatabaseSyncToAsync(func, thread_sensitive=_ONE_WRITER)
+    return run
 
 
-async def write(func: Any, *args: Any, **kwargs: Any) -> Any:
-    """Run a write off the event loop, then send what it committed and wake its drivers, from the loop."""
+async def write(func: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    """Run a write off the event loop, then send what it committed and wake its drivers, from the loop.
 
-    def run() -> tuple[Any, Box]:
+    Typed with ``func``'s own parameters and result, so a caller's arguments
+    are checked against the service it names (mypy), and the move's trail is
+    followed from the consumer into the write.
+    """
+
+    def run() -> tuple[R, Box]:
         with collect() as box:
             return func(*args, **kwargs), box
 
@@ -178,7 +187,12 @@ def game_written(code: str, game: Game, events: Sequence[Event], *, version: int
         options=game.options,
     )
     message["wake"] = list(wake)
-    transaction.on_commit(lambda: send_now(code, message))
+
+    def send() -> None:
+        table_frame.FRAMES.changed(code)  # what a connect read of the table before is old now
+        send_now(code, message)
+
+    transaction.on_commit(send)
 
 
 def table_changed(code: str, table_id: int, *, revoked: Sequence[int] = ()) -> None:
@@ -191,7 +205,8 @@ def table_changed(code: str, table_id: int, *, revoked: Sequence[int] = ()) -> N
     """
 
     def send() -> None:
-        frame = table_frame.table_frame(table_id)
+        table_frame.FRAMES.changed(code)
+        frame = table_frame.table_frame(table_id, code=code)
         send_now(code, {"type": "table.frame", "frame": frame, "revoked": list(revoked), "wake": list(ALL)})
 
     # robust: the change is committed; a failure here loses one frame, which clients recover by its version

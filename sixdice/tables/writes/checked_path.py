@@ -16,8 +16,8 @@ transaction and in this order (boardgame.io's master):
    screen (or a flood of old frames) costs no rules work;
 5. **turn, legal**: the write's own checks (``compose``): whose turn it is and
    the rules engine, which append the events;
-6. **save** (:func:`sixdice.tables.writes.ledger.save`), after which the
-   outbox decides what runs once the transaction commits.
+6. **save** (:func:`sixdice.tables.writes.ledger.save`), after which
+   :mod:`~sixdice.tables.writes.after_commit` decides what runs once the transaction commits.
 """
 
 from __future__ import annotations
@@ -53,7 +53,6 @@ from sixdice.tables.core.keys import Credentials, hash_secret, is_host, normalis
 from sixdice.tables.core.plain_rows import columns, from_db, ordered
 from sixdice.tables.core.rng import system_rng
 from sixdice.tables.models import Event, Game, Seat, Table, TurnTimer
-from sixdice.tables.wire import incoming
 from sixdice.tables.writes import ledger
 from sixdice.tables.writes.ledger import Applied
 
@@ -193,7 +192,7 @@ class Write:
 
 
 def checked_write(
-    *, table_code: str, credentials: Credentials, expected_seq: Any, compose: Compose | Write, as_host: bool = False,
+    *, table_code: str, credentials: Credentials, expected_seq: int, compose: Compose | Write, as_host: bool = False,
     bot_seat: int | None = None, while_paused: bool = False, seat_only: str | None = None,
 ) -> Applied:
     """Check, compose and save one write to a table's current game, in the caller's transaction.
@@ -204,7 +203,7 @@ def checked_write(
     to change nothing.  ``bot_seat``: a driver (bot, timer) plays that seat.
     ``seat_only``: only a seat may send it (the refusal's message for anyone else).
     """
-    seq = incoming.whole_number(expected_seq, "seq")
+    seq = expected_seq  # a whole number: parsed once where it came in (``wire/incoming.py``), or the server's own
     loaded = load_for_action(table_code, credentials)
     table = loaded.table
     actor: Actor = (
@@ -281,7 +280,7 @@ def apply_action_in_transaction(
     Runs in its caller's transaction (no savepoint of its own: a refusal must
     roll the caller's whole transaction back); call :func:`apply_action`,
     which opens one, unless you are in ``atomic`` already and roll back on its
-    errors (``dedupe.apply_once``).
+    errors (``action_receipts.apply_once``).
     """
     applied = checked_write(
         table_code=table_code, credentials=credentials, expected_seq=expected_seq, as_host=as_host,
