@@ -637,6 +637,8 @@ class SixDiceEngine(GameEngine):
         """
         v = Variants.from_dict(options)
         bank = options.get("bank") or BANK_PER_PLAYER * players
+        # ``bank`` is the bank's size: every die in the game (the bank and the hands); the board's "Bank: n dice"
+        # is what the bank holds now, so a page that shows this figure says "dice in the game".
         return {"preset": preset_of(v, bank / players, players), "variants": v.to_dict(), "bank": bank}
 
     def rule_set(self, options: Mapping[str, Any], *, players: int) -> str:

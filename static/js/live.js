@@ -155,10 +155,9 @@ function tableConnection(app) {
       if (!bar || !button) return;
       const g = this.game;
       const mine = this.takeBackable();
-      // Disabled, with its reason, while the player waits; while they act and nothing is theirs to take back, hidden.
-      const acting = !!(g && (g.actors || []).includes(this.seat));
+      // Offered only when there is something to take back (the server's offer names this seat's last move).
       bar.hidden = !(this.role === "seat" && this.seat !== null && g && g.status === "playing" && this.table &&
-                     this.table.take_back && this.table.status !== "closed" && (mine || !acting));
+                     this.table.take_back && this.table.status !== "closed" && mine);
       button.disabled = !mine;
       const label = mine ? this.moveLabel("takeBack", g.take_back) : T.takeBack;
       if (button.dataset.label !== label) { button.dataset.label = label; button.replaceChildren("\u21b6 " + label); }
@@ -471,7 +470,9 @@ function tableConnection(app) {
         hc.querySelector('[data-host="start"]').hidden = status !== "lobby";
         hc.querySelector('[data-host="pause"]').hidden = !playing || this.table.paused;
         hc.querySelector('[data-host="resume"]').hidden = !playing || !this.table.paused;
-        hc.querySelector('[data-host="rematch"]').hidden = !(this.game && this.game.status === "finished");
+        const rematch = hc.querySelector('[data-host="rematch"]');  // the one button that starts the next game
+        rematch.hidden = !(this.game && this.game.status === "finished");
+        if (W.rematch && rematch.textContent !== W.rematch) rematch.textContent = W.rematch;  // the game's word for it
         let undo = hc.querySelector('[data-host="undo"]');  // the host takes the last move back (docs/undo.md)
         if (!undo) {
           undo = el("button", {type: "button", "data-host": "undo", class: "secondary"}, T.undo);

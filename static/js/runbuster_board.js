@@ -251,7 +251,7 @@ function keypad(el, live, v, nm) {
     heading: el("div", {class: "rb-keypad-title"}, byHost ? f(T.keypadFor, {n: plural("dice_count", count), name: nm[v.current]}) : f(T.keypadYou, {n: plural("dice_count", count)})),
     slot: (x) => el("span", {class: "rb-typed" + (x ? "" : " blank")}, x ? String(x) : "·"),
     key: (x) => ({class: "die pip rb-key", body: face(el, x)}),
-    back: {attrs: {class: "secondary rb-back", "aria-label": T.back}, body: "⌫"},
+    back: {attrs: {class: "secondary rb-back"}, name: (x) => (x === undefined ? T.back : f(T.backDie, {die: x}))},
     send: {attrs: {class: "rb-send"}, body: T.send},
     backFirst: false, draw: () => live.draw(),
     submit: (values) => live.act({type: "roll", values}, byHost),
@@ -289,7 +289,10 @@ function myArea(el, live, v, nm, me, animate, mine, rolled) {
   if (state === "done") label = T.done;
   else if (v.over) label = T.roundOver;
   else if (state === "green") label = physical ? T.typeTheDice : T.tapToRoll;
-  else if (state === "yellow" && v.phase === "choose") label = T.pickFirst;
+  else if (state === "yellow" && v.phase === "choose") {  // what the next tap does: take the straight picked, else pick dice first
+    const opt = composed(v), hand = v.hands[me] || [];
+    label = opt ? f(T.take, {straight: st(opt)}) : hand.length ? f(T.pickMore, {straight: st(hand)}) : T.pickNew;
+  }
   else if (state === "yellow") label = T.tapToEnd;
   const tap = () => {
     if (v.over || !playing) { live.toast(T.roundOver); return; }
@@ -333,9 +336,9 @@ function roundEnd(el, live, v, nm) {
     el("p", {class: "rb-next", "data-next": next}, f(T.nextPlayer1, {name: nm[next]}))];
   const closed = (live.table || {}).status === "closed";
   const host = live.role === "host" || !!live.host;  // a seated host (a game against the app) too
-  if (host && live.game.status === "finished" && !closed) {
-    kids.push(el("button", {type: "button", class: "rb-next-round", onclick: () => live.hostCommand("rematch")}, T.nextRound));
-  } else if (live.role !== "replay" && !closed && !host) kids.push(el("p", {class: "muted"}, T.waitNext));
+  // The host starts the next round with the host's one button ("Start the next round", the game's word for the
+  // rematch, in the host's bar): the round end shows no second button that does the same.
+  if (live.role !== "replay" && !closed && !host) kids.push(el("p", {class: "muted"}, T.waitNext));
   return el("div", {class: "card rb-end"}, kids);
 }
 

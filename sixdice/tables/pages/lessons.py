@@ -72,9 +72,9 @@ def _payload(engine: GameEngine, lesson: kit.Lesson, progress: dict[str, Any], *
     index = int(progress["step"])
     step = lesson.steps[index]
     state = progress["state"]
-    ask = gettext(step.ask)
+    ask, done = gettext(step.ask), gettext(step.done)
     if step.args:
-        ask = ask % dict(step.args)
+        ask, done = ask % dict(step.args), done % dict(step.args)
     return {
         "game": lesson.slug,
         "step": index,
@@ -91,7 +91,8 @@ def _payload(engine: GameEngine, lesson: kit.Lesson, progress: dict[str, Any], *
         "names": kit.names_of(state),
         "view": engine.view(state, step.seat),
         "met": bool(progress.get("met")),
-        "done": gettext(step.done) if progress.get("met") else "",
+        "done": done if progress.get("met") else "",
+        "about": gettext(lesson.about) if lesson.about else "",
         "last": index == len(lesson.steps) - 1,
         **extra,
     }
