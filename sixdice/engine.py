@@ -71,6 +71,7 @@ ACTION_SCHEMA: dict[str, dict[str, Field]] = {
               "loose": Field("ints", required=False, nullable=True, low=-6, high=6), "seat": _SEAT},
     "keep": {"keep": Field("ints", low=0, high=999), "seat": _SEAT},
     "end_on_time": {"seat": _SEAT},
+    "end_now": {"seat": _SEAT},
 }
 """Every action a phone or the host may send, with its exact fields (anything else is refused)."""
 
@@ -96,6 +97,7 @@ class SixDicePresentation(Presentation):
         "all_threes": gettext_noop("All threes"),
         "rounds": gettext_noop("All rounds played"),
         "time": gettext_noop("Time is up"),
+        "ended": gettext_noop("The host ended the game"),
     }
     rule_sets = {  # the presets of sixdice.rules.variants, and any other house rules
         "as_written": gettext_noop("As written"),
@@ -311,6 +313,13 @@ class SixDiceEngine(GameEngine):
         """The app rolls unless the table plays with real dice (``dice: physical``)."""
         return options.get("dice", "app") != "physical"
 
+    def end_action(self, state: Mapping[str, Any], *, time_up: bool = False) -> JSON | None:
+        """The host ends the game now: on time (``end_on_time``, R10) once the time limit is up, else early
+        (``end_now``); either way the largest absolute hand value wins, as at the round limit."""
+        if self._state(state).over:
+            return None
+        return {"type": "end_on_time" if time_up else "end_now"}
+
     def system_reason(self, action: Mapping[str, Any]) -> str:
         """The app ends a game on time (``end_on_time``, R10); it rolls app dice and balances by default."""
         return TIMEOUT if action.get("type") == "end_on_time" else super().system_reason(action)
@@ -374,6 +383,9 @@ class SixDiceEngine(GameEngine):
         if kind == "end_on_time":
             if actor not in (HOST, SYSTEM):
                 raise NotAllowed(gettext_noop("Only the host can end the game on time."))
+        elif kind == "end_now":
+            if actor != HOST:
+                raise NotAllowed(gettext_noop("Only the host can end the game."))
         elif kind in ("roll", "flip", "group", "keep") and st.pending is not None:
             self._permit(st, kind, actor)
         try:

@@ -332,6 +332,7 @@ function roundEnd(el, live, v, nm) {
   const kids = [el("h3", {}, T.roundOver),
     el("ol", {class: "rb-places rb-final rank-skip"}, [...v.finished, v.loser].map((s, k) =>
       el("li", {"data-seat": s}, el("span", {class: "rb-badge " + (s === v.loser ? "loser" : "place")}, ord(k)), " ", nm[s]))),
+    v.ended ? el("p", {class: "rb-ended"}, T.ended) : null,
     el("p", {class: "rb-drinks"}, f(T.buysDrinks, {name: nm[v.loser]})),
     el("p", {class: "rb-next", "data-next": next}, f(T.nextPlayer1, {name: nm[next]}))];
   const closed = (live.table || {}).status === "closed";

@@ -71,8 +71,7 @@ function render(live, board) {
     el("div", {class: "sd-hands sd-others" + (me === null ? " all" : "")}, others.map((s) => handCard(live, v, s, me, flips))));
   const right = el("div", {class: "sd-col sd-right"},
     v.over ? endPanel(live, v) : null,
-    act,
-    isHost && !v.over && g.status === "playing" ? hostPanel(live, v) : null);
+    act);
   board.classList.add("sd-board");
   board.classList.toggle("sd-acting", !!act);
   redraw(board, [left, right]);
@@ -409,13 +408,19 @@ function endPanel(live, v) {
   return el("div", {class: "card sd-panel sd-end"},
     el("h2", {}, tr("over")),
     el("p", {class: "sd-winners"}, winners.length > 1 ? tr("winShared", {names}) : tr("wins", {names})),
-    el("p", {class: "sd-why", "data-reason": v.end_reason}, tr("why_" + v.end_reason)),
+    el("p", {class: "sd-why", "data-reason": v.end_reason}, tr("why_" + v.end_reason, {n: threesDice(live)})),
     el("h3", {}, tr("finalHands")),
     el("table", {class: "sd-table sd-final"},
       el("tbody", {}, v.players.map((n, s) => el("tr", {class: winners.includes(s) ? "winner" : ""},
         el("td", {}, n), el("td", {}, partsPicture(live, v.hand_parts[s])), el("td", {class: "num"}, signed(v.values[s])))))),
     standings.length ? el("h3", {}, tr("standings")) : null,
     standings.length ? standingsTable(live) : null);
+}
+
+// How many dice all threes needs at this table (the house rule threes_dice, else the rules as written: 6).
+function threesDice(live) {
+  const o = (live.table && live.table.options) || {};
+  return o.threes_dice || 6;
 }
 
 function standingsTable(live) {
@@ -425,16 +430,6 @@ function standingsTable(live) {
 }
 
 // ------------------------------------------------------------------ host, timer, vibration
-
-function hostPanel(live, v) {
-  return el("div", {class: "card sd-panel sd-host"},
-    el("h2", {}, tr("hostTools")),
-    ui.endAsk
-      ? el("div", {class: "sd-buttons"},
-        el("button", {type: "button", class: "danger", "data-act": "end-sure", onclick: () => live.act({type: "end_on_time"}, true)}, tr("endSure")),
-        el("button", {type: "button", class: "secondary", onclick: () => { ui.endAsk = false; live.draw(); }}, tr("cancel")))
-      : el("button", {type: "button", class: "secondary", "data-act": "end-now", onclick: () => { ui.endAsk = true; live.draw(); }}, tr("endNow")));
-}
 
 // The game's time limit: the server says the time left (the table frame's time_limit); counted down here
 // from when that frame arrived (live.timeLimitAt).

@@ -30,7 +30,7 @@ def test_the_lesson_plays_the_preset_the_new_table_form_starts_on(client: Client
     checked = re.search(r'name="rules" value="(\w+)" checked', form)
     assert checked and checked.group(1) == RULES_PRESET == "recommended"
     variants, _bank = preset(RULES_PRESET, 2)
-    assert RULES == variants and RULES != AS_WRITTEN  # the recommended rules differ from the rules as written
+    assert variants == RULES and RULES != AS_WRITTEN  # the recommended rules differ from the rules as written
     for step in LESSON.steps:
         state, _ = kit.step_state(SIXDICE, LESSON, step)
         assert State.from_dict(state).variants == variants, step.key

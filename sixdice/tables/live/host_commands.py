@@ -15,14 +15,15 @@ from django.utils.translation import gettext
 
 from sixdice.tables.core.errors import BadField, NotHost
 from sixdice.tables.core.keys import Credentials, is_host
-from sixdice.tables.policies import turn_timers, undo
+from sixdice.tables.policies import ending, turn_timers, undo
 from sixdice.tables.reads import selectors
 from sixdice.tables.wire import incoming
 from sixdice.tables.writes import services
 from sixdice.tables.writes.checked_path import load_table
 
 HOST_COMMANDS = frozenset(
-    {"start", "rematch", "pause", "resume", "handover", "bot", "add_bot", "close", "undo", "correct", "timer", "hint"}
+    {"start", "rematch", "pause", "resume", "handover", "bot", "add_bot", "close", "undo", "correct", "timer", "hint",
+     "end"}
 )
 
 
@@ -51,6 +52,8 @@ def host_command(*, table_code: str, credentials: Credentials, command: Any, fie
     elif command == "correct":
         undo.correct(table_code=table.code, credentials=credentials, expected_seq=fields.get("expected_seq"),
                      seq=fields.get("seq"), values=fields.get("values"))
+    elif command == "end":  # the hands as they stand decide (the game's end_action)
+        ending.end_now(table_code=table.code, credentials=credentials, expected_seq=fields.get("expected_seq"))
     elif command == "hint":  # the hint of an away seat the host answers for (hints are otherwise private)
         return selectors.host_hint(table, incoming.int_field(fields, "position"))
     elif command == "timer":
