@@ -217,6 +217,7 @@ function tableConnection(app) {
           if (msg.snapshot) this.applySnapshot(msg.snapshot);
           break;
         case "handover": this.showHandover(msg); break;
+        case "hint": this.hostHint = msg; break;  // the host asked for an away seat's hint (host command "hint")
         default: return;
       }
       this.draw();
