@@ -74,7 +74,8 @@ class Lesson:
     explain: Explain | None = None  # a refusal in plain words about the position
     # a line's part (by its msgid) -> the same news with its reason (same arguments): every automatic step says why
     reasons: Mapping[str, str] = field(default_factory=dict)
-    about: str = ""  # msgid: which rules the lesson teaches (e.g. a named set of house rules), said on every step
+    about: str = ""  # msgid: which rules the lesson teaches (e.g. a named set of house rules): on the first step
+    # and on each step whose ``args`` carry a number of those rules
 
 
 @dataclass

@@ -23,10 +23,11 @@ function showRanks(app, board, strings) {
     const winners = game === "sixdice" ? (v.winners || []) : (v.finished || []).slice(0, 1);
     if (!v.over || !winners.length) return "";
     const who = names(winners.map((s) => players[s] || ""));
-    if (game === "runbuster") return tr("runbuster.won", {names: who});
+    if (game === "runbuster") return tr(v.ended ? "runbuster.ended" : "runbuster.won", {names: who});
     if (v.end_reason === "all_threes") return tr("sixdice.threes", {names: who});
     const value = fmt((v.values || [])[winners[0]] || 0);
-    return tr(v.end_reason === "rounds" ? "sixdice.rounds" : "sixdice.time", {names: who, value: value});
+    const key = {rounds: "sixdice.rounds", time: "sixdice.time", ended: "sixdice.ended"}[v.end_reason] || "sixdice.rounds";
+    return tr(key, {names: who, value: value});
   }
 
   function decorate() {

@@ -43,6 +43,9 @@ def test_the_lesson_says_the_presets_numbers_and_that_a_table_may_choose_otherwi
     assert f"{RULES.threes_dice} or more dice that are all +3" in step["ask"]
     assert "Six or more" not in step["ask"] and "recommended rules" in step["ask"]
     assert "at your table the host may choose otherwise" in step["about"]
+    assert _post(client, {"go": 0})["about"] == step["about"]  # the first step says it too, the others not
+    assert _post(client, {"go": threes + 1})["about"] == ""
+    _post(client, {"go": threes})
     # The position teaches exactly that many: the learner's hand holds the preset's number of dice, and wins.
     state = State.from_dict(client.get(API).json() and kit.step_state(SIXDICE, LESSON, LESSON.steps[threes])[0])
     assert state.hands[0].size == RULES.threes_dice

@@ -92,7 +92,8 @@ def _payload(engine: GameEngine, lesson: kit.Lesson, progress: dict[str, Any], *
         "view": engine.view(state, step.seat),
         "met": bool(progress.get("met")),
         "done": done if progress.get("met") else "",
-        "about": gettext(lesson.about) if lesson.about else "",
+        # Which rules the lesson teaches: said on the first step and on every step that states one of their numbers.
+        "about": gettext(lesson.about) if lesson.about and (index == 0 or step.args) else "",
         "last": index == len(lesson.steps) - 1,
         **extra,
     }
