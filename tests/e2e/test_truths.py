@@ -173,7 +173,7 @@ def test_the_keypad_delete_button_names_the_die_it_deletes(phone, server):
     host, link = new_table(phone, server, "sixdice", players=2, dice="Real dice, typed in")
     ana, bo = join(phone, link, "Ana"), join(phone, link, "Bo")
     start(host, [ana, bo])
-    pad = ana.locator(".sd-keypad")
+    pad = ana.locator(".sd-roll")
     expect(pad).to_be_visible()  # Ana types in her start roll
     delete = pad.locator('[data-act="undo"]')
     expect(delete).to_have_text("Delete")
