@@ -153,7 +153,7 @@ class SixDicePresentation(Presentation):
                           highest_wins=None if st.end_reason == "all_threes" else True, note=note)
 
     def rules_context(self) -> JSON:
-        """Bank sizes of the usual game, per number of players (the rules page shows them with plural forms)."""
+        """The dice in the usual game (the bank's size), per number of players (the rules page's table)."""
         players = range(self.engine.min_players, self.engine.max_players + 1)
         return {"bank_examples": [{"players": n, "dice": BANK_PER_PLAYER * n} for n in players]}
 
