@@ -238,3 +238,44 @@ def test_the_table_screen_invites_the_room_then_shows_the_winner_why_and_the_sta
     assert tv.evaluate("document.scrollingElement.scrollHeight") <= TV["height"]  # nothing to scroll to
     shoot(tv, "screen-end-1280")
     shoot(host, "host-ended-360")
+
+
+# ---------------------------------------------------------------- the host's hint for an away seat
+
+
+def _type(page: Page, values: list[int]) -> None:
+    pad = page.locator(".sd-roll")
+    for v in values:
+        pad.locator(f'button[data-key="{v}"]').click()
+    at = seq(page)
+    pad.locator('[data-act="send-roll"]').click()
+    wait_seq(page, at + 1)
+
+
+def test_the_host_shows_an_away_seats_hint_for_the_choice_she_answers(phone, server):
+    host = phone(server.url + "/new/sixdice/")
+    host.get_by_label("Players").select_option("2")
+    host.get_by_label("Real dice, typed in").check()
+    host.locator("input[type=checkbox][name=hints]").check()
+    host.locator("input[type=checkbox][name=coach]").uncheck()
+    host.get_by_role("button", name="Create the table").click()
+    wait_ready(host)
+    link = host.locator("#join-link").get_attribute("href") or ""
+    ana, bo = join(phone, link, "Ana"), join(phone, link, "Bo")
+    start(host, [ana, bo])
+    bo.close()  # Bo's phone leaves the table: the host answers for Bo
+    expect(host.locator('[data-hand="1"] .away-mark')).to_be_visible()
+    _type(host, [1, 1, 1, -1, -1, -1])  # Ana's start roll: one way to group it
+    _type(host, [1, 3, 1, 1, 1, -3])  # Bo's: (+3 −3) or (+1 +1 +1 −3), Bo's choice
+    wait_live(host, "live => live.game.view.pending && live.game.view.pending.kind === 'group'")
+    button = host.get_by_role("button", name="Show Bo’s hint")
+    expect(button).to_be_visible()
+    expect(host.locator(".sd-host-hint")).to_contain_text("Bo’s phone is away")
+    expect(ana.locator(".sd-hint")).to_have_count(0)  # not Ana's choice: no hint on her phone
+    button.click()
+    card = host.locator(".sd-hint")
+    expect(card.locator("h2")).to_have_text("Hint for Bo")
+    expect(card.locator(".sd-hint-move")).to_contain_text("Group: ")
+    expect(card.locator(".sd-hint-value")).to_contain_text(re.compile(r"Bo’s lead|This wins at once"))
+    shoot(host, "host-away-hint-360")
+    assert axe_check(host, "host away hint") == []
