@@ -121,7 +121,8 @@ function status(live, v, me) {
   return el("div", {class: "card sd-status"},
     el("p", {class: "sd-turn" + (mine ? " mine" : ""), "data-kind": p ? p.kind : "over"}, v.over ? tr("over") : turnText(v, me)),
     el("div", {class: "sd-facts"},
-      el("span", {class: "sd-round"}, v.round ? tr("round", {r: v.round, n: v.rounds}) : tr("setup")),
+      // A game ended during the start rolls says no "Setting up": it is over.
+      v.round ? el("span", {class: "sd-round"}, tr("round", {r: v.round, n: v.rounds})) : v.over ? null : el("span", {class: "sd-round"}, tr("setup")),
       el("span", {class: "sd-bank"}, plural("bank", v.bank)),
       el("span", {class: "sd-dice-mode"}, tr("rolledBy", {how: tr(v.dice === "physical" ? "dicePhysical" : "diceApp")})),
       el("span", {class: "sd-timer", hidden: true})),

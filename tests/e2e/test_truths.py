@@ -232,6 +232,7 @@ def test_the_table_screen_invites_the_room_then_shows_the_winner_why_and_the_sta
     expect(host.locator("#log li").first).to_contain_text("The host ended the game: the hands as they stand decide")
     expect(tv.locator(".sd-why")).to_have_text("The host ended the game: the largest absolute hand value wins.")
     expect(tv.locator(".sd-end .sd-standings tbody tr")).to_have_count(3)
+    expect(host.locator(".sd-status")).not_to_contain_text("Setting up")  # ended during the start rolls: over
     for selector in (".sd-winners", ".sd-why", ".sd-end .sd-standings"):
         in_view(tv, selector)
     assert tv.evaluate("document.scrollingElement.scrollHeight") <= TV["height"]  # nothing to scroll to
