@@ -128,7 +128,10 @@ def test_run_buster_cup_says_what_the_next_tap_does_and_one_button_starts_the_ne
     host, _link = new_table(phone, server, "runbuster", players=2, bots=1, host_name="Hana")
     host.get_by_role("button", name="Take a seat as Hana").click()
     wait_ready(host)
-    start(host, [])
+    tv = phone(server.url + (host.locator("#screen-link").get_attribute("href") or ""), viewport=TV)
+    wait_ready(tv)
+    expect(tv.locator("#screen-seats li")).to_have_text(["Bot 1 (played by the app)", "Hana"])  # in seat order
+    start(host, [tv])
     cup = host.locator(".rb-me button.rb-cup")
     for _ in range(20):  # until it is our turn to choose (the bot's turns advanced one second at a time)
         v = live_eval(host, "live => ({mine: !!live.game.view.your_turn, phase: live.game.view.phase, seq: live.game.seq})")
@@ -166,6 +169,12 @@ def test_run_buster_cup_says_what_the_next_tap_does_and_one_button_starts_the_ne
     expect(host.get_by_role("button", name="Rematch")).to_have_count(0)
     expect(end).to_be_hidden()
     shoot(host, "runbuster-ended-360")
+    # The table screen: who came first, why the round ended and the tally, on one screen at 1280×720.
+    expect(tv.locator(".rb-end .rb-ended")).to_be_visible()
+    shoot(tv, "runbuster-screen-ended-1280")
+    for selector in (".why-won", ".rb-end", ".rb-tally"):
+        in_view(tv, selector)
+    assert tv.evaluate("document.scrollingElement.scrollHeight") <= TV["height"]
 
 
 def test_the_keypad_delete_button_names_the_die_it_deletes(phone, server):
