@@ -8,12 +8,15 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# The suite runs on this many processes (pytest-xdist), a test file to a process: each
-# file's server and browser stay in one process.  TEST_WORKERS=0 runs it in this process.
+# The suite runs on this many processes (pytest-xdist), a test file to a process; each process
+# keeps one server and one browser for all its files.  TEST_WORKERS=0 runs it in this process.
 TEST_WORKERS ?= 2
+# The tests run in a shuffled order (pytest-randomly), the same order for the same seed: no test
+# depends on another's leftovers.  make flake-hunt tries other orders.
+TEST_SEED ?= 20261204
 SYSTEM_PACKAGES := chromium redis-server postgresql gettext
 
-.PHONY: run dev test lint bench system-deps
+.PHONY: run dev test lint bench system-deps flake-hunt
 
 run: export SIXDICE_STATIC_MANIFEST=1
 run: $(STAMP)
@@ -28,7 +31,12 @@ test: $(STAMP) system-deps
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --randomly-seed $(TEST_SEED) $(PYTEST_ARGS)
+
+# The browser and multi-process tests, 5 times in other orders with every core kept busy;
+# lists every test that failed in any run (tools/flake_hunt.py).
+flake-hunt: $(STAMP) system-deps
+	$(PY) tools/flake_hunt.py
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

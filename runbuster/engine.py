@@ -32,6 +32,7 @@ from sixdice.gamekit.engine import (
     FirstPlayer,
     GameEngine,
     HandPicture,
+    MoveWords,
     Outcome,
     ParsedStates,
     PlayRecord,
@@ -41,11 +42,10 @@ from sixdice.gamekit.engine import (
 )
 from sixdice.gamekit.errors import IllegalMove, NotAllowed, OptionsError
 from sixdice.gamekit.notation import Part, gettext_noop, moved_by, part, personal, ruled
+from sixdice.gamekit.options import dice_mode, on_off
 from sixdice.gamekit.schema import Field
 
-DICE_MODES = ("app", "physical")
-TRUE_WORDS = {"on", "1", "true", "yes", "y", "t"}
-FALSE_WORDS = {"off", "0", "false", "no", "n", "f", ""}
+SERIES_LABEL = gettext_noop("Play a series of rounds (Player 1 moves on each round)")
 DEFAULT_OPTIONS: JSON = {"dice": "app", "hints": False, "series": True}
 
 ACTION_SCHEMA: dict[str, dict[str, Field]] = {
@@ -57,26 +57,10 @@ ACTION_SCHEMA: dict[str, dict[str, Field]] = {
 """Every action a phone or the host may send, with its exact fields (anything else is refused)."""
 
 
-def _flag(raw: Mapping[str, Any], key: str, default: bool) -> bool:
-    if key not in raw or raw[key] is None:
-        return default
-    value = raw[key]
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int) and value in (0, 1):
-        return bool(value)
-    if isinstance(value, str) and value.strip().lower() in TRUE_WORDS | FALSE_WORDS:
-        return value.strip().lower() in TRUE_WORDS
-    raise OptionsError(
-        gettext_noop("Option %(key)s must be on or off, not %(value)s."), params={"key": repr(key), "value": repr(value)}
-    )
-
-
 def _roller_name(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else f"Player {seat + 1}"
 
 
-PARSED_KEPT = 4  # states remembered by identity (see RunBusterEngine._state)
 
 
 class RunBusterPresentation(Presentation):
@@ -88,6 +72,12 @@ class RunBusterPresentation(Presentation):
     lesson = "runbuster.lesson"
     rules_template = "rules/runbuster"
     end_reasons = {"full_straight": gettext_noop("Full straight"), "ended": gettext_noop("The host ended the game")}
+    option_labels = {"hints": gettext_noop("Hints"), "series": SERIES_LABEL}
+    moves = {
+        "roll": MoveWords("roll", gettext_noop("roll")),
+        "choose": MoveWords("straight", gettext_noop("choice of straight")),
+        "end_turn": MoveWords("end_turn", gettext_noop("end of turn")),
+    }
 
     def picture(self, state: Mapping[str, Any]) -> BoardPicture:
         s = self.engine._state(state)
@@ -99,24 +89,8 @@ class RunBusterPresentation(Presentation):
         facts: tuple[tuple[str, str], ...] = ()
         if s.last_roll:
             roller = "" if s.last_roller is None else f" ({_roller_name(names, s.last_roller)})"
-            facts = (("roll", fmt_roll(s.last_roll) + roller),)
+            facts = ((gettext_noop("Roll"), fmt_roll(s.last_roll) + roller),)
         return BoardPicture(hands=tuple(hands), facts=facts)
-
-    def move_kind(self, action: Mapping[str, Any]) -> str:
-        """A straight taken, a turn ended or a typed-in roll: the words of the undo and take-back buttons."""
-        kind = action.get("type")
-        return {"choose": "straight", "end_turn": "end_turn", "roll": "roll"}.get(str(kind), "move")
-
-    def move_name(self, action: Mapping[str, Any]) -> Part:
-        """A roll, a choice of straight or an end of turn, as an undo line names it."""
-        kind = action.get("type")
-        if kind == "roll":
-            return part(gettext_noop("roll"))
-        if kind == "choose":
-            return part(gettext_noop("choice of straight"))
-        if kind == "end_turn":
-            return part(gettext_noop("end of turn"))
-        return part(gettext_noop("move"))
 
     def play_record(self, state: Mapping[str, Any], *, players: int) -> PlayRecord:
         """Each seat's score is its place (1 for the first to complete a straight, the loser last): lowest wins."""
@@ -147,20 +121,11 @@ class RunBusterEngine(GameEngine):
                 params={"low": self.min_players, "high": self.max_players, "players": players},
             )
         raw = raw or {}
-        dice = raw.get("dice") or "app"
-        if not isinstance(dice, str) or dice.strip().lower() not in DICE_MODES:
-            raise OptionsError(
-                gettext_noop("Option 'dice' must be 'app' or 'physical', not %(value)s."), params={"value": repr(dice)}
-            )
         return {
-            "dice": dice.strip().lower(),
-            "hints": _flag(raw, "hints", False),
-            "series": _flag(raw, "series", True),
+            "dice": dice_mode(raw),
+            "hints": on_off(raw, "hints", part(gettext_noop("Hints"))),
+            "series": on_off(raw, "series", part(SERIES_LABEL), default=True),
         }
-
-    def app_draws(self, options: Mapping[str, Any]) -> bool:
-        """The app rolls unless the table plays with real dice (``dice: physical``)."""
-        return options.get("dice", "app") != "physical"
 
     def upgrade_options(self, options: Mapping[str, Any], *, version: int) -> JSON:
         """Format 1 to 2: the first tables kept an unused ``bots`` list (the seats say which the app plays)."""
@@ -191,21 +156,11 @@ class RunBusterEngine(GameEngine):
 
     # -- helpers ----------------------------------------------------------
     def __init__(self) -> None:
-        self._parsed: ParsedStates[State] = ParsedStates(PARSED_KEPT)  # States are frozen
-
-    def _state(self, state: Mapping[str, Any]) -> State:
-        st = self._parsed.get(state)
-        if st is None:
-            try:
-                st = State.from_dict(state)
-            except ValueError as exc:
-                raise IllegalMove(gettext_noop("The saved game state is damaged (%(error)s)."), params={"error": str(exc)}) from None
-            self._parsed.remember(state, st)
-        return st
+        self._state: ParsedStates[State] = ParsedStates(State.from_dict)  # States are frozen
 
     def _dump(self, before: Mapping[str, Any], new: State) -> JSON:
         d = {**new.to_dict(), "names": list(before.get("names", [])), "options": dict(before.get("options", {}))}
-        self._parsed.remember(d, new)
+        self._state.remember(d, new)
         return d
 
     @staticmethod

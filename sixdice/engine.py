@@ -6,12 +6,12 @@ No Django here: the adapter speaks plain JSON dicts (see
 
 from __future__ import annotations
 
-import json
+import functools
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from sixdice import rules
+from sixdice import ordinary_dice, rules, stickers
 from sixdice.gamekit.engine import (
     DEFAULT,
     HOST,
@@ -24,6 +24,7 @@ from sixdice.gamekit.engine import (
     FirstPlayer,
     GameEngine,
     HandPicture,
+    MoveWords,
     Outcome,
     ParsedStates,
     PlayRecord,
@@ -32,12 +33,12 @@ from sixdice.gamekit.engine import (
     register,
 )
 from sixdice.gamekit.errors import GameError, IllegalMove, NotAllowed, OptionsError
-from sixdice.gamekit.notation import Part, gettext_noop, part
-from sixdice.gamekit.options import on_off, whole_number
+from sixdice.gamekit.notation import Part, gettext_noop, part, signed
+from sixdice.gamekit.options import dice_mode, on_off, whole_number
 from sixdice.gamekit.schema import Field
 from sixdice.rules import bots
 from sixdice.rules.dice import ZERO_GROUP_INDEX, counts_of
-from sixdice.rules.game import Hand, State, final_scores
+from sixdice.rules.game import START_DICE, Hand, State, final_scores
 from sixdice.rules.variants import (
     AS_WRITTEN,
     MAX_FIRST_BONUS,
@@ -53,7 +54,6 @@ MAX_BANK_PER_PLAYER = 50
 MAX_MINUTES = 24 * 60
 VIEW_GROUPINGS = 60  # at most this many alternatives are sent to a phone
 BANK_PER_PLAYER = 12  # the usual bank: 12 dice per player (the rules' default)
-PARSED_KEPT = 4  # states remembered by identity (see SixDiceEngine._state)
 COACH_ROUNDS = 4  # a coached first game is short
 HINTS_KEY = "hints"  # in the state dict: the table's hints option (see start)
 HINTS_KEPT = 64  # hints remembered (the same position is viewed by every connection)
@@ -76,13 +76,15 @@ ACTION_SCHEMA: dict[str, dict[str, Field]] = {
 """Every action a phone or the host may send, with its exact fields (anything else is refused)."""
 
 
-def _parse(state: Mapping[str, Any]) -> State:
-    try:
-        return State.from_dict(state)
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-        raise IllegalMove(
-            gettext_noop("The saved game state is damaged (%(error)s)."), params={"error": f"{e.__class__.__name__}: {e}"}
-        ) from None
+@functools.lru_cache(maxsize=HINTS_KEPT)
+def _hint(st: State) -> JSON | None:
+    """The strong bot's suggestion for the pending decision of ``st`` (a frozen, hashable state), remembered:
+    every connection at the table views the same position."""
+    assert st.pending is not None
+    h = bots.hint(st)
+    if h is None:
+        return None
+    return {"kind": st.pending.kind, "action": h.action, "value": round(h.value, 1), "win": h.value >= bots.WIN}
 
 
 class SixDicePresentation(Presentation):
@@ -105,37 +107,38 @@ class SixDicePresentation(Presentation):
         "custom": gettext_noop("Own house rules"),
     }
     end_reasons_by_rules = ("all_threes",)  # how often each set of rules ends at once, on all threes
+    option_labels = {
+        "bank": gettext_noop("Dice in the bank"),
+        "rounds": gettext_noop("Rounds"),
+        "time_limit_minutes": gettext_noop("Time limit in minutes"),
+        "auto_balance": gettext_noop("Automatic balancing"),
+        "hints": gettext_noop("Hints"),
+        "last_turn_score": gettext_noop("A hand is scored at the end of its owner's last turn"),
+        "reverse_last_round": gettext_noop("The last round is played in reverse order"),
+        "no_flip_back": gettext_noop("No flip back at the player who just flipped you"),
+        "refill": gettext_noop("The bank refills each round to this many dice per player"),
+        "threes_dice": gettext_noop("The dice all threes needs"),
+        "first_bonus": gettext_noop("Compensation for the first seats: points per player who moves after you"),
+    }
+    moves = {
+        "flip": MoveWords("flip", gettext_noop("flip")),
+        "group": MoveWords("grouping", gettext_noop("grouping")),
+        "keep": MoveWords("keep", gettext_noop("choice of groups to keep")),
+        "roll": MoveWords("roll", gettext_noop("roll")),  # a typed-in roll (the app's own are never undone)
+    }
     default_reason = gettext_noop("automatic balancing")  # "The app chose for Ivo (automatic balancing): …"
 
     def die_face(self, value: int) -> DieFace:
         """Blue +1..+3, red −1..−3."""
-        return DieFace(f"+{value}", "pos") if value > 0 else DieFace(f"\u2212{abs(value)}", "neg")
+        return DieFace(signed(value), "pos" if value > 0 else "neg")
 
     def picture(self, state: Mapping[str, Any]) -> BoardPicture:
         st = self.engine._state(state)
         hands = tuple(
             HandPicture(groups=tuple(tuple(g) for g in h.groups), loose=tuple(h.loose), score=h.value) for h in st.hands
         )
-        facts = (("round", f"{st.round} / {st.rounds}"), ("bank", str(st.bank)))
+        facts = ((gettext_noop("Round"), f"{st.round} / {st.rounds}"), (gettext_noop("Bank"), str(st.bank)))
         return BoardPicture(hands=hands, facts=facts)
-
-    def move_kind(self, action: Mapping[str, Any]) -> str:
-        """A flip, a grouping, a keep or a typed-in roll: the words of the undo and take-back buttons."""
-        kind = action.get("type")
-        return {"flip": "flip", "group": "grouping", "keep": "keep", "roll": "roll"}.get(str(kind), "move")
-
-    def move_name(self, action: Mapping[str, Any]) -> Part:
-        """A flip, a grouping, a choice of groups to keep or a roll, as an undo line names it."""
-        kind = action.get("type")
-        if kind == "flip":
-            return part(gettext_noop("flip"))
-        if kind == "group":
-            return part(gettext_noop("grouping"))
-        if kind == "keep":
-            return part(gettext_noop("choice of groups to keep"))
-        if kind == "roll":
-            return part(gettext_noop("roll"))
-        return part(gettext_noop("move"))
 
     def play_record(self, state: Mapping[str, Any], *, players: int) -> PlayRecord:
         """Each seat's score is what its hand counts at the end (its absolute value, as the house rules count it),
@@ -147,8 +150,7 @@ class SixDicePresentation(Presentation):
         """
         st = self.engine._state(state)
         values = st.values()[:players]
-        signed = [f"{v:+d}".replace("-", "\u2212") if v else "0" for v in values]
-        note = ", ".join(f"{name} {value}" for name, value in zip(st.players, signed, strict=False))
+        note = ", ".join(f"{name} {signed(value)}" for name, value in zip(st.players, values, strict=False))
         return PlayRecord(scores=tuple(float(v) for v in final_scores(st)[:players]),
                           highest_wins=None if st.end_reason == "all_threes" else True, note=note)
 
@@ -156,6 +158,19 @@ class SixDicePresentation(Presentation):
         """The dice in the usual game (the bank's size), per number of players (the rules page's table)."""
         players = range(self.engine.min_players, self.engine.max_players + 1)
         return {"bank_examples": [{"players": n, "dice": BANK_PER_PLAYER * n} for n in players]}
+
+    sticker_sizes = (stickers.DEFAULT_SIZE, *(z for z in stickers.SIZES if z != stickers.DEFAULT_SIZE))
+
+    def sticker_sheet(self, paper: str, size_mm: int, fmt: str) -> bytes | None:
+        """Blue round pips for +, red square pips for −, one sticker per face (:mod:`sixdice.stickers`)."""
+        return stickers.render(paper, size_mm, fmt)
+
+    def dice_needed(self, options: Mapping[str, Any], *, players: int) -> JSON | None:
+        """How many real dice a table with these (raw) options uses, from the cleaned options: the bank's dice
+        in all (6 in each hand at the start, the rest in the bank) and, with the bank refill, how many may
+        join at once (see :func:`sixdice.ordinary_dice.dice_needed`)."""
+        opts = self.engine.clean_options(options, players=players)
+        return ordinary_dice.dice_needed(opts["bank"], players, START_DICE, int(opts.get("refill") or 0))
 
     def plural_forms(self, ngettext: Callable[[str, str, int], str]) -> Mapping[str, Callable[[int], str]]:
         """The bank's count on the board."""
@@ -182,19 +197,11 @@ class SixDiceEngine(GameEngine):
     presentation_class = SixDicePresentation
 
     def __init__(self) -> None:
-        self._parsed: ParsedStates[State] = ParsedStates(PARSED_KEPT)
-        self._hints: dict[str, JSON] = {}
-
-    def _state(self, state: Mapping[str, Any]) -> State:
-        st = self._parsed.get(state)
-        if st is None:
-            st = _parse(state)
-            self._parsed.remember(state, st)
-        return st
+        self._state: ParsedStates[State] = ParsedStates(State.from_dict)
 
     def _dump(self, st: State) -> JSON:
         d = st.to_dict()
-        self._parsed.remember(d, st)
+        self._state.remember(d, st)
         return d
 
     # ------------------------------------------------------------ options and start
@@ -229,19 +236,12 @@ class SixDiceEngine(GameEngine):
             raise OptionsError(
                 gettext_noop("The time limit must be 1 to %(max)s minutes, or empty for none."), params={"max": MAX_MINUTES}
             )
-        dice = raw.get("dice", "app")
-        if dice is None or (isinstance(dice, str) and not dice.strip()):
-            dice = "app"
-        if not isinstance(dice, str) or dice.strip().lower() not in ("app", "physical"):
-            raise OptionsError(
-                gettext_noop('Dice must be "app" (the app rolls) or "physical" (real dice), not %(value)s.'),
-                params={"value": repr(dice)},
-            )
         return {
             "bank": bank,
             "rounds": rounds,
             "time_limit_minutes": minutes,
-            "dice": dice.strip().lower(),
+            "dice": (mode := dice_mode(raw)),
+            **ordinary_dice.clean_faces(raw, mode),  # ordinary dice, read by their pips
             "auto_balance": on_off(raw, "auto_balance", part(gettext_noop("Automatic balancing"))),
             "hints": on_off(raw, "hints", part(gettext_noop("Hints"))),
             **variants.to_dict(),  # house rules: only those that differ from the rules as written
@@ -307,11 +307,14 @@ class SixDiceEngine(GameEngine):
         d = self._dump(st)
         if opts["hints"]:
             d[HINTS_KEY] = True  # the table's hints option travels with the state (the view sees only the state)
+        if ordinary_dice.FACES_KEY in opts:
+            d[ordinary_dice.FACES_KEY] = opts[ordinary_dice.FACES_KEY]  # so does ordinary dice: the boards draw pips
         return d
 
-    def app_draws(self, options: Mapping[str, Any]) -> bool:
-        """The app rolls unless the table plays with real dice (``dice: physical``)."""
-        return options.get("dice", "app") != "physical"
+    def time_limit(self, options: Mapping[str, Any]) -> int | None:
+        """The table's ``time_limit_minutes`` (R10: when it runs out the host may end the game), or ``None``."""
+        minutes = options.get("time_limit_minutes")
+        return minutes if isinstance(minutes, int) and not isinstance(minutes, bool) and minutes > 0 else None
 
     def end_action(self, state: Mapping[str, Any], *, time_up: bool = False) -> JSON | None:
         """The host ends the game now: on time (``end_on_time``, R10) once the time limit is up, else early
@@ -399,6 +402,11 @@ class SixDiceEngine(GameEngine):
         d = self._dump(new)
         if state.get(HINTS_KEY):
             d[HINTS_KEY] = True
+        if ordinary_dice.FACES_KEY in state:  # ordinary dice: the table's option, and the dice a flip turns
+            d[ordinary_dice.FACES_KEY] = state[ordinary_dice.FACES_KEY]
+            turn = ordinary_dice.turn_over(st, new, action, state.get(ordinary_dice.TURN_OVER_KEY))
+            if turn is not None:
+                d[ordinary_dice.TURN_OVER_KEY] = turn
         return d
 
     def system_action(
@@ -456,17 +464,8 @@ class SixDiceEngine(GameEngine):
         p = st.pending
         if st.over or p is None or p.seat != seat or not bots.is_decision(st):
             return None
-        key = json.dumps([st.to_dict(), seat], sort_keys=True)
-        cached = self._hints.get(key)
-        if cached is None:
-            h = bots.hint(st)
-            if h is None:
-                return None
-            cached = {"kind": p.kind, "action": h.action, "value": round(h.value, 1), "win": h.value >= bots.WIN}
-            self._hints[key] = cached
-            while len(self._hints) > HINTS_KEPT:
-                self._hints.pop(next(iter(self._hints)))
-        return dict(cached)
+        found = _hint(st)
+        return None if found is None else dict(found)
 
     # ------------------------------------------------------------ what phones see
 
@@ -481,6 +480,9 @@ class SixDiceEngine(GameEngine):
         shared = st.to_dict()
         shared.pop("todo", None)
         shared["values"] = st.values()
+        shared["faces"] = state.get(ordinary_dice.FACES_KEY) or ordinary_dice.SIXDICE  # how the boards draw a die
+        if ordinary_dice.TURN_OVER_KEY in state:
+            shared["turn_over"] = state[ordinary_dice.TURN_OVER_KEY]
         broken = self._broken_hands(st)
         shared["broken_hands"] = sorted(broken)
         shared["hand_parts"] = [self._hand_parts(h, s in broken) for s, h in enumerate(st.hands)]
@@ -636,8 +638,7 @@ class SixDiceEngine(GameEngine):
         st = self._state(state)
         if st.first is None:
             return None
-        values = [f"{name} {value:+d}".replace("-", "\u2212").replace("+0", "0")
-                  for name, value in zip(st.players, st.values(), strict=False)]
+        values = [f"{name} {signed(value)}" for name, value in zip(st.players, st.values(), strict=False)]
         return FirstPlayer(st.first, part(gettext_noop("R1: the hand nearest to 0 after the start rolls (%(values)s)"),
                                           values=", ".join(values)))
 

@@ -27,11 +27,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sixdice.gamekit.lesson import QUIZ, REFUSAL, Lesson, Step
-from sixdice.gamekit.notation import Part, gettext_noop, part
+from sixdice.gamekit.notation import Part, gettext_noop, part, signed
 
 from .engine import ENGINE
 from .rules import Hand, State, apply, position
-from .rules.dice import FACES, fmt_die
+from .rules.dice import FACES
 from .rules.game import legal_actions
 from .rules.variants import Variants, preset
 
@@ -111,12 +111,12 @@ def explain(state: Mapping[str, Any], seat: int, action: Mapping[str, Any]) -> P
         return None
     if own_to not in FACES:
         return part(gettext_noop("Your %(die)s can't become %(face)s: dice go from −3 to +3."),
-                    die=fmt_die(own[own_i]), face=fmt_die(own_to) if own_to else "0")
+                    die=signed(own[own_i]), face=signed(own_to))
     target = other[other_i] - (own_to - own[own_i])
     if target not in FACES:
         return part(gettext_noop("%(name)s's %(die)s can't become %(face)s: a flip moves a die by the opposite "
                                  "amount of yours, and dice go from −3 to +3."),
-                    name=st.players[victim], die=fmt_die(other[other_i]), face=fmt_die(target) if target else "0")
+                    name=st.players[victim], die=signed(other[other_i]), face=signed(target))
     return None
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import shutil
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import hypothesis
 import pytest
@@ -19,6 +22,9 @@ from tests.ci_skips import (  # noqa: F401 - hooks: a skip fails the run in CI
     pytest_terminal_summary,
 )
 from tests.tinygame import TINY
+
+if TYPE_CHECKING:
+    from tests.load.infra import Postgres
 
 register(TINY)
 
@@ -56,6 +62,30 @@ def require_binary(path_or_name: str, why: str) -> str:
     message = f"skipped: {path_or_name} is not installed ({why}); CI installs it"
     print(message)
     pytest.skip(message)
+
+
+@contextlib.contextmanager
+def throwaway_postgres(why: str) -> Iterator[Postgres]:
+    """A PostgreSQL server of its own in a temporary folder, stopped and removed after; skipped (outside CI)
+    where PostgreSQL's programs are not installed, saying ``why`` the test needs it."""
+    from tests.load.infra import Postgres, postgres_bindir
+
+    bindir = postgres_bindir()
+    require_binary(f"{bindir}/initdb" if bindir else "initdb", why)
+    pg = Postgres()
+    try:
+        pg.start()
+        yield pg
+    finally:
+        pg.stop()
+
+
+@pytest.fixture(scope="module")
+def postgres(request: pytest.FixtureRequest) -> Iterator[Postgres]:
+    """A throwaway PostgreSQL server for one test module (fresh for each module); the module says why it needs
+    one in ``NEEDS_POSTGRES``."""
+    with throwaway_postgres(getattr(request.module, "NEEDS_POSTGRES", "the test needs PostgreSQL")) as pg:
+        yield pg
 
 
 @pytest.fixture(autouse=True)

@@ -47,7 +47,7 @@ class TinyPresentation(Presentation):
     def picture(self, state: Mapping[str, Any]) -> BoardPicture:
         """The dice dealt so far as one row; the total as a fact."""
         deals = HandPicture(loose=tuple(state["deals"]), score=state["total"])
-        return BoardPicture(hands=(deals,), facts=(("total", str(state["total"])),))
+        return BoardPicture(hands=(deals,), facts=(("Total", str(state["total"])),))
 
 
 class TinyGame(GameEngine):

@@ -50,13 +50,14 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 from . import notation
-from .errors import OptionsError
+from .errors import IllegalMove, OptionsError
 from .notation import Part, part
+from .options import app_rolls
 from .schema import BadAction, check_json, clean_action
 
 __all__ = [
     "DEFAULT", "DRAW", "HOST", "JSON", "REGISTRY", "SYSTEM", "TIMEOUT", "Actor", "BoardPicture", "DieFace", "FirstPlayer", "GameEngine",
-    "HandPicture", "Outcome", "ParsedStates", "Presentation",
+    "HandPicture", "MoveWords", "Outcome", "ParsedStates", "Presentation",
     "dense_ranks", "get_engine", "parse_actor", "register", "suggested_action",
 ]
 
@@ -142,37 +143,59 @@ class PlayRecord:
 class BoardPicture:
     """A state as plain data for the review pages' generic drawing.
 
-    ``facts`` are ``(key, value)`` pairs shown above the hands; ``key`` names
-    a label the page translates (e.g. ``"round"``).
+    ``facts`` are ``(label, value)`` pairs shown above the hands; ``label``
+    is English, marked with ``gettext_noop`` (the review pages translate it:
+    ``("Round", "3 / 12")``).
     """
 
     hands: tuple[HandPicture, ...] = ()
     facts: tuple[tuple[str, str], ...] = ()
 
 
+@dataclass(frozen=True)
+class MoveWords:
+    """What players call one type of action: ``kind``, a key the game's page translates (its ``move-words``:
+    "Undo Ann's roll"), and ``name``, the English name an undo line gives it (marked with ``gettext_noop``:
+    "The host undid Ana's roll")."""
+
+    kind: str
+    name: str
+
+
 Parsed = TypeVar("Parsed")
 
 
 class ParsedStates(Generic[Parsed]):
-    """The last few state dicts an engine parsed, with what it parsed them into, by identity.
+    """An engine's parser of state dicts, which remembers the last few it parsed or made, by identity.
 
     A move asks about the same state several times (apply, the app's roll,
-    the outcome, the view), and would parse it each time.  The pairs are
-    replaced whole, so a reader on another thread sees a consistent tuple;
-    the parsed objects must be immutable and the dicts are never mutated.
+    the outcome, the view), and would parse it each time.  Call it with a
+    state dict to get the parsed state; a dict the parser refuses (a damaged
+    saved state) is an :class:`IllegalMove`, never a traceback.  The pairs
+    are replaced whole, so a reader on another thread sees a consistent
+    tuple; the parsed objects must be immutable and the dicts are never
+    mutated (states are values, ``docs/gamekit.md``).
     """
 
-    def __init__(self, keep: int = 4) -> None:
+    def __init__(self, parse: Callable[[Mapping[str, Any]], Parsed], keep: int = 4) -> None:
+        self.parse = parse
         self.keep = keep
         self._pairs: tuple[tuple[Mapping[str, Any], Parsed], ...] = ()
 
-    def get(self, state: Mapping[str, Any]) -> Parsed | None:
+    def __call__(self, state: Mapping[str, Any]) -> Parsed:
         for known, parsed in self._pairs:
             if known is state:
                 return parsed
-        return None
+        try:
+            parsed = self.parse(state)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            raise IllegalMove(notation.gettext_noop("The saved game state is damaged (%(error)s)."),
+                              params={"error": f"{e.__class__.__name__}: {e}"}) from None
+        self.remember(state, parsed)
+        return parsed
 
     def remember(self, state: Mapping[str, Any], parsed: Parsed) -> None:
+        """``state`` is what ``parsed`` dumps to (an engine's new state dict): the next call need not parse it."""
         self._pairs = ((state, parsed), *self._pairs[: self.keep - 1])
 
 
@@ -215,12 +238,34 @@ class Presentation:
     end_reasons_by_rules: ClassVar[tuple[str, ...]] = ()
     """The :attr:`Outcome.end_reason` codes whose share of games the statistics show for each set of rules
     (a column each, headed by its label in :attr:`end_reasons`)."""
+    option_labels: ClassVar[Mapping[str, str]] = {}
+    """A label per option of the game's own (its key in the cleaned options; English, marked with
+    ``gettext_noop``), as its new-table form words it: the admin shows a table's options in words.  The
+    options every table has (the dice, take-backs, coaching) are labelled by the tables; an option without a
+    label is shown by its key."""
+    moves: ClassVar[Mapping[str, MoveWords]] = {}
+    """The game's words for its moves, by action type, each declared once (:class:`MoveWords`): the undo and
+    take-back buttons and the undo lines (:meth:`move_kind`, :meth:`move_name`).  Empty: every move is a "move"."""
     default_reason: ClassVar[str] = notation.gettext_noop("the rules' default")
     """What the rules' own choice (:data:`DEFAULT`) is called at this game's tables, in a log line that says
     the app chose it for a seat: "The app chose for Ivo (automatic balancing): …"."""
 
     def __init__(self, engine: GameEngine) -> None:
         self.engine = engine
+
+    sticker_sizes: ClassVar[tuple[int, ...]] = ()
+    """The die sizes (mm) the game's printable sticker sheet is drawn for, the default first; empty: no sheet."""
+
+    def sticker_sheet(self, paper: str, size_mm: int, fmt: str) -> bytes | None:
+        """The printable sticker sheet that makes the game's dice from ordinary ones: ``paper`` ``a4`` or
+        ``letter``, ``size_mm`` one of :attr:`sticker_sizes`, ``fmt`` ``pdf`` or ``svg``; ``None``: no sheet."""
+        return None
+
+    def dice_needed(self, options: Mapping[str, Any], *, players: int) -> dict[str, Any] | None:
+        """How many real dice a table with these options (as the new-table form sends them) uses, as figures
+        for the game's ``<slug>/_dice_needed.html``; ``None``: the form says nothing of it.  May raise
+        :class:`~sixdice.gamekit.errors.OptionsError` for options the game refuses."""
+        return None
 
     def die_face(self, value: int) -> DieFace:
         """How one die value is drawn on server-rendered pages and the replay's generic drawing."""
@@ -238,14 +283,17 @@ class Presentation:
 
         The undo and take-back buttons say what they would take back ("Undo
         Ann's move"); the page looks the key up among the game's strings
-        (``move-words``) and falls back to the plain "move".  Default: ``"move"``.
+        (``move-words``) and falls back to the plain "move".  Not a hook: read
+        from :attr:`moves` (``"move"`` for a type it does not list).
         """
-        return "move"
+        words = self.moves.get(str(action.get("type")))
+        return words.kind if words is not None else "move"
 
     def move_name(self, action: Mapping[str, Any]) -> Part:
         """What a player calls ``action``, as a notation part: an undo line names the move it took back
-        ("The host undid Ana's move").  Default: "move"."""
-        return part(notation.gettext_noop("move"))
+        ("The host undid Ana's move").  Not a hook: read from :attr:`moves` ("move" for a type it does not list)."""
+        words = self.moves.get(str(action.get("type")))
+        return part(words.name if words is not None else notation.gettext_noop("move"))
 
     def rules_context(self) -> JSON:
         """Extra context for this game's rules page templates (see :attr:`rules_template`).  Default: none."""
@@ -346,8 +394,12 @@ class GameEngine:
     stops at any of them, and a typed-in one may be corrected by the host."""
 
     def app_draws(self, options: Mapping[str, Any]) -> bool:
-        """Whether the app draws the random values at a table with these options (default) or they are typed in."""
-        return True
+        """Whether the app draws the random values at a table with these options, or they are typed in.
+
+        Default: the kit's ``dice`` option (:func:`~sixdice.gamekit.options.dice_mode`): the app draws unless
+        the table plays with real dice (``dice: physical``); a game without that option always draws.
+        """
+        return app_rolls(options)
 
     def is_random(self, action: Mapping[str, Any]) -> bool:
         """Whether ``action`` is one of :attr:`random_actions` (not a hook)."""
@@ -588,6 +640,15 @@ class GameEngine:
 
         The statistics give each set its own row.  Default: ``None``, the game
         has no named sets of rules.
+        """
+        return None
+
+    def time_limit(self, options: Mapping[str, Any]) -> int | None:
+        """How many minutes a game with these (cleaned) options may last, counted from its start, or ``None``.
+
+        The table frame counts it down on every phone (``time_limit``); when it
+        runs out the host may end the game (the game's own action).  Default:
+        ``None``, no time limit.
         """
         return None
 

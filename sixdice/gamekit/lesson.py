@@ -193,8 +193,3 @@ def answer(step: Step, given: str) -> bool:
 def find(lesson: Lesson, key: str) -> Step | None:
     return next((s for s in lesson.steps if s.key == key), None)
 
-
-def index_of(lesson: Lesson, key: str) -> int:
-    keys: Sequence[str] = [s.key for s in lesson.steps]
-    return keys.index(key) if key in keys else 0
-

@@ -175,6 +175,19 @@ def _render_arg(value: Any, tr: Callable[[str], str], ntr: Callable[[str, str, i
     return str(value)
 
 
+MINUS = "\u2212"
+"""The minus sign of a signed number (not the hyphen): "−3"."""
+
+
+def signed(value: int | float) -> str:
+    """A number with its sign, as players read a die or a hand's value: ``+4``, ``−3`` (a real minus sign), ``0``."""
+    if value > 0:
+        return f"+{value}"
+    if value < 0:
+        return f"{MINUS}{-value}"
+    return "0"
+
+
 def english(msg: str, params: Mapping[str, Any] | None = None) -> str:
     """A message with its arguments, untranslated (an argument may be a part; ``msg`` may be a :class:`Plural`)."""
     if not params:

@@ -34,6 +34,33 @@ def whole_number(raw: Mapping[str, Any], key: str, label: Part) -> int | None:
     raise OptionsError(gettext_noop("%(label)s must be a whole number, not %(value)s."), params={"label": label, "value": repr(v)})
 
 
+DICE = "dice"
+"""The table option that says who draws the dice: the kit's own, shared by the new-table form of every game."""
+APP = "app"
+"""``dice: app``: the app rolls (the default)."""
+PHYSICAL = "physical"
+"""``dice: physical``: real dice, rolled at the table and typed in."""
+DICE_MODES = (APP, PHYSICAL)
+
+
+def dice_mode(raw: Mapping[str, Any]) -> str:
+    """``raw["dice"]`` as one of :data:`DICE_MODES` (any case, blank or missing: :data:`APP`)."""
+    v = raw.get(DICE)
+    if v is None or (isinstance(v, str) and not v.strip()):
+        return APP
+    if not isinstance(v, str) or v.strip().lower() not in DICE_MODES:
+        raise OptionsError(
+            gettext_noop('Dice must be "app" (the app rolls) or "physical" (real dice), not %(value)s.'),
+            params={"value": repr(v)},
+        )
+    return v.strip().lower()
+
+
+def app_rolls(options: Mapping[str, Any]) -> bool:
+    """Whether the app rolls the dice at a table with these (cleaned) options: anything but :data:`APP` is typed in."""
+    return options.get(DICE, APP) == APP
+
+
 def on_off(raw: Mapping[str, Any], key: str, label: Part, *, default: bool = False) -> bool:
     """``raw[key]`` as a bool (``on``/``off``, ``true``/``false``, 1/0 ...); ``default`` when missing."""
     v = raw.get(key, default)

@@ -9,7 +9,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -345,13 +344,6 @@ def season_skills(engine: str, *, since: datetime | None, until: datetime | None
         for pid, skill in after.items():
             skills[pid] = (skill, skills.get(pid, (Skill(), 0))[1] + 1)
     return skills
-
-
-def profile_filter(prefix: str, query: str) -> Q:
-    """A filter on the normalised name (``prefix`` is the path to the profile, e.g. ``"profile__"``)."""
-    from .text import search_key
-
-    return Q(**{f"{prefix}search_key__contains": search_key(query)})
 
 
 @transaction.atomic

@@ -455,7 +455,7 @@ class TableAdmin(DeskMedia, FoldedSearchMixin, admin.ModelAdmin):
 
     @admin.display(description=_("options"))
     def options_text(self, table: Table) -> SafeString:
-        return _options_html(table.options)
+        return _options_html(table.options, table.game)
 
     @admin.display(description=_("seats"), ordering="_seats")
     def seat_count(self, table: WithAnnotations[Table, _TableCounts]) -> int:
@@ -474,8 +474,8 @@ class TableAdmin(DeskMedia, FoldedSearchMixin, admin.ModelAdmin):
         return local(table.updated_at)
 
 
-def _options_html(options: Any) -> SafeString:
-    rows = option_rows(options if isinstance(options, dict) else {})
+def _options_html(options: Any, slug: str) -> SafeString:
+    rows = option_rows(options if isinstance(options, dict) else {}, REGISTRY.get(slug))
     if not rows:
         return format_html("{}", "—")
     return format_html('<dl class="options">{}</dl>',
@@ -674,7 +674,7 @@ class GameAdmin(DeskMedia, FoldedSearchMixin, ReadOnlyMixin, admin.ModelAdmin):
 
     @admin.display(description=_("options"))
     def options_html(self, game: Game) -> SafeString:
-        return _options_html(game.options)
+        return _options_html(game.options, game.engine)
 
     @admin.display(description=_("players"))
     def player_names(self, game: Game) -> str:

@@ -14,9 +14,11 @@ from typing import Any
 
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 from sixdice.gamekit.engine import REGISTRY, GameEngine
 from sixdice.gamekit.errors import GameError
+from sixdice.gamekit.notation import signed
 
 DIE_STYLE = (
     "display:inline-flex;align-items:center;justify-content:center;min-width:2em;height:2em;"
@@ -24,15 +26,6 @@ DIE_STYLE = (
 )
 GROUP_STYLE = "display:inline-flex;border:1px dotted #888;border-radius:8px;margin:1px 4px 1px 0;padding:1px"
 TONE_COLOURS = {"pos": "#1558b0", "neg": "#b3261e", "pip": "#1b1b1f"}
-
-
-def signed(value: int | float) -> str:
-    """A hand's value as a reviewer reads it: +4, −3 (a real minus sign), 0."""
-    if value > 0:
-        return f"+{value}"
-    if value < 0:
-        return f"\u2212{abs(value)}"
-    return "0"
 
 
 def die(engine: GameEngine, value: int) -> SafeString:
@@ -84,7 +77,7 @@ def picture_data(engine: GameEngine, state: Mapping[str, Any]) -> dict[str, Any]
         return out
 
     return {
-        "facts": [[key, value] for key, value in pic.facts],
+        "facts": [[gettext(label), value] for label, value in pic.facts],  # each label in the reader's language
         "hands": [
             {"groups": [faces(g) for g in h.groups], "loose": faces(h.loose), "score": h.score, "mark": h.mark}
             for h in pic.hands

@@ -39,7 +39,7 @@ from .steps import actor_name, count_turns
 
 FORMAT = "sixdice-game"
 CODE_MAX = Table._meta.get_field("code").max_length or 8
-VERSION = 3
+VERSION = 4
 """The version this app writes.  It goes up whenever the document or a game's options change shape
 (or the wording of an event's ``text``); :data:`UPGRADES` then gets the step from the version before."""
 
@@ -311,7 +311,16 @@ def _v2_to_v3(doc: Document, label: str) -> Document:
     return doc
 
 
-UPGRADES: dict[int, Callable[[Document, str], Document]] = {1: _v1_to_v2, 2: _v2_to_v3}
+def _v3_to_v4(doc: Document, label: str) -> Document:
+    """Version 3 to 4: a Six-Dice game's options may say ``"faces": "ordinary"`` (real dice read by their pips).
+
+    Nothing of a version 3 file changes: without the key a game was played with the game's own dice (or
+    the app's), which is what a missing ``faces`` means.
+    """
+    return doc
+
+
+UPGRADES: dict[int, Callable[[Document, str], Document]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
 """Version N -> N + 1, for every N below :data:`VERSION`.  Each step takes the document as that
 version wrote it (untrusted: it may be malformed) and leaves the checking to :func:`_check`."""
 

@@ -5,8 +5,8 @@ event with ``seq == k``).  Every state is computed here on the server by
 walking the one replay, :func:`sixdice.gamekit.replay.replay`.
 
 A *turn* is what a player would call one; the game's adapter says which
-events are turns (:meth:`~sixdice.gamekit.engine.GameEngine.is_turn`: a flip
-in Six-Dice, a roll in Run Buster, by default any action a seat sends).
+events are turns (:meth:`~sixdice.gamekit.engine.GameEngine.is_turn`; by default any
+action a seat sends).
 """
 
 from __future__ import annotations

@@ -24,11 +24,11 @@ from django.utils.translation import gettext, gettext_noop, ngettext
 
 from sixdice.gamekit.engine import GameEngine
 from sixdice.gamekit.errors import GameError
+from sixdice.gamekit.notation import signed
 from sixdice.gamekit.replay import is_undo, undone_by
 from sixdice.tables.models import Event, Game
 
 from .decisions import APP, APP_DEFAULT, APP_ROLL, BOT, HOST_KIND, SEAT, TIMEOUT, Decision
-from .dice import signed
 from .local_time import labelled
 from .models import ReviewNote, note_of
 from .stats import end_reason_label

@@ -16,7 +16,7 @@ from .balance import (
     legal_flips,
     max_zero_groups,
 )
-from .dice import FACES, ZERO_GROUPS, fmt_dice, fmt_die, fmt_group
+from .dice import FACES, ZERO_GROUPS, fmt_dice, fmt_group
 from .game import (
     Hand,
     IllegalAction,
@@ -49,7 +49,6 @@ __all__ = [
     "describe",
     "describe_parts",
     "fmt_dice",
-    "fmt_die",
     "fmt_group",
     "group_hand",
     "groupings",

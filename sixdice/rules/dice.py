@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from sixdice.gamekit.notation import signed
+
 FACES: tuple[int, ...] = (-3, -2, -1, 1, 2, 3)
 """The six faces in ascending order: red (negative) −3, −2, −1, then blue +1, +2, +3."""
 
@@ -49,16 +51,8 @@ def dice_of(counts: Counts) -> tuple[int, ...]:
 GROUP_COUNTS: tuple[Counts, ...] = tuple(counts_of(g) for g in ZERO_GROUPS)
 ZERO_GROUP_INDEX: dict[Counts, int] = {c: i for i, c in enumerate(GROUP_COUNTS)}
 
-MINUS = "\u2212"
-
-
-def fmt_die(v: int) -> str:
-    """``+3`` or ``−3`` (a real minus sign)."""
-    return f"+{v}" if v > 0 else f"{MINUS}{-v}"
-
-
 def fmt_dice(dice: Iterable[int]) -> str:
-    return " ".join(fmt_die(v) for v in dice)
+    return " ".join(signed(v) for v in dice)
 
 
 def fmt_group(group: Iterable[int]) -> str:

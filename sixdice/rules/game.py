@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import Any
 
-from sixdice.gamekit.notation import Part, Refusal, gettext_noop, ngettext, part
+from sixdice.gamekit.notation import Part, Refusal, gettext_noop, ngettext, part, signed
 
 from .balance import (
     _FLIP_TABLE,
@@ -37,7 +37,7 @@ from .balance import (
     keep_options,
     legal_flips,
 )
-from .dice import FACE_SET, FACES, fmt_dice, fmt_die
+from .dice import FACE_SET, FACES, fmt_dice
 from .variants import AS_WRITTEN, Variants
 
 START_DICE = 6
@@ -617,7 +617,7 @@ def _apply_flip(st: State, p: Pending, action: Mapping[str, Any]) -> State:
     d = own_to - own[own_i]
     if d == 0:
         raise IllegalAction(
-            gettext_noop("Your die already shows %(face)s: turn it to another face."), params={"face": fmt_die(own_to)}
+            gettext_noop("Your die already shows %(face)s: turn it to another face."), params={"face": signed(own_to)}
         )
     if other_to - other[other_i] != -d:
         raise IllegalAction(
@@ -625,9 +625,9 @@ def _apply_flip(st: State, p: Pending, action: Mapping[str, Any]) -> State:
             params={
                 "change": f"{d:+d}",
                 "name": _name(st, victim),
-                "die": fmt_die(other[other_i]),
+                "die": signed(other[other_i]),
                 "back": f"{-d:+d}",
-                "face": fmt_die(other_to),
+                "face": signed(other_to),
             },
         )
     st = _set_hand(st, m, st.hands[m].with_die(own_i, own_to), pending=None, victim=victim)
@@ -657,7 +657,7 @@ def grouping_from_action(action: Mapping[str, Any], dice: Sequence[int]) -> Grou
                 else:
                     raise IllegalAction(
                         gettext_noop("The grouping uses a %(die)s that the hand does not hold (%(hand)s)."),
-                        params={"die": fmt_die(v), "hand": fmt_dice(dice)},
+                        params={"die": signed(v), "hand": fmt_dice(dice)},
                     )
         loose = tuple(left)
     return Grouping(zero, prs, loose)  # type: ignore[arg-type]

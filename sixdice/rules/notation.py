@@ -24,10 +24,11 @@ from sixdice.gamekit.notation import (
     personal,
     render_parts,
     ruled,
+    signed,
 )
 
 from .balance import check_grouping
-from .dice import fmt_dice, fmt_die, fmt_group
+from .dice import fmt_dice, fmt_group
 from .game import IllegalAction, State, apply, grouping_from_action
 
 
@@ -182,7 +183,7 @@ def _aftermath(before: State, after: State, action: Mapping[str, Any], nm: list[
         best = abs(values[after.first])
         tied = [nm[s] for s, v in enumerate(values) if abs(v) == best and s != after.first]
         v = values[after.first]
-        value = ("+" if v > 0 else "\u2212") + str(abs(v)) if v else "0"
+        value = signed(v)
         if tied:
             out.append(ruled(part(gettext_noop("%(name)s starts: hand value %(value)s is closest to 0, tied with "
                                                "%(others)s; of the tied players, the first in seat order starts"),
@@ -243,7 +244,7 @@ def describe_parts(
             text = moved_by(part(gettext_noop("%(name)s rolls %(dice)s"), name=who, dice=fmt_dice(vals)),
                             p.seat, "start", gettext_noop("rolls %(dice)s"), choice=False)
         elif p.purpose == "draw":
-            text = moved_by(part(gettext_noop("%(name)s draws %(die)s"), name=who, die=fmt_die(vals[0])),
+            text = moved_by(part(gettext_noop("%(name)s draws %(die)s"), name=who, die=signed(vals[0])),
                             p.seat, "draw", gettext_noop("draws %(die)s"), choice=False)
         else:
             m = abs(vals[0])
@@ -258,11 +259,11 @@ def describe_parts(
         text = moved_by(part(
             gettext_noop("%(name)s: %(own)s→%(own_to)s, %(victim)s's %(other)s→%(other_to)s"),
             name=who,
-            own=fmt_die(own),
-            own_to=fmt_die(action["own_to"]),
+            own=signed(own),
+            own_to=signed(action["own_to"]),
             victim=nm[v],
-            other=fmt_die(other),
-            other_to=fmt_die(action["other_to"]),
+            other=signed(other),
+            other_to=signed(action["other_to"]),
         ), p.seat, "flip", gettext_noop("%(own)s→%(own_to)s, %(victim)s's %(other)s→%(other_to)s"))
     elif kind == "group":
         g = check_grouping(

@@ -14,7 +14,10 @@ class TablesConfig(AppConfig):
     def ready(self) -> None:
         post_migrate.connect(_create_cache_table, sender=self)
         # The drivers register what wakes them with after_commit (whichever entry point makes a write).
+        from sixdice.tables.core import clock
         from sixdice.tables.policies import bots, turn_timers  # noqa: F401
+
+        clock.install()  # a test server's time is its test clock's (SIXDICE_TEST_CLOCK)
 
 
 def _create_cache_table(using: str = "default", **kwargs: Any) -> None:

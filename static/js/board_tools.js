@@ -3,6 +3,8 @@
  * - freshRandom(live): the seq of the newest event that drew random values (the engine's
  *   random_actions, told in the table frame), the first time it is seen; else null;
  * - seatsAfter(me, n): every other seat, in turn order after mine (all seats from 0 without one);
+ * - signed(v, digits): a number with its sign, "+4", "\u22123" (a real minus sign), "0"; with digits, that many
+ *   decimals ("+1.5");
  * - keypad(spec): the keypad on which real dice are typed in (each game gives its faces,
  *   its classes and its words); a typed die is changed by tapping it, then its new face.
  */
@@ -11,6 +13,11 @@ import {el} from "./dom.js";
 export function fill(template, args) {
   return String(template == null ? "" : template)
     .replace(/\{(\w+)\}/g, (m, k) => (args && k in args ? String(args[k]) : m));
+}
+
+export function signed(v, digits) {
+  const size = digits === undefined ? String(Math.abs(v)) : Math.abs(v).toFixed(digits);
+  return (v > 0 ? "+" : v < 0 ? "\u2212" : "") + size;
 }
 
 let seenRandom = null;

@@ -7,6 +7,7 @@
  */
 import {el} from "./dom.js";
 import {fill} from "./board_tools.js";
+import {faceText} from "./game_boards.js";
 import {live} from "./live.js";
 
 const box = document.getElementById("correct-roll");
@@ -22,8 +23,8 @@ function correctForm(box) {
     return (live.game && live.game.corrections) || [];
   }
   const W = live.W || {};
-  // A die as the game writes it: Six-Dice's signed faces (+1, −3), Run Buster's plain ones.
-  const face = (v) => live.slug === "sixdice" ? (v > 0 ? `+${v}` : v < 0 ? `\u2212${-v}` : "0") : String(v);
+  // A die as the game writes it (its board's face: a signed face, a plain number...).
+  const face = (v) => faceText(live.slug, v);
   // "Ivo's draw: +1 → −1" (the game's words correct_<kind>); before the new dice are typed, "→ …".
   function label(c, values) {
     const seat = c.seat === null ? null : live.table.seats.find((s) => s.position === c.seat);

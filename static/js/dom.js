@@ -25,12 +25,13 @@ export function plural(key, n) {
   return (byCategory[rules.select(n)] || byCategory.other || String(n)).replace("%(n)s", n);
 }
 
-/* Replace a board's children, then give focus back to the control that had it (same data-* keys). */
-export function redraw(board, nodes) {
+/* Replace a board's children, then give focus back to the control that had it (same data-* keys; a game's
+ * board may name more keys of its own). */
+export function redraw(board, nodes, ownKeys = []) {
   const a = document.activeElement;
   let sel = null;
   if (a && a !== document.body && board.contains(a)) {
-    const keys = ["data-act", "data-seat", "data-i", "data-key", "data-face", "data-value", "data-straight", "data-cand", "data-opt"];
+    const keys = ["data-act", "data-seat", "data-i", "data-key", "data-face", "data-value", "data-cand", "data-opt", ...ownKeys];
     const parts = keys.filter((k) => a.hasAttribute(k)).map((k) => `[${k}="${CSS.escape(a.getAttribute(k))}"]`);
     sel = parts.length ? a.tagName.toLowerCase() + parts.join("") : null;
   }

@@ -1,5 +1,5 @@
-/* News about your own hand, on your own phone: when a move makes the app change your dice by itself (your hand
- * regrouped, dice back to the bank, no draw, your straight busted), or the host or the app chose for you, the
+/* News about your own hand, on your own phone: when a move makes the app change your dice by itself (the game's
+ * own: a hand regrouped or broken up by the rules, a draw that did not come), or the host or the app chose for you, the
  * event's "yours" line for this seat is shown in the second person, in a card kept until tapped away (a note that
  * vanished by itself was missed; one fixed over the screen covered the hands).  It reads the live table's log. */
 import {el} from "./dom.js";

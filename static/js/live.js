@@ -30,7 +30,7 @@ function tableConnection(app) {
   const $ = (id) => document.getElementById(id);
   const PING_MS = window.SIXDICE_PING_MS || 25000;  // heartbeat interval (a test may shorten it)
   const AWAY_MS = window.SIXDICE_AWAY_MS || 30000;  // the seat in turn away this long: the host is asked (a test may shorten it)
-  // The game's own words for its moves ("Undo {name}'s flip"), keyed by the engine's move_kind; else "move".
+  // The game's own words for its moves ("Undo {name}'s roll"), keyed by the engine's move_kind; else "move".
   const wordsNode = document.getElementById("move-words");
   const W = wordsNode ? JSON.parse(wordsNode.textContent) : {};
   const STALE_MS = window.SIXDICE_STALE_MS || 600;  // a lost race: the pause before the board moves under the thumb
@@ -142,7 +142,7 @@ function tableConnection(app) {
       if (!this.game || this.pending) return null;
       return this.send({type: "take_back", seq: this.game.seq});
     },
-    // "Take back your flip", "Undo Ann's flip": the kind of move is the engine's (move_kind), its words the game's.
+    // "Take back your roll", "Undo Ann's roll": the kind of move is the engine's (move_kind), its words the game's.
     // The undo names the seat whose move it is (offer.seat; null: the host's own move), not who sent it.
     moveLabel(prefix, offer) {
       const actor = "seat" in offer ? (offer.seat === null ? "host" : String(offer.seat)) : String(offer.actor != null ? offer.actor : "");

@@ -1,6 +1,7 @@
 /* Who is ahead: a rank badge on every hand (the leader marked) from the ranks the server sends in the view,
  * and, when the game is over, one line on why the winner won.  It decorates the board the game's script drew. */
 import {fill} from "./board_tools.js";
+import {whyWon} from "./game_boards.js";
 import {live} from "./live.js";
 
 const app = document.getElementById("app");
@@ -12,22 +13,10 @@ function showRanks(app, board, strings) {
   const T = JSON.parse(strings.textContent);
   const game = app.dataset.game;
   const tr = (key, args) => fill(T[key] || "", args);
-  const fmt = (v) => (v > 0 ? "+" + v : v < 0 ? "\u2212" + (-v) : "0");
   let busy = false;
 
   function names(list) {
     return list.reduce((acc, n) => (acc === null ? n : tr("and", {first: acc, second: n})), null) || "";
-  }
-
-  function whyWon(v, players) {
-    const winners = game === "sixdice" ? (v.winners || []) : (v.finished || []).slice(0, 1);
-    if (!v.over || !winners.length) return "";
-    const who = names(winners.map((s) => players[s] || ""));
-    if (game === "runbuster") return tr(v.ended ? "runbuster.ended" : "runbuster.won", {names: who});
-    if (v.end_reason === "all_threes") return tr("sixdice.threes", {names: who});
-    const value = fmt((v.values || [])[winners[0]] || 0);
-    const key = {rounds: "sixdice.rounds", time: "sixdice.time", ended: "sixdice.ended"}[v.end_reason] || "sixdice.rounds";
-    return tr(key, {names: who, value: value});
   }
 
   function decorate() {
@@ -61,7 +50,8 @@ function showRanks(app, board, strings) {
       badge.classList.toggle("leader", lead);
     });
     let why = board.querySelector(".why-won");
-    const line = whyWon(v, players);
+    // Who won and why: the game's board says it (static/js/game_boards.js), the names joined here.
+    const line = v.over ? whyWon(game, v, (seats) => names(seats.map((s) => players[s] || ""))) : "";
     if (line && !why) {
       why = document.createElement("p");
       why.className = "card why-won" + (app.dataset.view === "screen" ? " floating" : "");  // the screen: over the hands

@@ -8,6 +8,7 @@ import {el, plural, redraw} from "./dom.js";
 import {cues} from "./cues.js";
 import {fill, freshRandom, keypad as diceKeypad, seatsAfter} from "./board_tools.js";
 import {registerBoard} from "./game_boards.js";
+import {lesson} from "./runbuster_lesson.js";
 
 // Translated strings, written by the json_strings filter (real quotes and apostrophes).
 const T = JSON.parse((document.getElementById("rb-i18n") || {}).textContent || "{}");
@@ -121,7 +122,7 @@ function render(live, board) {
   if (sheet && !screen) sheet.replaceChildren(...standings); else parts.push(...standings);
   board.classList.add("rb");
   board.classList.toggle("rb-acting", mine);
-  redraw(board, parts.filter(Boolean));
+  redraw(board, parts.filter(Boolean), FOCUS_KEYS);
   cues.announce([log.length ? log[log.length - 1].text : "", mine ? turnHint(live, v) : ""].filter(Boolean).join(" "));
 }
 
@@ -141,6 +142,8 @@ function turnHint(live, v) {
 }
 
 // A die with pips (the number is there for screen readers and tests).
+const FOCUS_KEYS = ["data-straight"];  // a hint's button keeps its focus across a redraw by its straight
+
 const PIPS = {1: [5], 2: [3, 7], 3: [3, 5, 7], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9]};
 function face(el, x) {
   return [el("span", {class: "pips", "aria-hidden": "true"}, (PIPS[x] || []).map((k) => el("i", {style: `grid-area:${Math.ceil(k / 3)}/${(k - 1) % 3 + 1}`}))),
@@ -359,4 +362,17 @@ function tally(el, live, v, nm) {
         el("td", {}, r.name), el("td", {}, placeText(r.places)), el("td", {class: "rb-lost"}, String(r.losses)))))));
 }
 
-registerBoard("runbuster", {render});
+// Who won, once the round is over (static/js/ranks.js shows it over the board): the first to finish.
+function whyWon(v, names) {
+  const first = (v.finished || []).slice(0, 1);
+  return v.over && first.length ? f((v.ended ? T.wonEnded : T.won) || "", {names: names(first)}) : "";
+}
+
+// What a coached phone is asked to do now (static/js/coach.js): its note's key, from the view the server sends.
+function coachKind(v) {
+  if (v.over) return "over";
+  if (!v.your_turn) return v.seat == null ? null : "wait";
+  return ["roll", "choose", "end_turn"].includes(v.phase) ? v.phase : null;
+}
+
+registerBoard("runbuster", {render, whyWon, coachKind, lesson});

@@ -6,15 +6,24 @@
  */
 import {el, plural, redraw} from "./dom.js";
 import {cues} from "./cues.js";
-import {fill, freshRandom, keypad as diceKeypad, seatsAfter} from "./board_tools.js";
+import {fill, freshRandom, keypad as diceKeypad, seatsAfter, signed} from "./board_tools.js";
 import {registerBoard} from "./game_boards.js";
+import {lesson} from "./sixdice_lesson.js";
 
 const node = document.getElementById("sd-i18n");
 const T = node ? JSON.parse(node.textContent) : {};
 const FACES = [-3, -2, -1, 1, 2, 3];
 const KEYPAD = [1, 2, 3, -1, -2, -3];
-export const fmt = (v) => (v > 0 ? "+" : "\u2212") + Math.abs(v);
-const signed = (v) => (v > 0 ? "+" + v : v < 0 ? "\u2212" + -v : "0");
+// Ordinary dice (the table's "faces": "ordinary"): 1, 2, 3 pips are +1, +2, +3, the opposite faces 6, 5, 4
+// are −1, −2, −3 (sixdice/ordinary_dice.py).  The keypad lists them by pips, ⚀ to ⚅.
+const KEYPAD_PIPS = [1, 2, 3, -3, -2, -1];
+const pipsOf = (v) => (v > 0 ? v : 7 + v);
+export const glyph = (v) => String.fromCodePoint(0x2680 + pipsOf(v) - 1);
+let pips = false;  // this game's dice are ordinary dice: every die is drawn as its pips with its value
+// A face in words, as the turn-over notice says it: "⚁ (+2)".
+const faceText = (v) => (pips ? glyph(v) + " (" + signed(v) + ")" : signed(v));
+// A face on a die or a key: its pips and its value, or its value.
+const faceBody = (v) => (pips ? [el("span", {class: "pips"}, glyph(v)), el("span", {class: "pv"}, signed(v))] : signed(v));
 const tr = (key, args) => fill(T[key] || key, args);
 const sum = (a) => a.reduce((s, x) => s + x, 0);
 
@@ -32,6 +41,7 @@ function render(live, board) {
     return;
   }
   const v = g.view;
+  pips = v.faces === "ordinary";
   const key = g.id + ":" + g.seq;
   if (ui.key !== key) ui = {key};
   if (build.key !== key) build = {key, groups: [[]]};
@@ -66,7 +76,7 @@ function render(live, board) {
   const flips = myFlip ? v.legal_flips : [];
   const others = seatsAfter(me, names.length);
   const left = el("div", {class: "sd-col sd-left"},
-    status(live, v, me), lastMove(live),
+    status(live, v, me), replay ? null : turnOverNotice(v, me, isHost), lastMove(live),
     me !== null ? handCard(live, v, me, me, flips) : null,
     el("div", {class: "sd-hands sd-others" + (me === null ? " all" : "")}, others.map((s) => handCard(live, v, s, me, flips))));
   const right = el("div", {class: "sd-col sd-right"},
@@ -124,7 +134,7 @@ function status(live, v, me) {
       // A game ended during the start rolls says no "Setting up": it is over.
       v.round ? el("span", {class: "sd-round"}, tr("round", {r: v.round, n: v.rounds})) : v.over ? null : el("span", {class: "sd-round"}, tr("setup")),
       el("span", {class: "sd-bank"}, plural("bank", v.bank)),
-      el("span", {class: "sd-dice-mode"}, tr("rolledBy", {how: tr(v.dice === "physical" ? "dicePhysical" : "diceApp")})),
+      el("span", {class: "sd-dice-mode"}, tr("rolledBy", {how: tr(v.dice !== "physical" ? "diceApp" : pips ? "diceOrdinary" : "dicePhysical")})),
       el("span", {class: "sd-timer", hidden: true})),
     live.table && live.table.paused ? el("p", {class: "sd-paused"}, tr("paused")) : null);
 }
@@ -143,8 +153,8 @@ function lastMove(live) {
 }
 
 function die(live, value, attrs) {
-  const cls = "die " + (value > 0 ? "pos" : "neg") + (attrs && attrs.extra ? " " + attrs.extra : "");
-  const label = fmt(value);
+  const cls = "die " + (value > 0 ? "pos" : "neg") + (pips ? " pipface" : "") + (attrs && attrs.extra ? " " + attrs.extra : "");
+  const label = faceBody(value);
   if (attrs && attrs.onclick) {
     return el("button", {type: "button", class: cls, "data-seat": attrs.seat, "data-i": attrs.i,
       "aria-pressed": attrs.pressed == null ? null : attrs.pressed ? "true" : "false", onclick: attrs.onclick}, label);
@@ -240,9 +250,9 @@ function facePicker(live, v, flips) {
   return el("div", {class: "sd-faces"},
     el("p", {}, tr("pickFace")),
     el("div", {class: "sd-face-row"}, FACES.map((f) => el("button", {
-      type: "button", class: "die " + (f > 0 ? "pos" : "neg") + (f === own ? " current" : ""), "data-face": f,
+      type: "button", class: "die " + (f > 0 ? "pos" : "neg") + (pips ? " pipface" : "") + (f === own ? " current" : ""), "data-face": f,
       disabled: f === own || !reach.has(f), onclick: () => { ui.to = f; ui.victim = null; ui.other = null; live.draw(); },
-    }, fmt(f)))));
+    }, faceBody(f)))));
 }
 
 // The victims' dice that can take the opposite change, as buttons in the panel (also lit on the board).
@@ -260,7 +270,7 @@ function candidates(live, v, flips) {
     const before = flat(v.hands[f[0]])[f[3]];
     return el("button", {type: "button", class: "secondary sd-cand", "data-cand": f[0] + ":" + f[3],
       onclick: () => { ui.victim = f[0]; ui.other = f[3]; live.draw(); }},
-      el("span", {class: "sd-cand-name"}, who(v, f[0])), die(live, before), el("span", {class: "sr"}, "\u2192 " + fmt(f[4])));
+      el("span", {class: "sd-cand-name"}, who(v, f[0])), die(live, before), el("span", {class: "sr"}, "\u2192 " + signed(f[4])));
   }));
 }
 
@@ -289,6 +299,10 @@ function flipPanel(live, v) {
       el("span", {}, tr("theirDie", {name: who(v, ui.victim)}) + " "), die(live, before), " \u2192 ", die(live, to),
       el("small", {}, " (" + signed(to - before) + ")")));
     const action = {type: "flip", victim: ui.victim, own: ui.own, own_to: ui.to, other: ui.other, other_to: to};
+    if (pips) {  // what the flip will ask of the real dice
+      panel.append(el("p", {class: "sd-turn-over-preview"}, tr("turnYour", {from: faceText(own), to: faceText(ui.to)}),
+        el("br"), tr("turnTheir", {name: who(v, ui.victim), from: faceText(before), to: faceText(to)})));
+    }
     panel.append(el("div", {class: "sd-buttons"},
       el("button", {type: "button", class: "primary", "data-act": "confirm-flip", onclick: () => live.act(action, false)}, tr("confirmFlip"))));
   }
@@ -297,17 +311,32 @@ function flipPanel(live, v) {
 
 // ------------------------------------------------------------------ real dice
 
+// After a flip at an ordinary-dice table, until its turn is over: which real dice to turn, and to what
+// (the server's turn_over: [[seat, from, to], ...], the mover's die first).  Each seat sees its own die;
+// a host without a seat (who may answer for anyone) sees both.
+function turnOverNotice(v, me, isHost) {
+  if (!pips || !Array.isArray(v.turn_over)) return null;
+  const lines = v.turn_over
+    .filter(([seat]) => seat === me || (me === null && isHost))
+    .map(([seat, from, to]) => el("p", {"data-turn-over": seat}, seat === me
+      ? tr("turnYour", {from: faceText(from), to: faceText(to)})
+      : tr("turnTheir", {name: who(v, seat), from: faceText(from), to: faceText(to)})));
+  if (!lines.length) return null;
+  return el("div", {class: "card sd-turn-over", "data-region": "turn-over", role: "status"},
+    el("h2", {class: "sr"}, tr("turnOver")), lines);
+}
+
 function keypad(live, v, asHost) {
   const p = v.pending;
   const typed = ui.typed || (ui.typed = []);
   const n = plural("dice_count", p.count);
   const what = p.purpose === "start" ? tr("whatStartHand") : whatOf(p);
   return diceKeypad({
-    count: p.count, typed, faces: KEYPAD,
+    count: p.count, typed, faces: pips ? KEYPAD_PIPS : KEYPAD,
     box: "card sd-panel sd-roll", typedRow: "sd-typed", keys: "sd-keypad", buttons: "sd-buttons",
     heading: el("p", {class: "sd-step"}, asHost ? tr("keyFor", {n, name: who(v, p.seat), what}) : tr("keyYou", {n, what})),
     slot: (x) => (x === undefined ? el("span", {class: "die empty"}, "?") : die(live, x)),
-    key: (f) => ({class: "die " + (f > 0 ? "pos" : "neg"), body: fmt(f)}),
+    key: (f) => ({class: "die " + (f > 0 ? "pos" : "neg") + (pips ? " pipface" : ""), body: faceBody(f)}),
     back: {attrs: {class: "secondary", "data-act": "undo"}, name: (x) => (x === undefined ? tr("undo") : tr("undoDie", {die: fmt(x)}))},
     send: {attrs: {class: "primary", "data-act": "send-roll"}, body: tr("send")},
     backFirst: true, draw: () => live.draw(),
@@ -325,7 +354,7 @@ function partsPicture(live, parts, extraGroupClass, looseAsText) {
     parts.filter((part) => part.kind !== "loose").map((part) => part.kind === "broken"
       ? part.dice.map((x) => die(live, x))
       : el("span", {class: "sd-group " + part.kind + (extraGroupClass || "")}, part.dice.map((x) => die(live, x)))),
-    looseAsText && loose.length ? el("small", {class: "sd-loose"}, tr("loose") + ": " + loose.map(fmt).join(" ")) : loose.map((x) => die(live, x)));
+    looseAsText && loose.length ? el("small", {class: "sd-loose"}, tr("loose") + ": " + loose.map(faceText).join(" ")) : loose.map((x) => die(live, x)));
 }
 
 // A grouping as the server lists it (zero-sum groups, pairs, loose dice), as parts.
@@ -451,4 +480,24 @@ function tick(live) {
   if (!timer) timer = setInterval(show, 1000);
 }
 
-registerBoard("sixdice", {render});
+// Who won and why, once the game is over (static/js/ranks.js shows it over the board).
+function whyWon(v, names) {
+  const winners = v.winners || [];
+  if (!v.over || !winners.length) return "";
+  if (v.end_reason === "all_threes") return tr("wonThrees", {names: names(winners)});
+  const value = signed((v.values || [])[winners[0]] || 0);
+  const key = {rounds: "wonRounds", time: "wonTime", ended: "wonEnded"}[v.end_reason] || "wonRounds";
+  return tr(key, {names: names(winners), value});
+}
+
+// What a coached phone is asked to do now (static/js/coach.js): its note's key, from the view the server sends.
+function coachKind(v) {
+  if (v.over) return "over";
+  const p = v.pending;
+  if (!p) return null;
+  if (p.seat !== v.you) return v.you == null ? null : "wait";
+  if (p.kind === "roll") return v.you_roll ? "roll" : null;
+  return ["flip", "group", "keep"].includes(p.kind) ? p.kind : null;
+}
+
+registerBoard("sixdice", {render, face: faceText, whyWon, coachKind, lesson});

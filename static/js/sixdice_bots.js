@@ -4,14 +4,13 @@
  *   bot's suggestion for the pending flip, grouping or keep, with its estimated value.
  * It draws after the board (a part of the board in game_boards.js), on the live table only. */
 import {el} from "./dom.js";
-import {fill} from "./board_tools.js";
+import {fill, signed} from "./board_tools.js";
 import {registerBoardPart} from "./game_boards.js";
-import {fmt} from "./sixdice_board.js";
 
 const node = document.getElementById("sd-bots-i18n");
 const T = node ? JSON.parse(node.textContent) : {};
 const tr = (key, args) => fill(T[key] || key, args);
-const group = (g) => "(" + g.map(fmt).join(" ") + ")";
+const group = (g) => "(" + g.map((x) => signed(x)).join(" ") + ")";
 const flat = (hand) => hand.groups.flat().concat(hand.loose);
 let chosen = null;  // the host's pick; until then the strength the server marks as the default
 
@@ -33,8 +32,8 @@ function hintText(v, h) {
   const p = v.pending, a = h.action, seat = p.seat;
   if (h.kind === "flip") {
     const own = flat(v.hands[seat])[a.own], change = a.own_to - own;  // in words: who gains, who drops, how much
-    return tr(change > 0 ? "hintFlipUp" : "hintFlipDown", {own: fmt(own), ownTo: fmt(a.own_to), name: v.players[a.victim],
-                           other: fmt(flat(v.hands[a.victim])[a.other]), otherTo: fmt(a.other_to), n: Math.abs(change)});
+    return tr(change > 0 ? "hintFlipUp" : "hintFlipDown", {own: signed(own), ownTo: signed(a.own_to), name: v.players[a.victim],
+                           other: signed(flat(v.hands[a.victim])[a.other]), otherTo: signed(a.other_to), n: Math.abs(change)});
   }
   if (h.kind === "group") return tr("hintGroup", {groups: a.zero_groups.concat(a.pairs).map(group).join("")});
   return tr("hintKeep", {groups: a.keep.map((i) => group(v.hands[seat].groups[i])).join("")});
@@ -43,8 +42,8 @@ function hintText(v, h) {
 function hintCard(live, v) {
   const h = v.hint;
   const mine = v.you === v.pending.seat;
-  const lead = (h.value > 0 ? "+" : h.value < 0 ? "\u2212" : "") + Math.abs(h.value).toFixed(1);
-  const value = h.win ? tr("hintWins") : mine ? tr("hintLead", {value: lead}) : tr("hintLeadFor", {value: lead, name: v.players[v.pending.seat]});
+  const value = h.win ? tr("hintWins") : mine ? tr("hintLead", {value: signed(h.value, 1)})
+    : tr("hintLeadFor", {value: signed(h.value, 1), name: v.players[v.pending.seat]});
   return el("div", {class: "card sd-hint", role: "note"},
     el("h2", {}, mine ? tr("hint") : tr("hintFor", {name: v.players[v.pending.seat]})),
     el("p", {class: "sd-hint-move"}, hintText(v, h)),

@@ -49,3 +49,28 @@ def wait_live(page: Page, predicate: str, arg: Any = None, timeout: float | None
     wait_ready(page)
     handle = page.wait_for_function(f"(arg) => ({predicate})(window.live, arg)", arg=arg, timeout=timeout)
     return handle.json_value()
+
+
+def wait_page(page: Page, predicate: str, arg: Any = None, timeout: float | None = None) -> Any:
+    """Wait until ``predicate`` (a function of ``arg`` over the page's document, no page globals) is true."""
+    handle = page.wait_for_function(predicate, arg=arg, timeout=timeout)
+    return handle.json_value()
+
+
+def settled(page: Page) -> None:
+    """Two animation frames: what a tap started on the page itself has been handled and drawn.
+
+    For asserting that a tap changed nothing, where nothing is sent to the server.
+    """
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))")
+
+
+def next_draw(page: Page, script: str, arg: Any = None) -> None:
+    """Run ``script`` (a function of ``live`` and ``arg``) and wait until the page draws the table again."""
+    wait_ready(page)
+    page.evaluate(
+        "(arg) => new Promise((resolve) => { const live = window.live;"
+        " const drawn = () => { resolve(true); queueMicrotask(() => live.listeners.splice(live.listeners.indexOf(drawn), 1)); };"
+        f" live.listeners.push(drawn); ({script})(live, arg); }})",
+        arg,
+    )

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from tests.e2e.harness import live_eval, wait_live
+
 BOT_TIMEOUT = 30_000  # ms: a bot moves about once a second; this is the upper bound for one move
 
 
@@ -36,20 +38,20 @@ def take_seat(page, join_url: str, name: str) -> None:
 
 
 def view(page) -> dict[str, Any]:
-    return page.evaluate("window.live.game && window.live.game.view")
+    return live_eval(page, "live => (live.game && live.game.view)")
 
 
 def seq(page) -> int:
-    return page.evaluate("window.live.game ? window.live.game.seq : 0")
+    return live_eval(page, "live => (live.game ? live.game.seq : 0)")
 
 
 def wait_past(page, before: int, timeout: float = 10_000) -> None:
     # A function, not a string expression: the page's CSP forbids evaluating strings.
-    page.wait_for_function("(b) => window.live.game && window.live.game.seq > b", arg=before, timeout=timeout)
+    wait_live(page, "(live, b) => live.game && live.game.seq > b", arg=before, timeout=timeout)
 
 
 def wait_started(page, number: int = 1) -> None:
-    page.wait_for_function("(n) => window.live.game && window.live.game.number === n", arg=number)
+    wait_live(page, "(live, n) => live.game && live.game.number === n", arg=number)
 
 
 def longest(options: list[list[int]]) -> list[int]:

@@ -9,6 +9,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import PHONE
+from tests.e2e.harness import live_eval, wait_live
 
 
 def create_table(
@@ -55,20 +56,20 @@ def start(host: Page, players: Sequence[Page]) -> None:
         expect(host.locator(f'#seats li[data-seat="{i}"] .dot.on')).to_be_visible()
     host.get_by_role("button", name="Start").click()
     for page in [host, *players]:
-        page.wait_for_function("() => window.live.game && window.live.game.view")  # a function: the CSP forbids eval
+        wait_live(page, "live => live.game && live.game.view")  # a function: the CSP forbids eval
 
 
 def view(page: Page) -> dict[str, Any]:
-    return page.evaluate("window.live.game.view")
+    return live_eval(page, "live => (live.game.view)")
 
 
 def seq(page: Page) -> int:
-    return page.evaluate("window.live.game.seq")
+    return live_eval(page, "live => (live.game.seq)")
 
 
 def wait_seq(pages: Sequence[Page], at_least: int) -> None:
     for page in pages:
-        page.wait_for_function("(n) => window.live.game && window.live.game.seq >= n", arg=at_least)
+        wait_live(page, "(live, n) => live.game && live.game.seq >= n", arg=at_least)
 
 
 def assert_same_log(pages: Sequence[Page]) -> str:

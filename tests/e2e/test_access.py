@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 from tests.e2e import runbuster_helpers as rb
 from tests.e2e import sixdice_helpers as sd
 from tests.e2e.conftest import BROWSERS, LAN_HOST, PHONE, ROOT, Server
+from tests.e2e.harness import live_eval, wait_live, wait_page
 
 pytestmark = pytest.mark.browser
 
@@ -34,7 +35,7 @@ def axe_check(page: Page, where: str) -> list[str]:
     problems = []
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
-        page.wait_for_timeout(50)
+        wait_page(page, "(dark) => matchMedia('(prefers-color-scheme: dark)').matches === dark", arg=scheme == "dark")
         results = Axe().run(page)
         for v in results.response["violations"]:
             if v["impact"] in ("serious", "critical"):
@@ -73,7 +74,7 @@ def table(browser, server: Server) -> Iterator[dict[str, object]]:
     add.click()
     expect(rb_host.locator('#seats li[data-seat="1"]')).to_be_visible()
     rb_host.get_by_role("button", name="Start").click()
-    rb_host.wait_for_function("() => window.live.game && window.live.game.view && window.live.game.view.over", timeout=60_000)
+    wait_live(rb_host, "live => live.game && live.game.view && live.game.view.over", timeout=60_000)
     rb_code = re.search(r"/t/([A-Z0-9]+)/", rb_link).group(1)
     yield {"host": host, "lobby": lobby, "olena": olena, "bo": bo, "code": code, "rb_code": rb_code, "open": open_page,
            "link": link}
@@ -118,7 +119,7 @@ def test_axe_finds_no_serious_violation_on_any_page(table, server: Server):
     for where, path in pages.items():
         page.goto(server.url + path)
         if "screen" in where or where == "spectator":
-            page.wait_for_function("() => window.live && window.live.game")
+            wait_live(page, "live => live && live.game")
         problems += axe_check(page, where)
     page.goto(claim_url)
     problems += axe_check(page, "claim page")
@@ -134,7 +135,7 @@ def test_dark_theme_follows_the_phone_and_the_switch(table):
     olena.locator("#set-theme").select_option("light")
     assert olena.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(244, 241, 234)"
     olena.reload()
-    olena.wait_for_function("() => window.live && window.live.game")
+    wait_live(olena, "live => live && live.game")
     assert olena.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(244, 241, 234)"  # kept
     olena.locator('[data-sheet="settings-card"]').click()
     olena.locator("#set-theme").select_option("dark")
@@ -165,7 +166,7 @@ def test_panels_open_over_the_board_and_focus_stays(table):
     assert v["pending"]["kind"] == "roll" and v["pending"]["seat"] == 0
     key = olena.locator('.sd-keypad [data-key="2"]')
     key.focus()
-    olena.evaluate("window.live.draw()")
+    live_eval(olena, "live => (live.draw())")
     assert olena.evaluate("document.activeElement.dataset.key") == "2"
 
 
@@ -178,7 +179,7 @@ def test_seat_page_weight_on_first_load(table, browser, server: Server):
     cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
     cdp.send("Network.setBypassServiceWorker", {"bypass": True})  # a first visit has no service worker yet
     olena.reload()
-    olena.wait_for_function("() => window.live && window.live.game && document.querySelector('.sd-hand')")
+    wait_live(olena, "live => live && live.game && document.querySelector('.sd-hand')")
     entries = olena.evaluate("""() => [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
       .map((e) => ({name: e.name, transfer: e.transferSize, body: e.encodedBodySize, raw: e.decodedBodySize}))""")
     total = sum(e["transfer"] for e in entries)
@@ -198,12 +199,12 @@ def test_the_screen_stays_awake_on_plain_http(table, browser, server: Server):
         page = context.new_page()
         lan = server.url.replace("127.0.0.1", LAN_HOST)
         page.goto(f"{lan}/t/{table['code']}/?watch")
-        page.wait_for_function("() => window.live && window.live.game")
+        wait_live(page, "live => live && live.game")
         assert page.evaluate("window.isSecureContext") is False
         assert page.evaluate("'wakeLock' in navigator") is False
         page.locator("#board").click()
-        page.wait_for_function("() => window.live.noSleep && window.live.noSleep.isEnabled", timeout=10_000)
+        wait_live(page, "live => live.noSleep && live.noSleep.isEnabled", timeout=10_000)
         # its tiny muted video plays (that is what keeps the screen on)
-        page.wait_for_function("() => window.live.noSleep.noSleepVideo && !window.live.noSleep.noSleepVideo.paused")
+        wait_live(page, "live => live.noSleep.noSleepVideo && !live.noSleep.noSleepVideo.paused")
     finally:
         context.close()

@@ -76,10 +76,8 @@ def test_main_pages_have_a_policy_and_break_none_of_it(server, phone):
     host.once("dialog", lambda dialog: dialog.accept())
     host.get_by_role("button", name="Close the table").click()
     replay = f"{server.url}/t/{code}/replay/1/"
-    for _ in range(50):  # the close reaches the server (the game is kept, abandoned): its replay opens
-        if watcher.request.get(replay).status == 200:
-            break
-        watcher.wait_for_timeout(200)
+    expect(host.locator("body")).to_have_class(re.compile(r"\btable-closed\b"))  # the close was applied and sent back
+    assert watcher.request.get(replay).status == 200  # the game is kept, abandoned: its replay opens
     _check(watcher, seen_watcher, replay)
     for page, seen in ((host, seen_host), (ana, seen_ana), (bo, seen_bo)):
         violations = page.evaluate("window.__csp || []")

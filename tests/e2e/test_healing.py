@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import DESKTOP, screenshot
+from tests.e2e.harness import live_eval, wait_live
 from tests.e2e.runbuster_helpers import create_table, take_seat
 
 pytestmark = pytest.mark.browser
@@ -25,18 +26,8 @@ PING_MS = 1000
 RETRY_MS = 4000  # the first reconnection comes 2-6 s after the socket is given up
 
 
-def until(page, js: str, timeout: float = 20_000) -> None:
-    """Wait until ``js`` is true on the page (polled with evaluate: the page's CSP forbids eval)."""
-    waited = 0.0
-    while not page.evaluate(js):
-        if waited >= timeout:
-            raise AssertionError(f"still false after {timeout} ms: {js}")
-        page.wait_for_timeout(100)
-        waited += 100
-
-
 def wait_started(page) -> None:
-    until(page, "!!(window.live && window.live.game && window.live.game.number === 1)")
+    wait_live(page, "live => !!(live.game && live.game.number === 1)")
 
 
 def _half_open_phone(phone):
@@ -69,15 +60,15 @@ def test_a_silent_socket_is_dropped_and_a_move_sent_into_it_is_applied_once(serv
         wait_started(page)
     wait_started(host)
     # Whoever begins (the seeded server chose) is the one whose network drops.
-    mover, sockets, mute = next(p for p in phones.values() if p[0].evaluate("window.live.game.view.your_turn"))
-    seat = mover.evaluate("window.live.seat")
+    mover, sockets, mute = next(p for p in phones.values() if live_eval(p[0], "live => (live.game.view.your_turn)"))
+    seat = live_eval(mover, "live => (live.seat)")
     expect(mover.locator("#banner")).to_be_hidden()
 
     # The network drops without closing the socket: the server's frames stop reaching the phone.
     mute["n"] = len(sockets) - 1
-    seq_before = host.evaluate("window.live.game.seq")
-    mover.evaluate("window.live.act({type: 'roll'})")  # reaches the server; its ack never comes back
-    until(host, f"window.live.game.seq > {seq_before}")
+    seq_before = live_eval(host, "live => (live.game.seq)")
+    live_eval(mover, "live => (live.act({type: 'roll'}))")  # reaches the server; its ack never comes back
+    wait_live(host, "(live, n) => live.game.seq > n", arg=seq_before)
     expect(mover.locator("#banner")).to_be_visible(timeout=4 * PING_MS + 5_000)
     expect(mover.locator("body")).to_have_class(re.compile(r"\bsending\b"))
     screenshot(mover, "heal-half-open-banner-360")
@@ -87,9 +78,9 @@ def test_a_silent_socket_is_dropped_and_a_move_sent_into_it_is_applied_once(serv
     expect(mover.locator("#toast")).to_contain_text("delivered")
     expect(mover.locator("body")).not_to_have_class(re.compile(r"\bsending\b"))
     assert len(sockets) >= 2
-    seq_now = host.evaluate("window.live.game.seq")
-    until(mover, f"window.live.game.seq === {seq_now}")
-    log = host.evaluate("window.live.log.map((e) => [e.actor, e.action.type])")
+    seq_now = live_eval(host, "live => (live.game.seq)")
+    wait_live(mover, "(live, n) => live.game.seq === n", arg=seq_now)
+    log = live_eval(host, "live => (live.log.map((e) => [e.actor, e.action.type]))")
     assert log.count([str(seat), "roll"]) == 1  # applied once: the resend got the first ack back
 
     # Everything flows again: the host pauses and the phone shows it.
@@ -114,15 +105,15 @@ def test_seat_buttons_ask_first_and_the_seat_goes_back_to_its_phone(server, phon
     host.once("dialog", lambda dialog: dialog.dismiss())  # "No": nothing happens
     bo_row.locator('[data-seat-act="bot"]').click()
     expect(bo_row.locator('[data-seat-act="give-back"]')).to_have_count(0)
-    assert bo.evaluate("window.live.role") == "seat"
+    assert live_eval(bo, "live => (live.role)") == "seat"
 
     host.once("dialog", lambda dialog: dialog.accept())
     bo_row.locator('[data-seat-act="bot"]').click()
     expect(bo_row.locator('[data-seat-act="give-back"]')).to_be_visible()
-    until(bo, "window.live.role === 'spectator'")
+    wait_live(bo, "live => live.role === 'spectator'")
 
     bo_row.locator('[data-seat-act="give-back"]').click()
-    until(bo, "window.live.role === 'seat' && window.live.seat === 1")
+    wait_live(bo, "live => live.role === 'seat' && live.seat === 1")
     bo.reload()  # the phone holds the seat for good, not only on this socket
     expect(bo.locator("#app")).to_have_attribute("data-role", "seat")
 
@@ -142,18 +133,18 @@ def test_the_host_undoes_a_typed_roll_and_every_phone_strikes_it_through(server,
     host.get_by_role("button", name="Start").click()
     for page in (ana, bo, host):
         wait_started(page)
-    mover = ana if ana.evaluate("window.live.game.view.your_turn") else bo
+    mover = ana if live_eval(ana, "live => (live.game.view.your_turn)") else bo
     other = bo if mover is ana else ana
-    mover.evaluate("window.live.act({type: 'roll', values: [1, 2, 3, 4, 5, 6]})")
-    until(host, "window.live.game.seq >= 1")
-    seq = host.evaluate("window.live.game.seq")
+    live_eval(mover, "live => (live.act({type: 'roll', values: [1, 2, 3, 4, 5, 6]}))")
+    wait_live(host, "live => live.game.seq >= 1")
+    seq = live_eval(host, "live => (live.game.seq)")
     host.once("dialog", lambda dialog: dialog.accept())
     host.locator('[data-host="undo"]').click()
     for page in (mover, other, host):
-        until(page, f"window.live.game.seq === {seq + 1}")
+        wait_live(page, "(live, n) => live.game.seq === n", arg=seq + 1)
         expect(page.locator("#log li.undone s").first).to_be_visible()
         expect(page.locator("#log li").first).to_contain_text("The host undid")
-    assert mover.evaluate("window.live.game.view.your_turn")  # the roll is to be typed again
-    log = host.evaluate("window.live.log.map((e) => e.action.type)")
+    assert live_eval(mover, "live => (live.game.view.your_turn)")  # the roll is to be typed again
+    log = live_eval(host, "live => (live.log.map((e) => e.action.type))")
     assert log[-1] == "undo" and "roll" in log  # nothing was deleted
     screenshot(other, "heal-undo-struck-through-360")

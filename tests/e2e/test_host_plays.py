@@ -30,6 +30,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import DESKTOP, PHONE, ROOT
+from tests.e2e.harness import live_eval, wait_live, wait_page
 from tests.e2e.sixdice_helpers import create_table, join, tap_flip, view, wait_seq
 from tests.e2e.test_access import axe_check
 
@@ -39,15 +40,10 @@ SHOTS = ROOT / "docs" / "screens"
 AWAY_MS = 1500  # the page's wait before the host is asked (30 s at a real table)
 
 
-@pytest.fixture(scope="module")
-def server_env() -> dict[str, str]:
-    return {"SIXDICE_BOT_DELAY": "0.05"}
-
-
 def above_the_fold(page: Page, selector: str) -> None:
     """The first match is on the first screen (read in the page in one step: the board may be drawn again meanwhile)."""
-    page.wait_for_function(
-        """(s) => { const e = document.querySelector(s); if (!e) return false;
+    wait_page(
+        page, """(s) => { const e = document.querySelector(s); if (!e) return false;
                     const r = e.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }""",
         arg=selector)
 
@@ -65,35 +61,32 @@ def events(server, game_id: int) -> list[dict[str, Any]]:
 
 
 def seat_of(page: Page) -> int:
-    return page.evaluate("window.live.seat")
+    return live_eval(page, "live => (live.seat)")
 
 
 def seq(page: Page) -> int:
-    return page.evaluate("window.live.game.seq")
+    return live_eval(page, "live => (live.game.seq)")
 
 
 def host_sits(host: Page, name: str) -> None:
     host.get_by_label("Playing too? Take a seat on this phone:").fill(name)
     host.get_by_role("button", name="Take a seat").click()
-    host.wait_for_function("() => window.live && window.live.seat !== null && window.live.host")
+    wait_live(host, "live => live && live.seat !== null && live.host")
 
 
 def start(host: Page, pages: list[Page]) -> None:
     host.get_by_role("button", name="Start").click()
     for page in [host, *pages]:
-        page.wait_for_function("() => window.live.game && window.live.game.view && window.live.game.status === 'playing'")
+        wait_live(page, "live => live.game && live.game.view && live.game.status === 'playing'")
 
 
 def wait_flip(pages: list[Page]) -> Page:
     """The page whose player must flip now (after the app's start rolls)."""
     first = pages[0]
-    first.wait_for_function(
-        "() => { const v = window.live.game.view; return v.over || (v.pending && v.pending.kind === 'flip'); }",
-        timeout=30_000)
+    wait_live(first, "live => { const v = live.game.view; return v.over || (v.pending && v.pending.kind === 'flip'); }", timeout=30_000)
     mover = view(first)["pending"]["seat"]
     page = next(p for p in pages if seat_of(p) == mover)
-    page.wait_for_function("(s) => { const v = window.live.game.view; return v.pending && v.pending.kind === 'flip'"
-                           " && v.pending.seat === s && Array.isArray(v.legal_flips); }", arg=mover)
+    wait_live(page, "(live, s) => { const v = live.game.view; return v.pending && v.pending.kind === 'flip' && v.pending.seat === s && Array.isArray(v.legal_flips); }", arg=mover)
     return page
 
 
@@ -130,7 +123,7 @@ def test_a_wrong_flip_is_taken_back_by_the_mover_then_undone_by_the_host(server,
     above_the_fold(mover, "#take-back")
     shoot(mover, "host-take-back-flip-360")
     assert axe_check(mover, "take-back") == []
-    drawn = first_draw_after(events(server, mover.evaluate("window.live.game.id")), flip_seq)
+    drawn = first_draw_after(events(server, live_eval(mover, "live => (live.game.id)")), flip_seq)
     at = seq(mover)
     asked: list[str] = []
     mover.once("dialog", lambda d: (asked.append(d.message), d.accept()))
@@ -143,11 +136,11 @@ def test_a_wrong_flip_is_taken_back_by_the_mover_then_undone_by_the_host(server,
         expect(page.locator("#notice-card")).to_contain_text(f"Taken back: {taker}'s flip. Hands now:")
 
     # The flip again, with the right victim: the app deals the same die again.
-    mover.wait_for_function("() => { const v = window.live.game.view; return v.pending && v.pending.kind === 'flip'; }")
+    wait_live(mover, "live => { const v = live.game.view; return v.pending && v.pending.kind === 'flip'; }")
     at = seq(mover)
     tap_flip(mover, right)
     wait_seq(pages, at + 2)
-    rows = events(server, mover.evaluate("window.live.game.id"))
+    rows = events(server, live_eval(mover, "live => (live.game.id)"))
     again = first_draw_after(rows, at + 1)
     assert again["action"]["values"] == drawn["action"]["values"], (drawn, again)
 
@@ -167,7 +160,7 @@ def test_a_wrong_flip_is_taken_back_by_the_mover_then_undone_by_the_host(server,
     undo.scroll_into_view_if_needed()
     shoot(host, "host-undo-flip-360")
     assert axe_check(host, "host undo") == []
-    drawn = first_draw_after(events(server, host.evaluate("window.live.game.id")), at + 1)
+    drawn = first_draw_after(events(server, live_eval(host, "live => (live.game.id)")), at + 1)
     at2 = seq(host)
     asked = []
     host.once("dialog", lambda d: (asked.append(d.message), d.accept()))
@@ -176,12 +169,11 @@ def test_a_wrong_flip_is_taken_back_by_the_mover_then_undone_by_the_host(server,
     assert asked == [f"Undo {name}\u2019s flip? It stays in the list of moves, struck through."]
     for page in pages:
         expect(page.locator("#notice-card")).to_contain_text(f"Taken back: {name}'s flip. Hands now:")
-    mover.wait_for_function("() => { const v = window.live.game.view; return v.pending && v.pending.kind === 'flip'"
-                            " && Array.isArray(v.legal_flips); }")
+    wait_live(mover, "live => { const v = live.game.view; return v.pending && v.pending.kind === 'flip' && Array.isArray(v.legal_flips); }")
     at3 = seq(mover)
     tap_flip(mover, view(mover)["legal_flips"][-1])
     wait_seq(pages, at3 + 2)
-    again = first_draw_after(events(server, host.evaluate("window.live.game.id")), at3 + 1)
+    again = first_draw_after(events(server, live_eval(host, "live => (live.game.id)")), at3 + 1)
     assert again["action"]["values"] == drawn["action"]["values"], (drawn, again)
 
 
@@ -209,12 +201,9 @@ def test_the_host_plays_a_whole_game_from_one_phone(server, phone):
     host.set_viewport_size(PHONE)
     shots = set()
     for _ in range(200):
-        host.wait_for_function(
-            "(me) => { const v = window.live.game.view; return v.over || window.live.game.status !== 'playing'"
-            " || (v.pending && v.pending.seat === me && !window.live.pending"
-            " && (v.pending.kind !== 'flip' || Array.isArray(v.legal_flips))); }", arg=me, timeout=60_000)
+        wait_live(host, "(live, me) => { const v = live.game.view; return v.over || live.game.status !== 'playing' || (v.pending && v.pending.seat === me && !live.pending && (v.pending.kind !== 'flip' || Array.isArray(v.legal_flips))); }", arg=me, timeout=60_000)
         v = view(host)
-        if v["over"] or host.evaluate("window.live.game.status") != "playing":
+        if v["over"] or live_eval(host, "live => (live.game.status)") != "playing":
             break
         kind = v["pending"]["kind"]
         expect(host.locator("#board")).not_to_contain_text("Waiting for you")
@@ -229,8 +218,8 @@ def test_the_host_plays_a_whole_game_from_one_phone(server, phone):
             tap_flip(host, v["legal_flips"][0])
         else:
             host.locator('.sd-choice [data-act="accept"]').first.click()
-        host.wait_for_function("(n) => window.live.game.seq > n", arg=at)
-    host.wait_for_function("() => window.live.game.status === 'finished'", timeout=60_000)
+        wait_live(host, "(live, n) => live.game.seq > n", arg=at)
+    wait_live(host, "live => live.game.status === 'finished'", timeout=60_000)
     expect(host.locator('[data-host="rematch"]')).to_be_visible()
     shoot(host, "host-seated-over-360")
     assert axe_check(host, "seated host, game over") == []
@@ -249,7 +238,7 @@ def test_away_marks_the_hosts_prompt_im_back_give_back_handover_and_closing(serv
     start(host, [ann, dee, bo])
     code = re.search(r"/t/([A-Z0-9]{5})/", join_url).group(1)
     screen = phone(f"{server.url}/t/{code}/screen/", viewport=DESKTOP)  # a tablet or TV in the middle
-    screen.wait_for_function("() => window.live && window.live.game && window.live.game.view")
+    wait_live(screen, "live => live && live.game && live.game.view")
     players = {"Ann": ann, "Dee": dee, "Bo": bo}
 
     # The seat in turn leaves: marked away everywhere; after a while the host is asked.
@@ -270,7 +259,7 @@ def test_away_marks_the_hosts_prompt_im_back_give_back_handover_and_closing(serv
     assert axe_check(host, "away prompt") == []
     host.locator('#away-prompt [data-away-act="bot"]').click()
     expect(prompt).to_be_hidden()
-    host.wait_for_function("(s) => window.live.table.seats[s].bot", arg=seat)
+    wait_live(host, "(live, s) => live.table.seats[s].bot", arg=seat)
 
     # The phone comes back: one tap, "I'm back", and the seat is its own again.
     back = ctx.new_page()
@@ -279,11 +268,11 @@ def test_away_marks_the_hosts_prompt_im_back_give_back_handover_and_closing(serv
     above_the_fold(back, "#im-back")
     shoot(back, "host-im-back-360")
     back.locator("#im-back").click()
-    back.wait_for_function("(s) => window.live.seat === s", arg=seat)
+    wait_live(back, "(live, s) => live.seat === s", arg=seat)
     expect(back.locator("#away-note")).to_be_hidden()
     expect(back.locator("#lost-seat")).to_have_count(0)
     expect(back.locator("#watching-note")).to_be_hidden()
-    host.wait_for_function("(s) => !window.live.table.seats[s].bot", arg=seat)
+    wait_live(host, "(live, s) => !live.table.seats[s].bot", arg=seat)
 
     # The host lets the app play another seat, then gives it back: the player's page follows, no reload.
     other = next(p for p in rest)
@@ -292,10 +281,10 @@ def test_away_marks_the_hosts_prompt_im_back_give_back_handover_and_closing(serv
     row = host.locator(f'#seats li[data-seat="{oseat}"]')
     host.once("dialog", lambda d: d.accept())
     row.locator('[data-seat-act="bot"]').click()
-    other.wait_for_function("() => window.live.seat === null")
+    wait_live(other, "live => live.seat === null")
     expect(other.locator("#away-note")).to_be_visible()
     row.locator('[data-seat-act="give-back"]').click()
-    other.wait_for_function("(s) => window.live.seat === s", arg=oseat)
+    wait_live(other, "(live, s) => live.seat === s", arg=oseat)
     expect(other.locator("#away-note")).to_be_hidden()
     expect(other.locator("#app")).to_have_attribute("data-role", "seat")
     expect(other.locator(f'#seats li[data-seat="{oseat}"]')).to_contain_text("(you)")

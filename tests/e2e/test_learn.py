@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import ROOT, Server
+from tests.e2e.harness import live_eval, settled, wait_live
 from tests.e2e.test_access import axe_check
 
 pytestmark = pytest.mark.browser
@@ -17,10 +18,10 @@ pytestmark = pytest.mark.browser
 SHOTS = ROOT / "docs" / "screens"
 
 
-@pytest.fixture(scope="module")
-def server_env() -> dict[str, str]:
-    return {"SIXDICE_BOT_DELAY": "0.05"}
-
+# This phone's move was applied and the app's players have moved (at once, on the shared server): this
+# phone is to act again ({mine}), with nothing on its way, or the game is over.
+MY_TURN_AGAIN = ("(live, at) => live.game.status === 'finished'"
+                 " || (live.game.seq > at && !live.pending && {mine})")
 
 def _open(phone, server: Server, path: str, lang: str) -> Page:
     page = phone()
@@ -95,7 +96,7 @@ def _flip(page: Page, own: int, face: str, other: int, *, illegal: bool = True) 
         assert page.locator('#lesson-board [data-seat="1"] .die.lit').count() >= 1
         said, lines = page.locator("#lesson-feedback").inner_text(), page.locator("#lesson-lines").inner_text()
         dark.first.click(force=True)
-        page.wait_for_timeout(300)
+        settled(page)  # the tap was handled (a dark die sends nothing)
         assert page.locator("#lesson-feedback").inner_text() == said  # nothing applied, nothing said
         assert page.locator("#lesson-lines").inner_text() == lines
         expect(page.locator('#lesson-board [data-seat="1"] .die.lit').first).to_be_visible()  # still choosing
@@ -253,19 +254,19 @@ def test_runbuster_lesson_played_through_by_tapping_then_the_same_taps_play_a_tu
     page.locator(".lesson-controls a.button").click()
     page.locator("#play-now").click()
     page.wait_for_url(re.compile(r"/t/\w+/$"))
-    page.wait_for_function("window.live && window.live.game && window.live.game.view")
+    wait_live(page, "live => (live && live.game && live.game.view)")
     cup = page.locator(".rb-me button.rb-cup")
     expect(cup).to_have_attribute("data-state", "green", timeout=15000)
     cup.click()
     expect(cup).to_have_attribute("data-state", "yellow")
-    if page.evaluate("window.live.game.view.phase") == "choose":
+    if live_eval(page, "live => (live.game.view.phase)") == "choose":
         take = page.locator(".rb-take")
         for _ in range(6):
             if take.is_enabled():
                 break
             page.locator(".rb-roll button.rb-die.cand").first.click()
         take.click()
-    if page.evaluate("window.live.game.view.phase") == "end_turn":
+    if live_eval(page, "live => (live.game.view.phase)") == "end_turn":
         expect(cup).to_contain_text("Tap to end the turn")
         cup.click()
         expect(cup).not_to_have_attribute("data-state", "yellow")
@@ -296,21 +297,22 @@ def test_play_against_the_app_from_the_home_page_to_the_end(phone, server: Serve
     assert axe_check(page, "play against the app") == []
     page.locator("#play-now").click()
     page.wait_for_url(re.compile(r"/t/\w+/$"))
-    page.wait_for_function("window.live && window.live.game && window.live.game.view")
+    wait_live(page, "live => (live && live.game && live.game.view)")
     for _ in range(200):
-        if page.evaluate("window.live.game.status") == "finished":
+        g = live_eval(page, "live => ({status: live.game.status, seq: live.game.seq, view: live.game.view})")
+        if g["status"] == "finished":
             break
-        view = page.evaluate("window.live.game.view")
+        view = g["view"]
         if view.get("your_turn"):
             if view.get("phase") == "roll":
-                page.evaluate("window.live.act({type: 'roll'})")
+                live_eval(page, "live => live.act({type: 'roll'})")
             elif view.get("phase") == "choose":
-                page.evaluate("(s) => window.live.act({type: 'choose', straight: s})",
-                              max(view["hand_options"], key=len))
+                live_eval(page, "(live, s) => live.act({type: 'choose', straight: s})", max(view["hand_options"], key=len))
             elif view.get("phase") == "end_turn":
-                page.evaluate("window.live.act({type: 'end_turn'})")
-        page.wait_for_timeout(150)
-    assert page.evaluate("window.live.game.status") == "finished"
+                live_eval(page, "live => live.act({type: 'end_turn'})")
+        # This phone's move applied and the app's players moved (at once): this phone's turn again, or the end.
+        wait_live(page, MY_TURN_AGAIN.format(mine="live.game.view.your_turn"), arg=g["seq"], timeout=30_000)
+    assert live_eval(page, "live => (live.game.status)") == "finished"
     page.screenshot(path=str(SHOTS / "play-against-app-finished-360.png"))
 
 
@@ -320,8 +322,8 @@ def test_a_coached_first_game_against_the_app_with_ranks_and_why_the_winner_won(
     page = _open(phone, server, "/play/sixdice/", "en")
     page.locator("#play-now").click()
     page.wait_for_url(re.compile(r"/t/\w+/$"))
-    page.wait_for_function("window.live && window.live.game && window.live.game.view && window.live.table")
-    assert page.evaluate("window.live.table.options.coach") is True
+    wait_live(page, "live => (live && live.game && live.game.view && live.table)")
+    assert live_eval(page, "live => (live.table.options.coach)") is True
     note = page.locator("#coach-note")
     expect(note).to_be_visible()
     kinds_seen = {note.get_attribute("data-kind")}
@@ -334,7 +336,7 @@ def test_a_coached_first_game_against_the_app_with_ranks_and_why_the_winner_won(
     expect(note).to_be_hidden()
     shot_hint = False
     for _ in range(400):
-        g = page.evaluate("({status: window.live.game.status, view: window.live.game.view})")
+        g = live_eval(page, "live => ({status: live.game.status, seq: live.game.seq, view: live.game.view})")
         if g["status"] == "finished":
             break
         v = g["view"]
@@ -351,14 +353,14 @@ def test_a_coached_first_game_against_the_app_with_ranks_and_why_the_winner_won(
                 shot_hint = True
             if p.get("kind") == "flip" and v.get("legal_flips"):
                 f = v["legal_flips"][0]
-                page.evaluate("(f) => window.live.act({type: 'flip', victim: f[0], own: f[1], own_to: f[2], other: f[3],"
-                              " other_to: f[4]})", f)
+                live_eval(page, "(live, f) => live.act({type: 'flip', victim: f[0], own: f[1], own_to: f[2], other: f[3], other_to: f[4]})", f)
             elif p.get("kind") == "group" and v.get("groupings"):
-                page.evaluate("(g) => window.live.act(Object.assign({type: 'group'}, g))", v["groupings"][0])
+                live_eval(page, "(live, g) => live.act(Object.assign({type: 'group'}, g))", v["groupings"][0])
             elif p.get("kind") == "keep" and v.get("keep_options"):
-                page.evaluate("(k) => window.live.act({type: 'keep', keep: k})", v["keep_options"][0])
-        page.wait_for_timeout(200)
-    assert page.evaluate("window.live.game.status") == "finished"
+                live_eval(page, "(live, k) => live.act({type: 'keep', keep: k})", v["keep_options"][0])
+        wait_live(page, MY_TURN_AGAIN.format(mine="(live.game.view.pending || {}).seat === live.game.view.you"),
+                  arg=g["seq"], timeout=30_000)
+    assert live_eval(page, "live => (live.game.status)") == "finished"
     assert len(kinds_seen - {None}) >= 2  # each new kind of prompt had its note
     expect(page.locator(".why-won")).to_contain_text("won")
     page.screenshot(path=str(SHOTS / "coached-first-game-end-360.png"))

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import DESKTOP, screenshot
+from tests.e2e.harness import live_eval
 
 pytestmark = pytest.mark.browser
 
@@ -51,12 +52,12 @@ def test_host_creates_players_join_by_link_and_watchers_watch(server, phone):
     screenshot(ana, "tables-seat-phone")
 
     # Reconnect: the socket drops, the banner shows, the page reconnects by itself.
-    ana.evaluate("window.live.ws.close()")
+    live_eval(ana, "live => (live.ws.close())")
     expect(ana.locator("#banner")).to_be_hidden(timeout=10_000)
-    seq_before = ana.evaluate("window.live.game.seq")
+    seq_before = live_eval(ana, "live => (live.game.seq)")
     host.get_by_role("button", name="Pause").click()
     expect(ana.locator("body")).to_have_class(re.compile("paused"))
-    assert ana.evaluate("window.live.game.seq") == seq_before
+    assert live_eval(ana, "live => (live.game.seq)") == seq_before
 
 
 def test_phone_page_has_no_horizontal_scroll(server, phone):

@@ -6,7 +6,7 @@ One game per (game, player count).  At each prompt of the seat under test (seat 
 page) and of the host (who answers for seat 1), the same page is resized to the three viewports and the
 regions are measured.  Six-Dice uses real dice typed in (the dice come from a seeded random.Random, and
 the start rolls are chosen so that the grouping and keep choices come up); the other Six-Dice seats act
-from their own pages through window.live.  Run Buster's other seats are the app's bots (at a fast pace),
+from their own pages through the harness (tests/e2e/harness.py).  Run Buster's other seats are the app's bots (at a fast pace),
 except in the two-player game, where real dice are typed in and the host types in seat 1's dice.
 Screenshots of every prompt kind go to docs/screens/.
 """
@@ -23,6 +23,7 @@ from playwright.sync_api import Page, expect
 from tests.e2e import runbuster_helpers as rb
 from tests.e2e import sixdice_helpers as sd
 from tests.e2e.conftest import ARTIFACTS, PHONE, ROOT, Server
+from tests.e2e.harness import live_eval, wait_live
 
 pytestmark = pytest.mark.browser
 
@@ -41,11 +42,6 @@ MEASURE = """(regions) => {
   }
   return out;
 }"""
-
-
-@pytest.fixture(scope="module")
-def server_env() -> dict[str, str]:
-    return {"SIXDICE_BOT_DELAY": "0"}  # the app's bots move at once: a whole game stays quick
 
 
 class Checker:
@@ -105,7 +101,7 @@ def close_all(pages: list[Page]) -> None:
 
 def check_screen(screen: Page, hands: int, selector: str, name: str | None = None) -> None:
     """The table screen at 1280x800: every hand fully in view, no scrolling, no controls."""
-    screen.wait_for_function(f"() => document.querySelectorAll('{selector}').length === {hands}")
+    expect(screen.locator(selector)).to_have_count(hands)
     boxes = screen.evaluate(f"""() => [...document.querySelectorAll('{selector}')].map((e) => e.getBoundingClientRect().bottom)""")
     assert max(boxes) <= SCREEN["height"], f"a hand is below the screen: {boxes}"
     assert screen.evaluate("window.scrollY") == 0
@@ -192,7 +188,7 @@ def play_sixdice(browser, server: Server, players: int, start0: list[int] | None
             else:
                 page = seats[p["seat"]]
                 sd.wait_seq([page], at)
-                page.evaluate("(a) => window.live.act(a, false)", sd_action(sd.view(page), rng))
+                live_eval(page, "(live, a) => live.act(a, false)", sd_action(sd.view(page), rng))
             sd.wait_seq([host], at + 1)
             if players == 8 and sd.view(host)["round"] == 1 and "sixdice-screen" not in checker.kinds:
                 checker.kinds["sixdice-screen"] = 1
@@ -309,7 +305,7 @@ def play_runbuster_with_bots(browser, server: Server, players: int) -> Checker:
         check_screen(screen, players - 0, ".rb-player", f"runbuster-{players}p-table-screen" if players == 8 else None)
         tag = f"runbuster-{players}p"
         for _ in range(2000):
-            me.wait_for_function("() => window.live.game.view.over || window.live.game.view.your_turn", timeout=rb.BOT_TIMEOUT * 4)
+            wait_live(me, "live => live.game.view.over || live.game.view.your_turn", timeout=rb.BOT_TIMEOUT * 4)
             v = rb.view(me)
             if v["over"]:
                 break

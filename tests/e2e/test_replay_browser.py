@@ -31,9 +31,17 @@ def _played_on(server, engine: str, options: dict) -> dict:
     return json.loads(out.strip().splitlines()[-1])
 
 
+def _games_counted(stats, engine: str) -> int:
+    """The statistics page's count of finished games of ``engine`` (0 before the first)."""
+    cell = stats.locator(f"#engine-{engine} .n-games")
+    return int(cell.text_content() or 0) if cell.count() else 0
+
+
 @pytest.mark.parametrize("engine", ["runbuster", "sixdice"])
 def test_replay_at_phone_width(server, phone, tmp_path, engine):
     options = {"rounds": 2, "auto_balance": True} if engine == "sixdice" else {}
+    stats = phone(f"{server.url}/stats/")  # the server is shared: other tests' games count too
+    before = _games_counted(stats, engine)
     doc = _played_on(server, engine, options)
     code = doc["table"]["code"]
     last = len(doc["events"])
@@ -72,8 +80,8 @@ def test_replay_at_phone_width(server, phone, tmp_path, engine):
     expect(page.locator("#go-next")).to_be_disabled()
     expect(page.locator("#board .sd-end, #board .rb-end")).to_be_visible()  # the last step: the game's end
 
-    stats = phone(f"{server.url}/stats/")
-    expect(stats.locator(f"#engine-{engine} .n-games")).to_have_text("1")
+    stats.reload()
+    expect(stats.locator(f"#engine-{engine} .n-games")).to_have_text(str(before + 1))
     assert stats.evaluate("document.documentElement.scrollWidth") <= 360
     screenshot(stats, f"review-stats-{engine}-phone")
 

@@ -5,17 +5,12 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import PHONE, ROOT, screenshot
+from tests.e2e.harness import live_eval, wait_live
 
 SCREENS = ROOT / "docs" / "screens"
-
-
-@pytest.fixture(scope="module")
-def server_env() -> dict[str, str]:
-    return {"SIXDICE_BOT_DELAY": "0.2"}
 
 
 def test_bot_in_the_lobby_and_hints_on_the_phone(server, phone):
@@ -33,7 +28,7 @@ def test_bot_in_the_lobby_and_hints_on_the_phone(server, phone):
     host.get_by_label("Bot strength").select_option("greedy")
     host.get_by_role("button", name="Add a bot").click()
     expect(host.locator('#seats li[data-seat="0"]')).to_contain_text("Bot 1")
-    host.wait_for_function("() => window.live.table.seats.length === 1 && window.live.table.seats[0].strength === 'greedy'")
+    wait_live(host, "live => live.table.seats.length === 1 && live.table.seats[0].strength === 'greedy'")
 
     ana = phone(join_url)
     ana.get_by_label("Your name").fill("Ana")
@@ -43,15 +38,11 @@ def test_bot_in_the_lobby_and_hints_on_the_phone(server, phone):
     host.get_by_role("button", name="Start").click()
 
     # the bot plays its own decisions; when Ana decides, her phone shows the hint
-    ana.wait_for_function(
-        "() => { const v = window.live.game && window.live.game.view;"
-        " return v && v.pending && v.pending.seat === 1 && v.hint; }",
-        timeout=60_000,
-    )
+    wait_live(ana, "live => { const v = live.game && live.game.view; return v && v.pending && v.pending.seat === 1 && v.hint; }", timeout=60_000)
     hint = ana.locator(".sd-hint")
     expect(hint).to_be_visible()
     expect(hint.locator("h2")).to_have_text("Hint")
-    view = ana.evaluate("window.live.game.view")
+    view = live_eval(ana, "live => (live.game.view)")
     kind = view["hint"]["kind"]
     expected = {"flip": "Flip your", "group": "Group:", "keep": "Keep"}[kind]
     expect(hint.locator(".sd-hint-move")).to_contain_text(expected)
@@ -61,8 +52,8 @@ def test_bot_in_the_lobby_and_hints_on_the_phone(server, phone):
     screenshot(ana, "sixdice-hint-phone")
 
     # hints are private: the host console gets none, not even for the seat in turn
-    host.wait_for_function("() => window.live.game && window.live.game.view && window.live.game.view.pending")
-    assert host.evaluate("window.live.game.view.hint === undefined")
+    wait_live(host, "live => live.game && live.game.view && live.game.view.pending")
+    assert live_eval(host, "live => (live.game.view.hint === undefined)")
     expect(host.locator(".sd-hint")).to_have_count(0)
 
     # the bot's moves are logged as its seat's

@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import DESKTOP, screenshot
+from tests.e2e.harness import live_eval, wait_live
 from tests.e2e.sixdice_helpers import (
     assert_same_log,
     create_table,
@@ -42,10 +43,7 @@ def test_full_game_host_and_three_phones(server, phone):
     v = view(host)
     assert v["players"] == names
     # the same renderer draws a replay step read-only: every hand, no controls
-    drawn = host.evaluate("""() => { const box = document.createElement('div');
-      window.live.renderer.render({role: 'replay', seat: null, host: false, game: {id: 0, seq: 1, view: window.live.game.view},
-        log: [], lastEvents: [], standings: [], table: null, draw() {}, toast() {}}, box);
-      return [box.querySelectorAll('.sd-hand').length, box.querySelectorAll('button, input').length]; }""")
+    drawn = live_eval(host, "live => { const box = document.createElement('div');\n      live.renderer.render({role: 'replay', seat: null, host: false, game: {id: 0, seq: 1, view: live.game.view},\n        log: [], lastEvents: [], standings: [], table: null, draw() {}, toast() {}}, box);\n      return [box.querySelectorAll('.sd-hand').length, box.querySelectorAll('button, input').length]; }")
     assert drawn == [3, 0]
     # every page shows every hand, the bank and the round; the own hand marked
     for i, page in enumerate(players):
@@ -84,7 +82,7 @@ def test_full_game_host_and_three_phones(server, phone):
         assert moves < 60
     v = view(host)
     assert v["over"] and v["end_reason"] in ("rounds", "all_threes")
-    flips = [e for e in host.evaluate("window.live.log") if e["action"]["type"] == "flip"]
+    flips = [e for e in live_eval(host, "live => (live.log)") if e["action"]["type"] == "flip"]
     assert len(flips) >= 1
     for page in pages:
         expect(page.locator(".sd-end")).to_be_visible()
@@ -100,8 +98,8 @@ def test_full_game_host_and_three_phones(server, phone):
     # Rematch: the standings come from the server and still count the first game.
     host.get_by_role("button", name="Rematch").click()
     for page in pages:
-        page.wait_for_function("() => window.live.game.number === 2")
-    assert [r["wins"] for r in host.evaluate("window.live.standings")] == wins
+        wait_live(page, "live => live.game.number === 2")
+    assert [r["wins"] for r in live_eval(host, "live => (live.standings)")] == wins
 
 
 def test_real_dice_typed_in(server, phone):
@@ -142,7 +140,7 @@ def test_real_dice_typed_in(server, phone):
     expect(bo.locator(".sd-roll")).to_contain_text("one die of the no-groups pair")
     type_roll(bo, [-2])
     wait_seq(pages, 4)
-    assert "takes a pair from the bank" in " ".join(e["text"] for e in bo.evaluate("window.live.log"))
+    assert "takes a pair from the bank" in " ".join(e["text"] for e in live_eval(bo, "live => (live.log)"))
     # play to the end: flips by tapping, draws typed in by the roller
     draws = iter([3, -1, 2, -3, 1, -2] * 4)
     while not view(host)["over"]:
@@ -153,7 +151,7 @@ def test_real_dice_typed_in(server, phone):
         tap_move(page, roll=[next(draws)])
         wait_seq(pages, before + 1)
         assert_same_log(pages)
-    draws_logged = [e for e in host.evaluate("window.live.log") if e["action"].get("type") == "roll"]
+    draws_logged = [e for e in live_eval(host, "live => (live.log)") if e["action"].get("type") == "roll"]
     assert len(draws_logged) >= 4
     expect(bo.locator(".sd-end")).to_be_visible()
 
@@ -226,12 +224,7 @@ def test_reconnect_shows_missed_moves(server, phone):
     player, other = ([ana, bo], [bo, ana])[mover == 1]
     off = other  # the one who is not moving loses the connection
     # Cut the line: every new socket goes nowhere until we let it through again.
-    off.evaluate("""() => {
-      const Real = window.WebSocket; window.__blocked = true;
-      window.WebSocket = function (url) { return new Real(window.__blocked ? 'ws://127.0.0.1:9/' : url); };
-      Object.assign(window.WebSocket, {OPEN: Real.OPEN, CLOSED: Real.CLOSED});
-      window.live.ws.close();
-    }""")
+    live_eval(off, "live => {\n      const Real = window.WebSocket; window.__blocked = true;\n      window.WebSocket = function (url) { return new Real(window.__blocked ? 'ws://127.0.0.1:9/' : url); };\n      Object.assign(window.WebSocket, {OPEN: Real.OPEN, CLOSED: Real.CLOSED});\n      live.ws.close();\n    }")
     expect(off.locator("#banner")).to_be_visible()
     seq_off = seq(off)
     before = seq(host)
@@ -243,7 +236,7 @@ def test_reconnect_shows_missed_moves(server, phone):
     wait_seq([off], seq(host))
     assert_same_log(pages)
     assert view(off)["hands"] == view(host)["hands"]
-    logged = [e["seq"] for e in off.evaluate("window.live.log")]
+    logged = [e["seq"] for e in live_eval(off, "live => (live.log)")]
     assert logged == list(range(logged[0], seq(host) + 1))  # no gap, no duplicate
     # and it plays on: the reconnected phone makes the next move
     assert view(host)["pending"]["seat"] == (1 - mover)
@@ -269,7 +262,7 @@ def test_out_of_turn_is_refused_clearly(server, phone):
     expect(idle.locator("#toast")).to_contain_text(f"It is not your turn: {mover_name} is playing now.")
     expect(idle.locator(".sd-faces")).to_have_count(0)
     # a flip sent from the page anyway: the server refuses with the engine's reason
-    idle.evaluate("""() => window.live.act({type: 'flip', victim: 1 - window.live.seat, own: 0, own_to: 3, other: 0, other_to: -3})""")
+    live_eval(idle, "live => live.act({type: 'flip', victim: 1 - live.seat, own: 0, own_to: 3, other: 0, other_to: -3})")
     expect(idle.locator("#toast")).to_contain_text(f"It is {mover_name}'s turn.")
     screenshot(idle, "sixdice-seat-phone-out-of-turn")
     assert seq(idle) == before_seq == seq(host)
@@ -304,7 +297,7 @@ def test_desktop_and_page_weight(server, phone):
     cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
     cdp.send("Network.setBypassServiceWorker", {"bypass": True})  # a first visit has no service worker yet
     ana.reload()
-    ana.wait_for_function("() => window.live && window.live.game && document.querySelector('.sd-hand')")
+    wait_live(ana, "live => live && live.game && document.querySelector('.sd-hand')")
     entries = ana.evaluate("""() => [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
       .map((e) => ({name: e.name, transfer: e.transferSize, body: e.encodedBodySize, raw: e.decodedBodySize}))""")
     total = sum(e["transfer"] for e in entries)

@@ -1,7 +1,7 @@
 """Turn timers in the browser (issue 14): the countdown on every screen, the host's pause, "I'm back".
 
-The server runs its timers 6 times faster (``SIXDICE_TIMER_SPEEDUP``, test-only): the table's
-"30 seconds" run out in 5 s.  Nothing waits a fixed time: each step waits for what the pages show.
+The timers run on the test's clock (the ``clock`` fixture): the table's "30 seconds" run out when the test
+advances the clock 30 seconds.  Nothing waits a fixed time: each step waits for what the pages show.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import DESKTOP, PHONE, ROOT
+from tests.e2e.harness import live_eval, wait_live
 from tests.e2e.runbuster_helpers import take_seat
 from tests.e2e.test_access import axe_check
 
@@ -20,18 +21,13 @@ pytestmark = pytest.mark.browser
 SHOTS = ROOT / "docs" / "screens"
 
 
-@pytest.fixture(scope="module")
-def server_env() -> dict[str, str]:
-    return {"SIXDICE_TIMER_SPEEDUP": "6", "SIXDICE_BOT_DELAY": "0.3"}
-
-
 def in_view(page, selector: str) -> bool:
     """The element is on the 360x740 screen without scrolling."""
     box = page.locator(selector).bounding_box()
     return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
 
 
-def test_the_countdown_the_host_s_pause_and_i_m_back(server, phone):
+def test_the_countdown_the_host_s_pause_and_i_m_back(server, phone, clock):
     host = phone(viewport=DESKTOP)
     host.goto(server.url + "/new/runbuster/")
     host.get_by_label("Players", exact=True).select_option("2")
@@ -50,16 +46,16 @@ def test_the_countdown_the_host_s_pause_and_i_m_back(server, phone):
     screen = phone(f"{server.url}/t/{code}/screen/", viewport=DESKTOP)  # the table screen shows it too
     host.get_by_role("button", name="Start").click()
     for page in pages.values():
-        page.wait_for_function("() => window.live.game && window.live.game.number === 1")
-    mover_name = next(n for n, p in pages.items() if p.evaluate("window.live.game.view.your_turn"))
+        wait_live(page, "live => live.game && live.game.number === 1")
+    mover_name = next(n for n, p in pages.items() if live_eval(p, "live => (live.game.view.your_turn)"))
     mover = pages[mover_name]
     other = pages["Bo" if mover_name == "Ana" else "Ana"]
     # Every screen shows the countdown of the seat in turn, in words
-    expect(mover.locator("#timer-text")).to_have_text(re.compile(r"^Your time: 0:0[0-5] left"))
-    expect(other.locator("#timer-text")).to_have_text(re.compile(rf"^{mover_name}: 0:0[0-5] left to play"))
-    expect(host.locator("#timer-text")).to_have_text(re.compile(rf"^{mover_name}: 0:0[0-5] left to play"))
+    expect(mover.locator("#timer-text")).to_have_text(re.compile(r"^Your time: 0:[0-3][0-9] left"))
+    expect(other.locator("#timer-text")).to_have_text(re.compile(rf"^{mover_name}: 0:[0-3][0-9] left to play"))
+    expect(host.locator("#timer-text")).to_have_text(re.compile(rf"^{mover_name}: 0:[0-3][0-9] left to play"))
     assert in_view(mover, "#turn-timer")
-    expect(screen.locator("#timer-text")).to_have_text(re.compile(rf"^{mover_name}: 0:0[0-5] left to play"))
+    expect(screen.locator("#timer-text")).to_have_text(re.compile(rf"^{mover_name}: 0:[0-3][0-9] left to play"))
     mover.screenshot(path=str(SHOTS / "timers-countdown-360.png"))
 
     # The host pauses the timer: everyone reads so (nothing runs out meanwhile); resuming starts the count again
@@ -70,14 +66,21 @@ def test_the_countdown_the_host_s_pause_and_i_m_back(server, phone):
     host.get_by_role("button", name="Resume the timer").click()
     expect(host.get_by_role("button", name="Pause the timer")).to_be_visible()
 
-    # Nobody moves: the app plays for the seat; after three in a row it plays the seat until "I'm back"
-    expect(mover.locator("#away-note")).to_be_visible(timeout=60_000)
+    # Nobody moves: each time the 30 seconds run out the app plays for the seat; after three in a row
+    # it plays the seat until "I'm back"
+    for stand_ins in range(1, 4):
+        at = live_eval(host, "live => live.game.seq")
+        clock.advance(30)
+        wait_live(host, "(live, at) => live.game.seq > at", arg=at)
+        expect(host.locator("#timer-text")).to_have_text(re.compile(r"0:[0-3][0-9] left to play"))  # a new count
+        assert len([e for e in live_eval(host, "live => live.log") if e.get("stand_in") == "timeout"]) >= stand_ins
+    expect(mover.locator("#away-note")).to_be_visible()
     expect(mover.get_by_role("button", name="I'm back")).to_be_visible()
     assert in_view(mover, "#im-back")
     mover.screenshot(path=str(SHOTS / "timers-im-back-360.png"))
     problems += axe_check(mover, "seat page offering I'm back")
-    assert mover.evaluate("window.live.role") == "spectator"
-    log = host.evaluate("window.live.log")
+    assert live_eval(mover, "live => (live.role)") == "spectator"
+    log = live_eval(host, "live => (live.log)")
     stand_ins = [e for e in log if e.get("stand_in") == "timeout"]
     assert len(stand_ins) >= 3
     assert [e["seq"] for e in log] == list(range(log[0]["seq"], log[-1]["seq"] + 1))  # nothing lost, nothing twice
@@ -86,5 +89,5 @@ def test_the_countdown_the_host_s_pause_and_i_m_back(server, phone):
 
     mover.get_by_role("button", name="I'm back").click()
     expect(mover.locator("#away-note")).to_be_hidden()
-    mover.wait_for_function("() => window.live.role === 'seat'")
+    wait_live(mover, "live => live.role === 'seat'")
     assert problems == [], "\n".join(problems)

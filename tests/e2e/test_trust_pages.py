@@ -15,8 +15,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e import positions
 from tests.e2e import runbuster_helpers as rb
 from tests.e2e.conftest import ROOT
+from tests.e2e.harness import live_eval, next_draw, wait_live
 from tests.e2e.sixdice_helpers import create_table, join, seq, start, tap_flip, tap_move, view, wait_seq
 from tests.e2e.test_access import axe_check
 from tests.e2e.test_host_plays import above_the_fold, host_sits, shoot, wait_flip
@@ -27,11 +29,11 @@ SHOTS = ROOT / "docs" / "screens"
 
 
 def _page_of(pages: list[Page], seat: int) -> Page:
-    return next(p for p in pages if p.evaluate("window.live.seat") == seat)
+    return next(p for p in pages if live_eval(p, "live => (live.seat)") == seat)
 
 
 def _corrections(host: Page) -> list[dict[str, Any]]:
-    return host.evaluate("window.live.game.corrections")
+    return live_eval(host, "live => (live.game.corrections)")
 
 
 def test_the_host_corrects_a_draw_and_every_phone_says_who_acts_again(server, phone):
@@ -41,7 +43,7 @@ def test_the_host_corrects_a_draw_and_every_phone_says_who_acts_again(server, ph
     start(host, seats)
     code = re.search(r"/t/([A-Z0-9]{5})/", host.url).group(1)
     screen = phone(f"{server.url}/t/{code}/screen/", viewport={"width": 1280, "height": 720})
-    screen.wait_for_function("() => window.live && window.live.game && window.live.game.view")
+    wait_live(screen, "live => live && live.game && live.game.view")
     pages = [host, *seats]
     # Typed-in starting hands with no zero-sum group, then whatever the game waits for, until a flip's draw is typed.
     hands = [[1, 1, 2, 2, 3, 3], [-1, -1, -2, -2, -3, -3], [1, 2, 3, 1, 2, 3]]
@@ -52,7 +54,7 @@ def test_the_host_corrects_a_draw_and_every_phone_says_who_acts_again(server, ph
         at = seq(host)
         page = _page_of(seats, p["seat"]) if p.get("seat") is not None else host
         if p["kind"] == "roll":
-            start_roll = not host.evaluate("window.live.log.some((e) => e.action && e.action.type === 'flip')")
+            start_roll = not live_eval(host, "live => (live.log.some((e) => e.action && e.action.type === 'flip'))")
             tap_move(page, hands[p["seat"]] if start_roll else [2] * p["count"])
         else:
             tap_move(page)
@@ -79,14 +81,14 @@ def test_the_host_corrects_a_draw_and_every_phone_says_who_acts_again(server, ph
     # Every phone and the table screen: the notice, once, naming who must act again.
     notice = host.locator("#notice-card").inner_text()
     assert f"Corrected: {drawer}'s" in notice, notice
-    again = host.evaluate("window.live.log.filter((e) => e.notice).pop().act_again") or []
+    again = live_eval(host, "live => (live.log.filter((e) => e.notice).pop().act_again)") or []
     for page in [*pages, screen]:
         card = page.locator("#notice-card")
         expect(card).to_be_visible()
         expect(card).to_contain_text(f"Corrected: {drawer}'s")
         for s in again:
             expect(card).to_contain_text(names[s])
-        mine = page.evaluate("window.live.seat") in again
+        mine = live_eval(page, "live => (live.seat)") in again
         expect(card).to_have_class("card notice-card mine" if mine else "card notice-card")
     for s in again:
         SHOTS.mkdir(parents=True, exist_ok=True)
@@ -107,11 +109,10 @@ def test_the_host_corrects_a_draw_and_every_phone_says_who_acts_again(server, ph
     # Tapped away: gone, and a table frame (asked for again) does not bring it back.
     seats[0].locator("#notice-card [data-notice-close]").click()
     expect(seats[0].locator("#notice-card")).to_be_hidden()
-    seats[0].evaluate("window.live.send({type: 'resync_table'})")
-    seats[0].wait_for_timeout(500)
+    next_draw(seats[0], "live => live.send({type: 'resync_table'})")  # the table frame comes and is drawn
     expect(seats[0].locator("#notice-card")).to_be_hidden()
     seats[0].reload()
-    seats[0].wait_for_function("() => window.live && window.live.game && window.live.game.view")
+    wait_live(seats[0], "live => live && live.game && live.game.view")
     expect(seats[0].locator("#notice-card")).to_have_count(0)
 
 
@@ -139,32 +140,31 @@ def test_the_seated_hosts_undo_is_on_the_first_screen_and_names_the_seat(server,
     assert asked == [f"Undo {name}\u2019s flip? It stays in the list of moves, struck through."]
     for page in pages:
         expect(page.locator("#notice-card")).to_contain_text(f"Taken back: {name}'s flip.")
-    mover.wait_for_function("() => { const v = window.live.game.view; return v.pending && v.pending.kind === 'flip'; }")
+    wait_live(mover, "live => { const v = live.game.view; return v.pending && v.pending.kind === 'flip'; }")
 
 
 def _play_against_the_app(page: Page, move: str) -> None:
     """This phone's moves (by ``move``, a page function of the view) until the game is over; the app plays the rest."""
     for _ in range(400):
-        g = page.evaluate("({seq: window.live.game.seq, status: window.live.game.status})")
+        g = live_eval(page, "live => (({seq: live.game.seq, status: live.game.status}))")
         if g["status"] == "finished":
             return
-        page.evaluate(move)
-        page.wait_for_function("(n) => window.live.game.seq > n || window.live.game.status === 'finished'"
-                               " || !!window.live.pending", arg=g["seq"], timeout=15_000)
-        page.wait_for_function("() => !window.live.pending")
+        live_eval(page, move)
+        wait_live(page, "(live, n) => live.game.seq > n || live.game.status === 'finished' || !!live.pending", arg=g["seq"], timeout=15_000)
+        wait_live(page, "live => !live.pending")
     raise AssertionError("the game did not end")
 
 
-RUNBUSTER_MOVE = """() => { const v = window.live.game.view; if (!v.your_turn) return;
-  if (v.phase === 'roll') window.live.act({type: 'roll'});
-  else if (v.phase === 'choose') window.live.act({type: 'choose', straight: v.hand_options.reduce((a, b) => b.length > a.length ? b : a)});
-  else if (v.phase === 'end_turn') window.live.act({type: 'end_turn'}); }"""
+RUNBUSTER_MOVE = """live => { const v = live.game.view; if (!v.your_turn) return;
+  if (v.phase === 'roll') live.act({type: 'roll'});
+  else if (v.phase === 'choose') live.act({type: 'choose', straight: v.hand_options.reduce((a, b) => b.length > a.length ? b : a)});
+  else if (v.phase === 'end_turn') live.act({type: 'end_turn'}); }"""
 
-SIXDICE_MOVE = """() => { const v = window.live.game.view, p = v.pending || {}; if (p.seat !== v.you) return;
+SIXDICE_MOVE = """live => { const v = live.game.view, p = v.pending || {}; if (p.seat !== v.you) return;
   if (p.kind === 'flip' && v.legal_flips) { const f = v.legal_flips[0];
-    window.live.act({type: 'flip', victim: f[0], own: f[1], own_to: f[2], other: f[3], other_to: f[4]}); }
-  else if (p.kind === 'group' && v.groupings) window.live.act(Object.assign({type: 'group'}, v.groupings[0]));
-  else if (p.kind === 'keep' && v.keep_options) window.live.act({type: 'keep', keep: v.keep_options[0]}); }"""
+    live.act({type: 'flip', victim: f[0], own: f[1], own_to: f[2], other: f[3], other_to: f[4]}); }
+  else if (p.kind === 'group' && v.groupings) live.act(Object.assign({type: 'group'}, v.groupings[0]));
+  else if (p.kind === 'keep' && v.keep_options) live.act({type: 'keep', keep: v.keep_options[0]}); }"""
 
 
 @pytest.mark.parametrize("game", ["runbuster", "sixdice"])
@@ -173,8 +173,8 @@ def test_a_game_against_the_app_plays_on_past_the_first(server, phone, game):
     page.goto(f"{server.url}/play/{game}/")
     page.locator("#play-now").click()
     page.wait_for_url(re.compile(r"/t/\w+/$"))
-    page.wait_for_function("() => window.live && window.live.game && window.live.game.view && window.live.table")
-    assert page.evaluate("window.live.host") is True  # this phone is host and seat
+    wait_live(page, "live => live && live.game && live.game.view && live.table")
+    assert live_eval(page, "live => (live.host)") is True  # this phone is host and seat
     _play_against_the_app(page, RUNBUSTER_MOVE if game == "runbuster" else SIXDICE_MOVE)
     if game == "runbuster":
         button = page.get_by_role("button", name="Start the next round")
@@ -185,7 +185,7 @@ def test_a_game_against_the_app_plays_on_past_the_first(server, phone, game):
     button.scroll_into_view_if_needed()
     shoot(page, f"trust-against-app-next-{game}-360")
     button.click()
-    page.wait_for_function("() => window.live.game.number === 2 && window.live.game.status === 'playing'")
+    wait_live(page, "live => live.game.number === 2 && live.game.status === 'playing'")
     _play_against_the_app(page, RUNBUSTER_MOVE if game == "runbuster" else SIXDICE_MOVE)  # and the second game plays on too
 
 
@@ -203,26 +203,26 @@ def test_hints_show_only_on_the_phone_whose_choice_it_is(server, phone):
     pages = [host, *seats.values(), screen]
     for page in pages:
         rb.wait_started(page)
-    me = host.evaluate("window.live.seat")
+    me = live_eval(host, "live => (live.seat)")
     for _ in range(8):  # when the host's own seat begins, it rolls sixes until the turn passes (typed: no luck)
         v = rb.view(host)
         if v["current"] != me:
             break
         at = rb.seq(host)
         if v["phase"] == "roll":
-            host.evaluate("(n) => window.live.act({type: 'roll', values: Array(n).fill(6)})", v["cups"][me])
+            live_eval(host, "(live, n) => live.act({type: 'roll', values: Array(n).fill(6)})", v["cups"][me])
         elif v["phase"] == "choose":
-            host.evaluate("(s) => window.live.act({type: 'choose', straight: s})", rb.longest(v["hand_options"]))
+            live_eval(host, "(live, s) => live.act({type: 'choose', straight: s})", rb.longest(v["hand_options"]))
         else:
-            host.evaluate("window.live.act({type: 'end_turn'})")
-        host.wait_for_function("(n) => window.live.game.seq > n", arg=at)
+            live_eval(host, "live => (live.act({type: 'end_turn'}))")
+        wait_live(host, "(live, n) => live.game.seq > n", arg=at)
     v = rb.view(host)
     assert v["current"] != me and v["phase"] == "roll"
-    mover = next(p for p in seats.values() if p.evaluate("window.live.seat") == v["current"])
+    mover = next(p for p in seats.values() if live_eval(p, "live => (live.seat)") == v["current"])
     at = rb.seq(mover)
-    mover.evaluate("(n) => window.live.act({type: 'roll', values: [1, 2, 3, 3, 5, 6].slice(0, n)})", v["cups"][v["current"]])
+    live_eval(mover, "(live, n) => live.act({type: 'roll', values: [1, 2, 3, 3, 5, 6].slice(0, n)})", v["cups"][v["current"]])
     for page in pages:
-        page.wait_for_function("(n) => window.live.game.seq > n", arg=at)
+        wait_live(page, "(live, n) => live.game.seq > n", arg=at)
     expect(mover.locator(".rb-hints")).to_be_visible()  # the player whose choice it is sees the hint card
     assert rb.view(mover).get("hints")
     for page in pages:  # nobody else: not the other seat, not the seated host answering for another seat, not the screen
@@ -235,27 +235,29 @@ def test_hints_show_only_on_the_phone_whose_choice_it_is(server, phone):
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_the_last_round_is_announced_on_every_phone(server, phone, players):
-    host, link = create_table(phone, server, players=players, rounds=2, auto_balance=True, rules="Recommended")
+    # Starts two moves before the last round of a recorded game: the moment tested is the last round's start.
     names = ["Ana", "Bo", "Cy"][:players]
-    seats = [join(phone, link, name) for name in names]
-    start(host, seats)
-    code = re.search(r"/t/([A-Z0-9]{5})/", host.url).group(1)
-    screen = phone(f"{server.url}/t/{code}/screen/", viewport={"width": 1280, "height": 720})
-    screen.wait_for_function("() => window.live && window.live.game && window.live.game.view")
-    told = "() => window.live.log.some((e) => e.notice)"
-    for _ in range(200):  # each seat's phone plays its own moves, until an event announces the last round
-        if host.evaluate(told) or host.evaluate("window.live.game.status") == "finished":
+    recorded = positions.record(server, "sixdice", names, {"rules": "recommended", "rounds": 2, "auto_balance": True})
+    last = max(e["round"] for e in recorded["events"])
+    position = positions.table_at(server, recorded, positions.ends_at(recorded, lambda e: e["round"] == last) - 2)
+    host = positions.open_as(phone, server, position, "host")
+    seats = [positions.open_as(phone, server, position, seat) for seat in range(players)]
+    screen = phone(f"{server.url}/t/{position.code}/screen/", viewport={"width": 1280, "height": 720})
+    wait_live(screen, "live => live && live.game && live.game.view")
+    told = "live => live.log.some((e) => e.notice)"
+    for _ in range(20):  # each seat's phone plays its own moves, until an event announces the last round
+        if live_eval(host, told) or live_eval(host, "live => (live.game.status)") == "finished":
             break
         at = seq(host)
         for page in seats:
-            page.evaluate(SIXDICE_MOVE)
-        host.wait_for_function("(n) => window.live.game.seq > n || window.live.game.status === 'finished'", arg=at)
+            live_eval(page, SIXDICE_MOVE)
+        wait_live(host, "(live, n) => live.game.seq > n || live.game.status === 'finished'", arg=at)
         for page in seats:
-            page.wait_for_function("() => !window.live.pending")
-    event = host.evaluate("window.live.log.filter((e) => e.notice)[0]")
+            wait_live(page, "live => !live.pending")
+    event = live_eval(host, "live => (live.log.filter((e) => e.notice)[0])")
     assert event and event["notice"].startswith("Last round"), event
     for page in [host, *seats, screen]:
-        page.wait_for_function("(n) => window.live.game.seq >= n", arg=event["seq"])
+        wait_live(page, "(live, n) => live.game.seq >= n", arg=event["seq"])
         card = page.locator("#notice-card")
         expect(card).to_be_visible()
         expect(card).to_contain_text(event["notice"])
@@ -285,27 +287,16 @@ def test_a_typed_die_is_changed_by_tapping_it(server, phone):
     at = seq(page)
     page.locator('[data-act="send-roll"]').click()
     wait_seq([host], at + 1)
-    sent = host.evaluate("window.live.log[window.live.log.length - 1].action.values")
+    sent = live_eval(host, "live => (live.log[live.log.length - 1].action.values)")
     assert sent == [2, 3, 1, 2, 3, -1]
 
 
 def test_the_table_screens_end_fits_and_the_winner_is_the_largest_text(server, phone):
-    host, link = create_table(phone, server, players=2, rounds=1, auto_balance=True)
-    seats = [join(phone, link, name) for name in ("Ana", "Bo")]
-    start(host, seats)
-    code = re.search(r"/t/([A-Z0-9]{5})/", host.url).group(1)
-    screen = phone(f"{server.url}/t/{code}/screen/", viewport={"width": 1280, "height": 720})
-    screen.wait_for_function("() => window.live && window.live.game && window.live.game.view")
-    for _ in range(200):
-        if host.evaluate("window.live.game.status") == "finished":
-            break
-        at = seq(host)
-        for page in seats:
-            page.evaluate(SIXDICE_MOVE)
-        host.wait_for_function("(n) => window.live.game.seq > n || window.live.game.status === 'finished'", arg=at)
-        for page in seats:
-            page.wait_for_function("() => !window.live.pending")
-    screen.wait_for_function("() => window.live.game.status === 'finished'")
+    # Starts at the end of a recorded game: what is tested is the end screen, not the play to it.
+    recorded = positions.record(server, "sixdice", ["Ana", "Bo"], {"rounds": 1, "auto_balance": True})
+    position = positions.table_at(server, recorded)
+    screen = phone(f"{server.url}/t/{position.code}/screen/", viewport={"width": 1280, "height": 720})
+    wait_live(screen, "live => live.game.status === 'finished'")
     expect(screen.locator(".sd-end .sd-winners")).to_be_visible()
     measured = screen.evaluate("""() => {
       const sizes = [...document.querySelectorAll('body *')].filter((e) => e.offsetParent !== null
@@ -327,7 +318,7 @@ def test_a_lost_race_says_so_and_the_board_follows(server, phone):
     page = _page_of(seats, view(host)["pending"]["seat"])
     at = seq(page)
     # The phone acts on a state the table has left (its seq one behind, as when another move landed meanwhile).
-    page.evaluate("window.live.game.seq -= 1; window.live.act({type: 'roll', values: [1, 1, 2, 2, 3, 3]})")
+    live_eval(page, "live => { live.game.seq -= 1; live.act({type: 'roll', values: [1, 1, 2, 2, 3, 3]}) }")
     expect(page.locator("#toast")).to_have_text("Someone else moved first; here is the table as it is now.")  # at once
-    page.wait_for_function("(n) => window.live.game.seq === n", arg=at)  # then the board as the table is
+    wait_live(page, "(live, n) => live.game.seq === n", arg=at)  # then the board as the table is
     assert seq(host) == at  # and nothing was applied

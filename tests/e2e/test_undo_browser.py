@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import PHONE, ROOT
+from tests.e2e.harness import live_eval
 from tests.e2e.runbuster_helpers import create_table, longest, seq, take_seat, view, wait_past, wait_started
 from tests.e2e.test_access import axe_check
 
@@ -45,12 +46,12 @@ def test_take_back_then_the_host_corrects_the_roll_and_the_replay_strikes_both_t
 
     # The mover types a roll (real dice), then takes a straight.
     before = seq(mover)
-    mover.evaluate("window.live.act({type: 'roll', values: [1, 2, 3, 3, 5, 6]})")
+    live_eval(mover, "live => (live.act({type: 'roll', values: [1, 2, 3, 3, 5, 6]}))")
     wait_past(mover, before)
     expect(mover.locator("#take-back-bar")).to_be_hidden()  # a roll is information: nothing to take back, no offer
     straight = longest(view(mover)["hand_options"])
     before = seq(mover)
-    mover.evaluate("(s) => window.live.act({type: 'choose', straight: s})", straight)
+    live_eval(mover, "(live, s) => live.act({type: 'choose', straight: s})", straight)
     wait_past(mover, before)
 
     # Only the mover is offered the take-back: a labelled button above the board that says what it takes back.
@@ -97,12 +98,12 @@ def test_take_back_then_the_host_corrects_the_roll_and_the_replay_strikes_both_t
         expect(page.locator("#notice-card")).to_contain_text(f"Corrected: {name}")
         expect(page.locator("#notice-card")).to_contain_text("1 2 3 4 5 6")
         expect(page.locator("#notice-card")).not_to_contain_text("#")
-    last = host.evaluate("window.live.log[window.live.log.length - 1]")
+    last = live_eval(host, "live => (live.log[live.log.length - 1])")
     assert last["actor"] == "host" and last["action"] == {"type": "roll", "values": [1, 2, 3, 4, 5, 6]}
     expect(form).to_be_hidden()
 
     # The host closes the table; the abandoned game's replay strikes the undone moves through.
-    host.evaluate("window.live.hostCommand('close')")
+    live_eval(host, "live => (live.hostCommand('close'))")
     expect(host.locator("#closed-note")).to_be_visible()
     replay = phone(f"{server.url}/t/{code}/replay/1/#step-2")
     expect(replay.locator("#step-text s.undone")).to_be_visible()

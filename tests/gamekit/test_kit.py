@@ -25,8 +25,9 @@ from sixdice.gamekit import (
     register,
     replay,
 )
-from sixdice.gamekit.engine import REGISTRY, PlayRecord, Presentation, suggested_action
-from sixdice.gamekit.options import on_off, whole_number
+from sixdice.gamekit.engine import REGISTRY, MoveWords, PlayRecord, Presentation, suggested_action
+from sixdice.gamekit.notation import signed
+from sixdice.gamekit.options import dice_mode, on_off, whole_number
 from tests.tinygame import TINY
 
 
@@ -86,13 +87,27 @@ def test_every_presentation_hook_has_a_default():
     game = Counting()
     shown = game.presentation
     state = game.start(players=["A", "B"], options={})
-    assert shown.move_kind({"type": "count"}) == "move"
+    assert shown.moves == {} and shown.move_kind({"type": "count"}) == "move" and shown.option_labels == {}
     assert shown.move_name({"type": "count"}) == part("move")
     assert shown.lesson == "" and shown.rules_template is None and shown.rules_context() == {}
     assert shown.end_reasons == {} and shown.rule_sets == {} and shown.end_reasons_by_rules == ()
     assert shown.first_player_reference() is None
     assert shown.play_record(state, players=2) == PlayRecord()
     assert shown.plural_forms(lambda one, many, n: one if n == 1 else many) == {}
+
+
+def test_a_games_moves_are_named_from_its_one_table():
+    class Shown(Presentation):
+        moves = {"count": MoveWords("tally", "count of beans")}
+
+    shown = Shown(Counting())
+    assert (shown.move_kind({"type": "count"}), shown.move_name({"type": "count"})) == ("tally", part("count of beans"))
+    assert (shown.move_kind({"type": "other"}), shown.move_name({"type": "other"})) == ("move", part("move"))
+    for slug in ("sixdice", "runbuster"):  # each game's words come from its table: one entry per action it names
+        presentation = get_engine(slug).presentation
+        for kind, words in presentation.moves.items():
+            assert presentation.move_kind({"type": kind}) == words.kind
+            assert presentation.move_name({"type": kind}) == part(words.name)
 
 
 def test_an_engine_class_may_not_answer_a_presentation_hook():
@@ -198,3 +213,44 @@ def test_option_parsers():
     with pytest.raises(OptionsError, match="must be on or off"):
         on_off({"x": "perhaps"}, "x", label)
 
+
+def test_the_dice_mode_and_who_draws_by_default():
+    assert [dice_mode(raw) for raw in ({}, {"dice": None}, {"dice": " "}, {"dice": " Physical"}, {"dice": "app"})] == [
+        "app", "app", "app", "physical", "app"]
+    for bad in ("loaded", 1, True, ["app"]):
+        with pytest.raises(OptionsError, match='Dice must be "app"'):
+            dice_mode({"dice": bad})
+    engine = Counting()  # the kit's default: the app draws unless the table's dice are typed in
+    assert engine.app_draws({}) and engine.app_draws({"dice": "app"})
+    assert not engine.app_draws({"dice": "physical"})
+    for slug in ("sixdice", "runbuster"):  # both games parse it with the kit and take its default
+        game = get_engine(slug)
+        assert game.clean_options({"dice": " PHYSICAL "}, players=2)["dice"] == "physical"
+        assert type(game).app_draws is GameEngine.app_draws
+        with pytest.raises(OptionsError, match='Dice must be "app"'):
+            game.clean_options({"dice": "loaded"}, players=2)
+
+
+
+def test_signed_numbers_carry_a_real_minus_sign():
+    assert [signed(v) for v in (4, -3, 0, 1.5, -0.5)] == ["+4", "\u22123", "0", "+1.5", "\u22120.5"]
+
+
+def test_the_time_limit_is_the_games_to_say():
+    assert Counting().time_limit({"time_limit_minutes": 5}) is None  # the kit knows no option of that name
+    sixdice, runbuster = get_engine("sixdice"), get_engine("runbuster")
+    assert sixdice.time_limit(sixdice.clean_options({"time_limit_minutes": "45"}, players=2)) == 45
+    assert sixdice.time_limit(sixdice.clean_options({}, players=2)) is None
+    assert runbuster.time_limit(runbuster.clean_options({}, players=2)) is None
+
+
+def test_every_option_a_game_cleans_has_a_label_in_its_presentation_or_the_tables():
+    from sixdice.review.wording import TABLE_OPTION_LABELS
+
+    for slug in ("sixdice", "runbuster"):
+        engine = get_engine(slug)
+        cleaned = engine.clean_options({"rules": "custom", "refill": 1, "threes_dice": 5, "first_bonus": 1,
+                                        "last_turn_score": "on", "reverse_last_round": "on", "no_flip_back": "on"}
+                                       if slug == "sixdice" else {}, players=3)
+        unlabelled = set(cleaned) - set(engine.presentation.option_labels) - set(TABLE_OPTION_LABELS)
+        assert unlabelled == set(), slug

@@ -1,7 +1,8 @@
 """The shared code calls the declared hooks and never names one game's words.
 
 Shared: the table app (``sixdice/tables/``), the review and the players apps,
-the project's template tags, the kit itself, and the templates.  A game's
+the project's template tags, the kit itself, the templates and the shared
+scripts (``static/js/``, all but a game's own ``<slug>_*.js``).  A game's
 words (its moves, its presets, its bank...) come from its adapter or its
 presentation; a hook is called, never probed with ``getattr``/``hasattr``.
 """
@@ -14,18 +15,99 @@ from pathlib import Path
 
 import pytest
 
-from sixdice.gamekit.engine import GameEngine, Presentation
+from sixdice.gamekit.engine import REGISTRY, GameEngine, Presentation
 
 ROOT = Path(__file__).resolve().parents[2]
 
-WORDS_CHECKED = [ROOT / "sixdice" / "tables", ROOT / "sixdice" / "gamekit", ROOT / "sixdice" / "review" / "stats.py"]
-"""The modules that must hold no game's words (the brief of the sealed game interface)."""
-
 GAME_WORDS = re.compile(
-    r"\ball[ _-]threes\b|\bbanks?\b|\bpresets?\b|\bstraights?\b|\bbust(?:s|ed|ing)?\b|\bflip(?:s|ped|ping)?\b",
+    r"\ball[ _-]threes\b|\bbanks?\b|\bpresets?\b|\bstraights?\b|\bbust(?:s|ed|ing)?\b|\bflip(?:s|ped|ping)?\b"
+    r"|\b(?:time_limit_minutes|auto_balance|threes_dice|last_turn_score|reverse_last_round|no_flip_back|first_bonus)\b",
     re.IGNORECASE,
 )
-"""Six-Dice's and Run Buster's own words (whole words: "robust" is not "bust")."""
+"""Six-Dice's and Run Buster's own words (whole words: "robust" is not "bust") and Six-Dice's own options."""
+
+GAME_BRANCH = r"""["'`](?:{slugs})["'`]|\b(?:{slugs})\s*[(:]"""
+"""In a script: a game's slug as a whole string (``live.slug === "sixdice"``) or as a name (``sixdice(v) {``,
+``{runbuster: ...}``): a branch on the game.  Filled with the registered games' slugs (:func:`game_branch`)."""
+
+TEXT_SUFFIXES = (".py", ".html", ".js", ".css", ".txt")
+
+
+def game_branch() -> re.Pattern[str]:
+    return re.compile(GAME_BRANCH.format(slugs="|".join(sorted(re.escape(slug) for slug in REGISTRY))))
+
+
+def shared_files(root: Path) -> list[Path]:
+    """Every file that must hold no game's words: the table app, the kit and the review app (all of it: code,
+    templates, scripts), and the shared scripts of ``static/js`` (a game's own are named ``<slug>_*.js``)."""
+    found = []
+    for place in (root / "sixdice" / "tables", root / "sixdice" / "gamekit", root / "sixdice" / "review"):
+        found += [path for path in sorted(place.rglob("*")) if path.is_file() and path.suffix in TEXT_SUFFIXES
+                  and "migrations" not in path.parts and "__pycache__" not in path.parts]
+    games = tuple(f"{slug}_" for slug in REGISTRY)
+    found += [path for path in sorted((root / "static" / "js").glob("*.js")) if not path.name.startswith(games)]
+    return found
+
+
+def game_words(text: str) -> list[str]:
+    return [f"{n}: {line.strip()}" for n, line in enumerate(text.splitlines(), 1) if GAME_WORDS.search(line)]
+
+
+def leaks(path: Path) -> list[str]:
+    """The lines of a shared file that name a game's words, or (a script) branch on a game."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix != ".js":
+        return game_words(text)
+    branch = game_branch()
+    return [f"{n}: {line.strip()}" for n, line in enumerate(text.splitlines(), 1)
+            if GAME_WORDS.search(line) or branch.search(line)]
+
+
+def test_the_word_list_finds_game_words_and_passes_plain_english():
+    assert game_words('labels = {"all_threes": x}\nBank: 12 dice\nthe Preset\nBusted!\nflipped\na straight')  # all six
+    assert len(game_words("all threes\nbanks\npresets\nstraights\nbusts\nflips")) == 6
+    assert game_words("robust, on_commit(robust=True)\nflipside? no: a flipper\nstraightforward\nbankable") == []
+    assert len(game_words('minutes = options.get("time_limit_minutes")\n"auto_balance": x')) == 2
+
+
+def test_the_branch_finder_finds_a_branch_on_a_game():
+    branch = game_branch()
+    for line in ('const face = live.slug === "sixdice" ? a : b;', "if (game === 'runbuster') return;",
+                 "const kinds = {sixdice(v) { return 1; }};", "{runbuster: draw}"):
+        assert branch.search(line), line
+    for line in ('localStorage.getItem("sixdice.theme")', "// see sixdice/tables/pages/lessons.py", "boardFor(live.slug)"):
+        assert not branch.search(line), line
+
+
+def test_the_seam_check_fails_on_a_game_word_in_a_shared_file_and_passes_a_games_own_script(tmp_path):
+    """Planted in a copy of the layout: a branch on a game in a shared script, an option label in the review,
+    an option read by name in the tables; the game's own script may say what it likes."""
+    for folder in ("static/js", "sixdice/review/templates/review", "sixdice/tables/reads", "sixdice/gamekit"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "static/js/ranks.js").write_text('const won = game === "sixdice" ? a : b;\n')
+    (tmp_path / "static/js/sixdice_board.js").write_text('if (p.kind === "flip") flips();\n')
+    (tmp_path / "sixdice/review/templates/review/page.html").write_text('{% translate "Dice in the bank" %}\n')
+    (tmp_path / "sixdice/tables/reads/clock.py").write_text('minutes = options.get("time_limit_minutes")\n')
+    found = {path.relative_to(tmp_path).as_posix(): leaks(path) for path in shared_files(tmp_path)}
+    assert found == {
+        "sixdice/review/templates/review/page.html": ['1: {% translate "Dice in the bank" %}'],
+        "sixdice/tables/reads/clock.py": ['1: minutes = options.get("time_limit_minutes")'],
+        "static/js/ranks.js": ['1: const won = game === "sixdice" ? a : b;'],
+    }
+
+
+def test_the_seam_check_sees_the_review_and_the_shared_scripts():
+    checked = {path.relative_to(ROOT).as_posix() for path in shared_files(ROOT)}
+    assert {"sixdice/review/wording.py", "sixdice/review/stats.py", "sixdice/review/templates/review/stats.html",
+            "sixdice/tables/reads/timer_clock.py", "static/js/ranks.js", "static/js/lesson.js",
+            "static/js/correct_roll.js", "static/js/coach.js"} <= checked
+    assert not any(name.startswith(("static/js/sixdice_", "static/js/runbuster_")) for name in checked)
+
+
+@pytest.mark.parametrize("path", shared_files(ROOT), ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_shared_file_names_a_games_words(path):
+    assert leaks(path) == []
+
 
 PROBING_CHECKED = [
     ROOT / "sixdice" / "tables", ROOT / "sixdice" / "review", ROOT / "sixdice" / "players",
@@ -44,21 +126,6 @@ def python_files(places: list[Path]) -> list[Path]:
         found = [place] if place.is_file() else sorted(place.rglob("*.py"))
         files += [path for path in found if "migrations" not in path.parts]
     return files
-
-
-def game_words(text: str) -> list[str]:
-    return [f"{n}: {line.strip()}" for n, line in enumerate(text.splitlines(), 1) if GAME_WORDS.search(line)]
-
-
-def test_the_word_list_finds_game_words_and_passes_plain_english():
-    assert game_words('labels = {"all_threes": x}\nBank: 12 dice\nthe Preset\nBusted!\nflipped\na straight')  # all six
-    assert len(game_words("all threes\nbanks\npresets\nstraights\nbusts\nflips")) == 6
-    assert game_words("robust, on_commit(robust=True)\nflipside? no: a flipper\nstraightforward\nbankable") == []
-
-
-@pytest.mark.parametrize("path", python_files(WORDS_CHECKED), ids=lambda p: str(p.relative_to(ROOT)))
-def test_no_shared_module_names_a_games_words(path):
-    assert game_words(path.read_text(encoding="utf-8")) == []
 
 
 def probed_hooks(source: str) -> list[str]:

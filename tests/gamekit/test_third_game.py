@@ -107,7 +107,7 @@ def test_replay_of_the_game_and_its_page(client):
     payload = response.context["payload"]
     last = payload["steps"][-1]
     assert last["view"]["total"] == game.state["total"]
-    assert last["picture"]["facts"] == [["total", str(game.state["total"])]]
+    assert last["picture"]["facts"] == [["Total", str(game.state["total"])]]
     assert [d["v"] for d in last["picture"]["hands"][0]["loose"]] == game.state["deals"]
     assert client.get(reverse("tables:rules", args=["tiny"])).status_code == 404  # no rules page offered
 

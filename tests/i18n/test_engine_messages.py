@@ -90,7 +90,11 @@ def test_every_sixdice_options_error_is_translated(raw, players, french):
 def test_run_buster_options_and_moves_are_translated():
     with pytest.raises(OptionsError) as info:
         RUNBUSTER.clean_options({"dice": "cards"}, players=2)
-    assert _in("nl", info.value) == "Optie 'dice' moet 'app' of 'physical' zijn, niet 'cards'."
+    assert _in("nl", info.value) == ("Dobbelstenen moeten \"app\" (de app gooit) of \"physical\" (echte dobbelstenen) "
+                                      "zijn, niet 'cards'.")  # the kit's dice option, as Six-Dice says it
+    with pytest.raises(OptionsError) as info:
+        RUNBUSTER.clean_options({"series": "maybe"}, players=2)
+    assert _in("fr", info.value) != str(info.value) and "maybe" in _in("fr", info.value)
     state = RUNBUSTER.start(players=["Ana", "Bo"], options={"dice": "physical"})
     with pytest.raises(IllegalMove) as info:
         RUNBUSTER.apply(state, {"type": "roll", "values": [1, 2]}, actor=0)
@@ -116,7 +120,7 @@ def test_an_options_error_on_the_create_form_is_shown_in_french(how):
     assert "The bank must hold" not in page
     response = client.post("/new/runbuster/", {"players": "2", "dice": "cards"})
     assert response.status_code == 400
-    assert "doit être" in response.content.decode() and "must be" not in response.content.decode()
+    assert "Les dés doivent être" in response.content.decode() and "must be" not in response.content.decode()
 
 
 # ---------------------------------------------------------------- over the WebSocket

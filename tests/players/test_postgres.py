@@ -5,29 +5,18 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import require_binary
-from tests.load.infra import ROOT, Postgres, base_env, migrate, postgres_bindir
+from tests.load.infra import ROOT, Postgres, base_env, migrate
 
 pytestmark = pytest.mark.server
 
 TABLES = 15  # per process
 
 
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[Postgres]:
-    bindir = postgres_bindir()
-    require_binary(f"{bindir}/initdb" if bindir else "initdb", "the rating concurrency test needs PostgreSQL")
-    pg = Postgres()
-    try:
-        pg.start()
-        yield pg
-    finally:
-        pg.stop()
+NEEDS_POSTGRES = "the rating concurrency test needs PostgreSQL"  # the shared throwaway server (tests/conftest.py, postgres)
 
 
 def run(env: dict[str, str], *args: str) -> str:

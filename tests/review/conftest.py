@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import pytest
 
 from sixdice.gamekit.engine import get_engine
-from sixdice.rules.game import State, default_action, random_flip
+from sixdice.rules.game import State, default_action, random_flip, roll_action
 from sixdice.tables.core.keys import Credentials
 from sixdice.tables.models import Game, Table
 from sixdice.tables.writes import checked_path, services
@@ -30,7 +30,10 @@ def _next_action(engine_slug: str, state: dict, seat: int, rng: random.Random) -
     if engine_slug == "sixdice":
         st = State.from_dict(state)
         assert st.pending is not None
-        action = random_flip(st, rng) if st.pending.kind == "flip" else default_action(st)
+        if st.pending.kind == "roll":  # real dice: the seat types in what it rolled
+            action = roll_action(st, rng)
+        else:
+            action = random_flip(st, rng) if st.pending.kind == "flip" else default_action(st)
         assert action is not None
         return action
     return {"type": "add", "n": rng.choice((1, 2))}

@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils.html import escape
 
+from sixdice.gamekit.engine import get_engine
 from sixdice.review.admin import LOG_PAGE
 from sixdice.review.stats import end_reason_label
 from sixdice.review.wording import option_rows
@@ -78,7 +79,7 @@ def test_game_page_shows_everything(staff, games):
         for name in game.players:
             assert name in html
         assert end_reason_label(game.engine, game.end_reason) in html  # in words, not the code
-        for label, value in option_rows(game.options):  # options in words, not their keys
+        for label, value in option_rows(game.options, get_engine(game.engine)):  # options in words, not their keys
             assert f"<dt>{escape(label)}</dt><dd>{escape(value)}</dd>" in html
         assert "time_limit_minutes" not in html and "auto_balance" not in html
         assert 'class="die"' in html  # hands drawn as dice

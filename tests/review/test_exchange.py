@@ -31,7 +31,7 @@ def _without_code(doc: dict) -> dict:
 def test_document_holds_everything(request, fixture):
     game = request.getfixturevalue(fixture)
     doc = exchange.export_game(game)
-    assert doc["format"] == "sixdice-game" and doc["version"] == exchange.VERSION == 3
+    assert doc["format"] == "sixdice-game" and doc["version"] == exchange.VERSION == 4
     assert doc["game"]["engine"] == game.engine and doc["game"]["options"] == game.options
     assert [p["name"] for p in doc["players"]] == game.players
     assert len(doc["events"]) == game.seq

@@ -175,5 +175,5 @@ def test_turns_and_picture_for_the_review_pages():
     state = ENGINE.apply(state, {"type": "choose", "straight": [1, 2, 3, 4, 5]}, actor=0)
     picture = ENGINE.presentation.picture(state)
     assert [h.loose for h in picture.hands] == [(1, 2, 3, 4, 5), (), ()]
-    assert dict(picture.facts)["roll"] == "1 2 3 4 5 5 (Ana)"
+    assert dict(picture.facts)["Roll"] == "1 2 3 4 5 5 (Ana)"
     assert ENGINE.presentation.die_face(4).text == "4" and ENGINE.presentation.die_face(4).tone == "pip"

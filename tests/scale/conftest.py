@@ -20,24 +20,19 @@ from typing import Any
 import psycopg
 import pytest
 
-from tests.conftest import require_binary
+from tests.conftest import require_binary, throwaway_postgres
 from tests.load.clients import SeatClient, next_action
-from tests.load.infra import ROOT, Daphne, Postgres, Redis, base_env, migrate, postgres_bindir, raise_fd_limit
+from tests.load.infra import ROOT, Daphne, Postgres, Redis, base_env, migrate, raise_fd_limit
 
 pytestmark = pytest.mark.server
 
 
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[Postgres]:
+    """One throwaway server for the whole multi-process suite (the clusters share it)."""
     require_binary("redis-server", "the multi-process tests share state through Redis")
-    bindir = postgres_bindir()
-    require_binary(f"{bindir}/initdb" if bindir else "initdb", "the multi-process tests share a PostgreSQL database")
-    pg = Postgres()
-    try:
-        pg.start()
+    with throwaway_postgres("the multi-process tests share a PostgreSQL database") as pg:
         yield pg
-    finally:
-        pg.stop()
 
 
 @dataclass

@@ -377,7 +377,7 @@ def test_picture_and_faces_for_the_review_pages():
     assert [h.groups for h in picture.hands] == [((3, -3),), ((2, -2),), ((1, -1),)]
     assert [h.loose for h in picture.hands] == [(1,), (1,), ()]
     assert [h.score for h in picture.hands] == [1, 1, 0]
-    assert dict(picture.facts)["bank"] == "10"
+    assert dict(picture.facts)["Bank"] == "10"
     assert (ENGINE.presentation.die_face(2).text, ENGINE.presentation.die_face(2).tone) == ("+2", "pos")
     assert (ENGINE.presentation.die_face(-3).text, ENGINE.presentation.die_face(-3).tone) == ("\u22123", "neg")
 
@@ -394,8 +394,7 @@ def test_the_state_is_parsed_once_per_move(monkeypatch):
     while (system := engine.system_action(stored, opts, rng)) is not None:  # the start rolls
         stored = json.loads(json.dumps(engine.apply(stored, system, actor=SYSTEM)))
     parsed = []
-    real = State.from_dict.__func__  # type: ignore[attr-defined]
-    monkeypatch.setattr(State, "from_dict", classmethod(lambda cls, d: parsed.append(1) or real(cls, d)))
+    monkeypatch.setattr(engine._state, "parse", lambda d: parsed.append(1) or State.from_dict(d))
 
     # What services.apply_action does with one flip, on a state loaded from the database:
     state = json.loads(json.dumps(stored))
@@ -443,3 +442,24 @@ def test_ranks_of_a_finished_game():
     over = replace(st, winners=(2,), end_reason="rounds", pending=None)
     assert ENGINE.final_ranks(over.to_dict(), players=3) == [2, 2, 1]
     assert ENGINE.final_ranks(replace(over, winners=(0, 1)).to_dict(), players=3) == [1, 1, 2]
+
+
+def test_a_hint_is_searched_once_per_position_and_handed_out_as_a_copy(monkeypatch):
+    """The search is deterministic and every connection views the same position: the second ask is remembered."""
+    from sixdice import engine as adapter
+    from sixdice.rules import bots
+
+    adapter._hint.cache_clear()
+    searched = []
+    real = bots.hint
+    monkeypatch.setattr(bots, "hint", lambda st: searched.append(1) or real(st))
+    state = turn_state()
+    seat = min(ENGINE.actors(state))
+    first = ENGINE.hint(state, seat)
+    assert first is not None and first["kind"] == "flip" and first["action"]["type"] == "flip"
+    first["kind"] = "changed by a caller"
+    again = ENGINE.hint(json.loads(json.dumps(state)), seat)  # the same position, read again from the database
+    assert again is not None and again["kind"] == "flip"
+    assert searched == [1]
+    assert ENGINE.hint(state, (seat + 1) % 3) is None  # not that seat's decision: no search
+    assert searched == [1]

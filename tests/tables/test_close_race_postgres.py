@@ -13,27 +13,16 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import require_binary
-from tests.load.infra import ROOT, Postgres, base_env, migrate, postgres_bindir
+from tests.load.infra import ROOT, Postgres, base_env, migrate
 
 pytestmark = pytest.mark.server
 
 
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[Postgres]:
-    bindir = postgres_bindir()
-    require_binary(f"{bindir}/initdb" if bindir else "initdb", "the close race is real only on PostgreSQL")
-    pg = Postgres()
-    try:
-        pg.start()
-        yield pg
-    finally:
-        pg.stop()
+NEEDS_POSTGRES = "the close race is real only on PostgreSQL"  # the shared throwaway server (tests/conftest.py, postgres)
 
 
 def test_a_move_in_flight_when_the_table_closes_is_refused_stale_and_changes_nothing(postgres: Postgres,

@@ -10,7 +10,9 @@ runs on a :class:`TestClock` that the test moves through
 
 - *time* is the real time plus an offset that only the test adds to
   (``advance``), so a 30-second turn timer runs out when the test advances
-  30 seconds, not 30 seconds later;
+  30 seconds, not 30 seconds later.  The whole server process reads that
+  time (:func:`install`: Django's ``timezone.now``), so what it stamps (an
+  event, a table change) and what it measures against the stamps agree;
 - *bots* keep the server's pace by default (the browser tests' shared
   server sets ``SIXDICE_BOT_DELAY=0``: they move at once, and a test that
   waits for a bot's move waits for the move, never for a delay); a test that
@@ -67,7 +69,7 @@ class TestClock(Clock):
         self._waiters: list[asyncio.Future[None]] = []
 
     def now(self) -> datetime:
-        return timezone.now() + timedelta(seconds=self.offset)
+        return _real_now() + timedelta(seconds=self.offset)
 
     # -------------------------------------------------------------- the test's side
 
@@ -140,6 +142,7 @@ def _settle(waiter: asyncio.Future[None]) -> None:
         waiter.set_result(None)
 
 
+_real_now = timezone.now
 _REAL = Clock()
 _TEST: TestClock | None = None
 
@@ -163,3 +166,9 @@ def test_clock() -> TestClock:
 
 
 test_clock.__test__ = False  # type: ignore[attr-defined]  # not a test function
+
+
+def install() -> None:
+    """On a test server with the test clock: the process's time (``timezone.now``) is the test clock's."""
+    if getattr(settings, "SIXDICE_TEST_CLOCK", False):
+        timezone.now = test_clock().now

@@ -18,6 +18,8 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.template import TemplateDoesNotExist
+from django.template.loader import select_template
 from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
@@ -102,7 +104,11 @@ def _payload(engine: GameEngine, lesson: kit.Lesson, progress: dict[str, Any], *
 @never_cache
 def learn_page(request: HttpRequest, game: str) -> HttpResponse:
     engine, lesson = lesson_for(game)
-    return render(request, "tables/learn.html", {"engine": engine, "steps": len(lesson.steps)})
+    try:  # the game's own aside under the lesson (Six-Dice: ordinary dice), when it has one
+        aside = select_template([f"{engine.slug}/_lesson_aside.html"]).template.name
+    except TemplateDoesNotExist:
+        aside = ""
+    return render(request, "tables/learn.html", {"engine": engine, "steps": len(lesson.steps), "aside": aside})
 
 
 def learn_home(request: HttpRequest) -> HttpResponse:

@@ -11,10 +11,11 @@ template has no rules page.
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import render
 from django.template.loader import select_template
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from sixdice.gamekit.engine import REGISTRY
 
@@ -46,3 +47,29 @@ def rules_page(request: HttpRequest, game: str) -> HttpResponse:
         **engine.presentation.rules_context(),
     }
     return render(request, template.template.name, context)
+
+
+STICKER_PAPERS = ("a4", "letter")
+STICKER_TYPES = {"pdf": "application/pdf", "svg": "image/svg+xml"}
+
+
+def sticker_sheet(request: HttpRequest, game: str, fmt: str) -> HttpResponse:
+    """The game's printable sticker sheet (``?paper=a4|letter&size=<mm>``), drawn by the game's presentation."""
+    engine = REGISTRY.get(game)
+    sizes = engine.presentation.sticker_sizes if engine is not None else ()
+    if engine is None or not sizes or fmt not in STICKER_TYPES:
+        raise Http404("There is no such sticker sheet.")
+    paper = request.GET.get("paper") or STICKER_PAPERS[0]
+    size = request.GET.get("size") or str(sizes[0])
+    if paper not in STICKER_PAPERS or size not in {str(z) for z in sizes}:
+        return HttpResponseBadRequest(
+            _("The sticker sheet is printed on A4 or Letter paper, for dice of %(sizes)s mm.")
+            % {"sizes": ", ".join(str(z) for z in sizes)}, content_type="text/plain; charset=utf-8")
+    body = engine.presentation.sticker_sheet(paper, int(size), fmt)
+    if body is None:
+        raise Http404("There is no such sticker sheet.")
+    response = HttpResponse(body, content_type=STICKER_TYPES[fmt])
+    name = f"{game}-stickers-{size}mm-{paper}.{fmt}"
+    response["Content-Disposition"] = f'inline; filename="{name}"'
+    response["Cache-Control"] = "public, max-age=86400"
+    return response

@@ -8,14 +8,15 @@ from typing import Any
 from urllib.parse import urljoin
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from sixdice.gamekit.engine import REGISTRY, get_engine
+from sixdice.gamekit.engine import REGISTRY, GameEngine, get_engine
 from sixdice.gamekit.errors import GameError
 from sixdice.tables.core import i18n, keys
 from sixdice.tables.core.app_levels import LEVELS, strength_for
@@ -127,9 +128,40 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
         [f"{engine.slug}/new_table.html", "tables/new_table.html"],  # a game without its own form gets the generic one
         {"engine": engine, "error": error, "values": values, "player_range": range(engine.min_players, engine.max_players + 1),
          "bot_range": range(0, engine.max_players), "levels": LEVELS,
+         # after a refused POST, for what the form sent; a fresh form asks dice_needed from its script (the form's
+         # defaults are the game's template's)
+         "need": _needs(engine, values, capacity) if request.method == "POST" else None,
          "coach_rounds": engine.coach_options({}).get("rounds")},  # what a coached first game plays, said on the form
         status=400 if error else 200,
     )
+
+
+def _needs(engine: GameEngine, values: dict[str, Any], players: int) -> dict[str, Any] | None:
+    """What the form says of the dice a table with these options uses (the game's ``dice_needed``), or why it
+    cannot say (``{"error": ...}``: the options are refused, and creating the table would say so too)."""
+    options = {key: value for key, value in values.items() if key not in ("turn_timer", "bots", "bot_level", "host_name")}
+    try:
+        need = engine.presentation.dice_needed(options, players=players)
+    except GameError as exc:
+        return {"error": i18n.game_error_message(exc)}
+    return need
+
+
+@require_http_methods(["GET"])
+def dice_needed(request: HttpRequest, game: str) -> HttpResponse:
+    """The new-table form's "how many dice" for the options it holds now (a GET of the form's fields)."""
+    try:
+        engine = get_engine(game)
+    except GameError:
+        raise Http404(_("There is no such game.")) from None
+    values = {key: request.GET.get(key) for key in request.GET}
+    try:
+        players = int(values.pop("players", "") or 0)
+    except ValueError:
+        players = 0
+    need = _needs(engine, values, players)
+    html = render_to_string(f"{engine.slug}/_dice_needed.html", {"need": need}, request) if need else ""
+    return JsonResponse({"html": html})
 
 
 def _join_url(request: HttpRequest, table: Table) -> str:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sixdice.gamekit.engine import GameEngine
-from sixdice.gamekit.notation import Part, gettext_noop, ngettext, part, plural_part
+from sixdice.gamekit.notation import Part, gettext_noop, ngettext, part, plural_part, signed
 
 
 @dataclass(frozen=True)
@@ -77,10 +77,6 @@ def whose_moves(engine: GameEngine, players: Sequence[str], moves: Sequence[Move
     return _semicolons(said)
 
 
-def _signed(value: int) -> str:
-    return f"{value:+d}".replace("-", "\u2212") if value else "0"
-
-
 def _dice(engine: GameEngine, values: Sequence[Any]) -> str:
     return " ".join(engine.presentation.die_face(v).text if isinstance(v, int) else str(v) for v in values)
 
@@ -117,7 +113,7 @@ def notice(
               and was[s].score != now[s].score]
     if scored:
         hands = [part(gettext_noop("%(name)s %(value)s (was %(before)s)"), name=_name(players, s),
-                      value=_signed(now[s].score or 0), before=_signed(was[s].score or 0)) for s in scored]
+                      value=signed(now[s].score or 0), before=signed(was[s].score or 0)) for s in scored]
         sentences.append(part(gettext_noop("Hands now: %(hands)s."), hands=and_list(hands)))
     again: list[int] = []
     if engine.random_actions and not engine.app_draws(options):  # real dice: the table must follow the screen

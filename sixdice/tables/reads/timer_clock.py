@@ -213,15 +213,16 @@ def frame_part(table: Table, game: Game | None, seats: Sequence[Seat], last_even
 def time_limit_part(table: Table, game: Game | None, *, at: datetime | None = None) -> dict[str, Any] | None:
     """The game's time limit in a table frame (``time_limit``): ``{"minutes", "left_ms"}``, or ``None``.
 
-    The table's option ``time_limit_minutes`` counted from the game's start, while the game is played.
+    The game's time limit (its engine's ``time_limit`` of the table's options) counted from the game's start,
+    while the game is played.
     Sent as the time left, worked out here as the turn timer's is (every server process alike, from the
     database): the page counts it down from when it arrived, whatever the phone's own clock says.  At 0
     the time is up and the host may end the game.
     """
-    minutes = (table.options or {}).get("time_limit_minutes")
-    if not isinstance(minutes, int) or isinstance(minutes, bool) or minutes <= 0:
-        return None
     if game is None or game.status != Game.Status.PLAYING:
+        return None
+    minutes = get_engine(table.game).time_limit(table.options or {})
+    if minutes is None:
         return None
     deadline = game.started_at + timedelta(minutes=minutes)
     left = max(0, int((deadline - (at or now())).total_seconds() * 1000))

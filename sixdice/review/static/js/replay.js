@@ -121,7 +121,7 @@ function replayViewer(app) {
     const box = el("div", {class: "card replay-board"});
     const hands = picture && Array.isArray(picture.hands) ? picture.hands : [];
     if (hands.length) {
-      const facts = (picture.facts || []).map(([key, value]) => `${T[key] || key}: ${value}`);
+      const facts = (picture.facts || []).map(([label, value]) => `${label}: ${value}`);  // labels translated by the server
       if (facts.length) box.append(el("p", {}, facts.join(" · ")));
       hands.forEach((hand, seat) => {
         const groups = (hand.groups || []).map((g) => el("span", {class: "group"}, g.map(die)));
