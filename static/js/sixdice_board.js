@@ -337,7 +337,7 @@ function keypad(live, v, asHost) {
     heading: el("p", {class: "sd-step"}, asHost ? tr("keyFor", {n, name: who(v, p.seat), what}) : tr("keyYou", {n, what})),
     slot: (x) => (x === undefined ? el("span", {class: "die empty"}, "?") : die(live, x)),
     key: (f) => ({class: "die " + (f > 0 ? "pos" : "neg") + (pips ? " pipface" : ""), body: faceBody(f)}),
-    back: {attrs: {class: "secondary", "data-act": "undo"}, name: (x) => (x === undefined ? tr("undo") : tr("undoDie", {die: fmt(x)}))},
+    back: {attrs: {class: "secondary", "data-act": "undo"}, name: (x) => (x === undefined ? tr("undo") : tr("undoDie", {die: faceText(x)}))},
     send: {attrs: {class: "primary", "data-act": "send-roll"}, body: tr("send")},
     backFirst: true, draw: () => live.draw(),
     submit: (values) => live.act({type: "roll", values}, asHost),
