@@ -52,6 +52,7 @@ ACTION_SCHEMA: dict[str, dict[str, Field]] = {
     "roll": {"values": Field("ints", required=False, nullable=True, low=1, high=6)},
     "choose": {"straight": Field("ints", low=1, high=6)},
     "end_turn": {},
+    "end_now": {},
 }
 """Every action a phone or the host may send, with its exact fields (anything else is refused)."""
 
@@ -70,7 +71,7 @@ class RunBusterPresentation(Presentation):
 
     lesson = "runbuster.lesson"
     rules_template = "rules/runbuster"
-    end_reasons = {"full_straight": gettext_noop("Full straight")}
+    end_reasons = {"full_straight": gettext_noop("Full straight"), "ended": gettext_noop("The host ended the game")}
     option_labels = {"hints": gettext_noop("Hints"), "series": SERIES_LABEL}
     moves = {
         "roll": MoveWords("roll", gettext_noop("roll")),
@@ -189,6 +190,8 @@ class RunBusterEngine(GameEngine):
         kind = action.get("type")
         if actor == SYSTEM:
             pass
+        elif kind == "end_now":
+            pass  # only the host (checked below)
         elif actor == HOST:
             if not (kind == "roll" and mode == "physical"):
                 raise NotAllowed(gettext_noop("The host may only type in the dice rolled at the table."))
@@ -197,11 +200,17 @@ class RunBusterEngine(GameEngine):
                 raise NotAllowed(gettext_noop("It is %(name)s's turn."), params={"name": names[s.current]})
         else:
             raise NotAllowed(gettext_noop("Unknown sender %(actor)s."), params={"actor": repr(actor)})
+        if kind == "end_now" and actor != HOST:
+            raise NotAllowed(gettext_noop("Only the host can end the game."))
         try:
             new = rules.apply(s, action)
         except rules.IllegalAction as exc:
             raise IllegalMove(exc.msgid, params=exc.params) from None
         return self._dump(state, new)
+
+    def end_action(self, state: Mapping[str, Any], *, time_up: bool = False) -> JSON | None:
+        """The host ends the round now (``end_now``): the hands as they stand decide (:func:`rules.end_now`)."""
+        return None if self._state(state).over else {"type": "end_now"}
 
     def complete_action(
         self,
@@ -385,6 +394,14 @@ class RunBusterEngine(GameEngine):
         if kind == "end_turn":
             return [moved_by(part(gettext_noop("%(name)s ends the turn"), name=who), seat, "end_turn",
                              gettext_noop("ends the turn"))]
+        if kind == "end_now":
+            try:
+                after = rules.apply(s, action)
+            except rules.IllegalAction:
+                return [part(gettext_noop("The host ended the round"))]
+            assert after.loser is not None
+            return [part(gettext_noop("The host ended the round: the hands as they stand decide; %(loser)s loses "
+                                      "the round"), loser=_roller_name(names, after.loser))]
         return [part(gettext_noop("%(name)s: %(kind)s"), name=who, kind=kind)]
 
     def outcome(self, state: Mapping[str, Any]) -> Outcome | None:
@@ -394,7 +411,7 @@ class RunBusterEngine(GameEngine):
         assert s.loser is not None
         return Outcome(
             winners=(s.finished[0],),
-            end_reason="full_straight",
+            end_reason="ended" if s.ended else "full_straight",
             places=s.finished + (s.loser,),
             loser=s.loser,
         )

@@ -71,6 +71,7 @@ ACTION_SCHEMA: dict[str, dict[str, Field]] = {
               "loose": Field("ints", required=False, nullable=True, low=-6, high=6), "seat": _SEAT},
     "keep": {"keep": Field("ints", low=0, high=999), "seat": _SEAT},
     "end_on_time": {"seat": _SEAT},
+    "end_now": {"seat": _SEAT},
 }
 """Every action a phone or the host may send, with its exact fields (anything else is refused)."""
 
@@ -98,6 +99,7 @@ class SixDicePresentation(Presentation):
         "all_threes": gettext_noop("All threes"),
         "rounds": gettext_noop("All rounds played"),
         "time": gettext_noop("Time is up"),
+        "ended": gettext_noop("The host ended the game"),
     }
     rule_sets = {  # the presets of sixdice.rules.variants, and any other house rules
         "as_written": gettext_noop("As written"),
@@ -161,7 +163,7 @@ class SixDicePresentation(Presentation):
                           highest_wins=None if st.end_reason == "all_threes" else True, note=note)
 
     def rules_context(self) -> JSON:
-        """Bank sizes of the usual game, per number of players (the rules page shows them with plural forms)."""
+        """The dice in the usual game (the bank's size), per number of players (the rules page's table)."""
         players = range(self.engine.min_players, self.engine.max_players + 1)
         return {"bank_examples": [{"players": n, "dice": BANK_PER_PLAYER * n} for n in players]}
 
@@ -331,6 +333,13 @@ class SixDiceEngine(GameEngine):
         minutes = options.get("time_limit_minutes")
         return minutes if isinstance(minutes, int) and not isinstance(minutes, bool) and minutes > 0 else None
 
+    def end_action(self, state: Mapping[str, Any], *, time_up: bool = False) -> JSON | None:
+        """The host ends the game now: on time (``end_on_time``, R10) once the time limit is up, else early
+        (``end_now``); either way the largest absolute hand value wins, as at the round limit."""
+        if self._state(state).over:
+            return None
+        return {"type": "end_on_time" if time_up else "end_now"}
+
     def system_reason(self, action: Mapping[str, Any]) -> str:
         """The app ends a game on time (``end_on_time``, R10); it rolls app dice and balances by default."""
         return TIMEOUT if action.get("type") == "end_on_time" else super().system_reason(action)
@@ -394,6 +403,9 @@ class SixDiceEngine(GameEngine):
         if kind == "end_on_time":
             if actor not in (HOST, SYSTEM):
                 raise NotAllowed(gettext_noop("Only the host can end the game on time."))
+        elif kind == "end_now":
+            if actor != HOST:
+                raise NotAllowed(gettext_noop("Only the host can end the game."))
         elif kind in ("roll", "flip", "group", "keep") and st.pending is not None:
             self._permit(st, kind, actor)
         try:
@@ -655,6 +667,8 @@ class SixDiceEngine(GameEngine):
         """
         v = Variants.from_dict(options)
         bank = options.get("bank") or BANK_PER_PLAYER * players
+        # ``bank`` is the bank's size: every die in the game (the bank and the hands); the board's "Bank: n dice"
+        # is what the bank holds now, so a page that shows this figure says "dice in the game".
         return {"preset": preset_of(v, bank / players, players), "variants": v.to_dict(), "bank": bank}
 
     def rule_set(self, options: Mapping[str, Any], *, players: int) -> str:

@@ -7,9 +7,15 @@ groups, the rarer colour paired, keep two, a pair from the bank); the bank
 running low; all threes; the last round; and a closing question on the rounds,
 who starts, the last round under the rules in force and whom it pays to flip.
 
-The order follows a table's default options: automatic balancing is off unless
-the table turns it on, so the balancing choices are taught, each with the note
-that at a table with automatic balancing the app makes them.  The board offers
+The lesson teaches the rules a new table starts on: every position is played
+under the recommended preset for two players (:data:`RULES`, read from
+:data:`sixdice.rules.variants.PRESETS`, as the new-table form's default is),
+and the numbers it teaches (how many dice all threes needs, the bank's refill)
+are read from that preset, never written into the text; the lesson says so
+(:data:`ABOUT`: at your table the host may choose otherwise).  The order follows
+a table's default options: automatic balancing is off unless the table turns
+it on, so the balancing choices are taught, each with the note that at a table
+with automatic balancing the app makes them.  The board offers
 only the engine's legal moves (:func:`offers`); a refused tap is explained in
 one plain sentence about the position (:func:`explain`).
 """
@@ -27,8 +33,14 @@ from .engine import ENGINE
 from .rules import Hand, State, apply, position
 from .rules.dice import FACES
 from .rules.game import legal_actions
+from .rules.variants import Variants, preset
 
 NAMES = ("Ana", "Bea")  # the learner plays Ana (the page says "you")
+RULES_PRESET = "recommended"  # the preset the new-table form starts on (templates/sixdice/_house_rules_form.html)
+RULES: Variants = preset(RULES_PRESET, len(NAMES))[0]
+"""The house rules every position of the lesson plays (the recommended preset for two players)."""
+ABOUT = gettext_noop("This lesson teaches the recommended rules, those a new table starts on; at your table the host "
+                     "may choose otherwise.")
 
 
 def _dump(st: State) -> dict[str, Any]:
@@ -41,7 +53,8 @@ def _st(state: Mapping[str, Any]) -> State:
 
 def _at(hands: Sequence[Hand], *, bank: int = 10, rounds: int = 12, round: int = 1, moved: int = 0,
         then: Sequence[Mapping[str, Any]] = (), players: Sequence[str] = NAMES) -> dict[str, Any]:
-    st = position(list(hands), bank=bank, players=players, rounds=rounds, round=round, moved=moved, dice="physical")
+    st = position(list(hands), bank=bank, players=players, rounds=rounds, round=round, moved=moved, dice="physical",
+                  variants=RULES)
     for action in then:
         st = apply(st, action)
     return _dump(st)
@@ -108,7 +121,8 @@ def explain(state: Mapping[str, Any], seat: int, action: Mapping[str, Any]) -> P
 
 
 REASONS = {
-    "%(name)s's hand was regrouped": gettext_noop("%(name)s's dice changed, so the hand was balanced again"),
+    "%(name)s's hand was regrouped": gettext_noop("%(name)s's hand was balanced again: its groups changed, and "
+                                                  "there was only one way to make them"),
     "%(name)s takes a pair from the bank: %(group)s": gettext_noop(
         "%(name)s's dice were all one colour, so no group could be made: a pair from the bank, %(group)s"),
 }
@@ -251,21 +265,24 @@ def steps() -> tuple[Step, ...]:
         ),
         Step(
             key="bank",
-            title=gettext_noop("The bank runs low"),
+            title=gettext_noop("An empty bank"),
             ask=gettext_noop("The bank is empty. Make any flip and watch what happens to the draw."),
             done=gettext_noop("No draw: when the bank is too short for a step, that step is skipped and the game "
-                              "goes on."),
+                              "goes on. Under the recommended rules the bank refills at the start of every round, "
+                              "to %(refill)s dice per player."),
+            args={"refill": RULES.refill},
             state=_at([Hand(((1, -1),), (2, 2)), Hand(((3, -3),), (1, 1))], bank=0),
             goal=_no_draw,
         ),
         Step(
             key="threes",
             title=gettext_noop("Win at once: all threes"),
-            ask=gettext_noop("Six or more dice that are all +3 (or all −3) win at once. Make every one of your "
-                             "dice +3."),
+            ask=gettext_noop("Under the recommended rules, %(threes)s or more dice that are all +3 (or all −3) win "
+                             "at once. Make every one of your dice +3."),
+            args={"threes": RULES.threes_dice},
             done=gettext_noop("You win: your −3 became +3, Bea's +3 went down to −3, and all your dice are +3."),
             wrong=gettext_noop("Not yet all threes: make your −3 a +3, and one of Bea's +3 a −3."),
-            state=_at([Hand(((3, -3),), (3, 3, 3, 3, 3)), Hand(((1, -1),), (3, 2))]),
+            state=_at([Hand(((3, -3),), (3,) * (RULES.threes_dice - 2)), Hand(((1, -1),), (3, 2))]),
             goal=_threes,
         ),
         Step(
@@ -298,4 +315,5 @@ def steps() -> tuple[Step, ...]:
     )
 
 
-LESSON = Lesson(slug="sixdice", steps=steps(), roll_for=roll_for, offers=offers, explain=explain, reasons=REASONS)
+LESSON = Lesson(slug="sixdice", steps=steps(), roll_for=roll_for, offers=offers, explain=explain, reasons=REASONS,
+                about=ABOUT)

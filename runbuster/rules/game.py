@@ -56,6 +56,7 @@ class State:
     finished: tuple[int, ...] = ()
     loser: int | None = None
     turns: int = 0  # rolls made so far
+    ended: bool = False  # the host ended the round early (``end_now``): the hands as they stood decided
 
     @property
     def over(self) -> bool:
@@ -91,6 +92,7 @@ class State:
             "loser": self.loser,
             "over": self.over,
             "turns": self.turns,
+            **({"ended": True} if self.ended else {}),  # only when it happened: older states read the same
         }
 
     @classmethod
@@ -111,6 +113,7 @@ class State:
                 finished=tuple(int(s) for s in data.get("finished", ())),
                 loser=None if data.get("loser") is None else int(data["loser"]),
                 turns=int(data.get("turns", 0)),
+                ended=data.get("ended") is True,
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"Not a Run Buster state: {exc}") from exc
@@ -228,6 +231,8 @@ def apply(state: State, action: Mapping[str, Any]) -> State:
         if len(left) == 1:
             return replace(state, hands=hands, phase=END_TURN, finished=finished, loser=left[0])
         return replace(state, hands=hands, phase=ROLL, finished=finished, current=_next_seat(state, me, finished))
+    if kind == "end_now":  # the host ends the round early: the hands as they stand decide
+        return end_now(state)
     if kind == "end_turn":
         if state.phase == ROLL:
             raise IllegalAction(gettext_noop("Roll first."))
@@ -237,6 +242,14 @@ def apply(state: State, action: Mapping[str, Any]) -> State:
     raise IllegalAction(
         gettext_noop("Unknown action %(kind)s: expected roll, choose or end_turn."), params={"kind": repr(kind)}
     )
+
+
+def end_now(state: State) -> State:
+    """The round ended early, the hands as they stand deciding: the players who completed the full straight
+    keep their places; the others follow, the longest hand first (on equal hands, the lower seat first), and
+    the last of them loses the round."""
+    rest = sorted(state.active, key=lambda s: (-len(state.hands[s]), s))
+    return replace(state, phase=END_TURN, finished=state.finished + tuple(rest[:-1]), loser=rest[-1], ended=True)
 
 
 def replay(start: State, actions: Iterable[Mapping[str, Any]]) -> State:

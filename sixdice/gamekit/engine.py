@@ -505,6 +505,17 @@ class GameEngine:
         """
         return None
 
+    def end_action(self, state: Mapping[str, Any], *, time_up: bool = False) -> JSON | None:
+        """The action that ends the game now, the hands as they stand deciding (the host's "End the game now"),
+        or ``None``: the game cannot be ended early now (default: never; a game that is over: ``None``).
+
+        ``time_up``: the table's time limit has run out (a game may end with its own end reason then).  Only
+        the host may send it (:meth:`apply` refuses it from a seat); its log line says the host ended the game
+        and how the hands decided, and the outcome's ``end_reason`` says so (a key of
+        :attr:`Presentation.end_reasons`).
+        """
+        return None
+
     def hint(self, state: Mapping[str, Any], seat: int) -> JSON | None:
         """Advice for the player in ``seat`` (JSON-able), or ``None``: no hint (default).
 

@@ -61,7 +61,7 @@ class Step:
     answer: str = ""  # QUIZ: the right one
     rolls: tuple[tuple[int, ...], ...] = ()  # the dice the lesson rolls, in order (then a seeded draw)
     tempting: tuple[JSON, ...] = ()  # extra choices the page offers that the rules refuse (the refusal teaches)
-    args: Mapping[str, Any] = field(default_factory=dict)  # arguments of ``ask`` (names, dice)
+    args: Mapping[str, Any] = field(default_factory=dict)  # arguments of ``ask`` and ``done`` (names, dice, numbers)
     note: str = ""  # msgid: how the step meets a table's options (e.g. a choice automatic balancing makes)
 
 
@@ -74,6 +74,8 @@ class Lesson:
     explain: Explain | None = None  # a refusal in plain words about the position
     # a line's part (by its msgid) -> the same news with its reason (same arguments): every automatic step says why
     reasons: Mapping[str, str] = field(default_factory=dict)
+    about: str = ""  # msgid: which rules the lesson teaches (e.g. a named set of house rules): on the first step
+    # and on each step whose ``args`` carry a number of those rules
 
 
 @dataclass

@@ -539,6 +539,8 @@ def apply(state: State, action: Mapping[str, Any]) -> State:
         raise IllegalAction(gettext_noop("The game is over."))
     if kind == "end_on_time":
         return _end(replace(state, skipped=()), _best_abs(state), "time")
+    if kind == "end_now":  # the host ends the game early: the hands as they stand decide, as at the round limit
+        return _end(replace(state, skipped=()), _best_abs(state), "ended")
     p = state.pending
     if p is None:  # pragma: no cover - only a corrupt state
         raise IllegalAction(gettext_noop("The game waits for nothing."))

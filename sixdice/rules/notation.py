@@ -231,6 +231,8 @@ def describe_parts(
     tail = _result(after, nm) if after is not None else []
     if kind == "end_on_time":
         return [part(gettext_noop("Time is up")), *tail]
+    if kind == "end_now":
+        return [part(gettext_noop("The host ended the game: the hands as they stand decide")), *tail]
     if p is None or after is None:
         return [part(gettext_noop("(illegal %(kind)s)"), kind=kind or "action")]
     who = nm[p.seat]

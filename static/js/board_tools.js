@@ -42,7 +42,8 @@ export function seatsAfter(me, n) {
 /* spec: {count, typed (the values typed so far, an array the keypad changes), faces (the values
  *  offered), box, title, typedRow, keys, buttons (class names), heading (a node or text),
  *  slot(value, k) (a typed value, or undefined for one still to type), key(value) ({class, body}),
- *  back ({attrs, body}), send ({attrs, body}), backFirst, draw() (after each change), submit(values)} */
+ *  back ({attrs, name(value)}: the words of the button that deletes a typed die, the selected one else the last,
+ *  given its value, undefined when none is typed), send ({attrs, body}), backFirst, draw() (after each change), submit(values)} */
 // A typed die can be changed: tap it to select it (typed.selected), and the next key replaces it; with one
 // selected, the back button deletes that die instead of the last.
 export function keypad(spec) {
@@ -67,8 +68,11 @@ export function keypad(spec) {
         spec.draw();
       }}, key.body);
   });
-  const back = el("button", Object.assign({type: "button", disabled: !typed.length,
-    onclick: () => { if (sel !== null) typed.splice(sel, 1); else typed.pop(); typed.selected = null; spec.draw(); }}, spec.back.attrs), spec.back.body);
+  // The back button says which die it deletes: the selected one, else the last typed (spec.back.name(value)).
+  const target = sel !== null ? typed[sel] : typed.length ? typed[typed.length - 1] : undefined;
+  const backName = spec.back.name ? spec.back.name(target) : spec.back.body;
+  const back = el("button", Object.assign({type: "button", disabled: !typed.length, "data-deletes": target === undefined ? "" : String(target),
+    onclick: () => { if (sel !== null) typed.splice(sel, 1); else typed.pop(); typed.selected = null; spec.draw(); }}, spec.back.attrs), backName);
   const send = el("button", Object.assign({type: "button", disabled: !full,
     onclick: () => spec.submit(typed.slice(0, spec.count))}, spec.send.attrs), spec.send.body);
   return el("div", {class: spec.box},

@@ -65,7 +65,13 @@ function lesson(root) {
       d.refused && !d.met ? el("p", {class: "lesson-say bad"}, d.refused) : "",
       d.wrong && !d.met && !d.refused ? el("p", {class: "lesson-say bad"}, d.wrong) : "",
       d.met && !refusalMet ? el("p", {class: "lesson-say good"}, d.done) : "");
-    if (d.lines && d.lines.length) $("lesson-lines").replaceChildren(...d.lines.map((t) => el("li", {}, t)));
+    const about = $("lesson-about");
+    if (about) { about.textContent = d.about || ""; about.hidden = !d.about; }
+    // A try that was set back: its lines say what the try did, under a heading that says the board is back as it was.
+    if (d.lines && d.lines.length && d.reset) {
+      $("lesson-lines").replaceChildren(el("li", {class: "lesson-tried-head"}, tr("tried")),
+        ...d.lines.map((t) => el("li", {class: "lesson-tried"}, t)));
+    } else if (d.lines && d.lines.length) $("lesson-lines").replaceChildren(...d.lines.map((t) => el("li", {}, t)));
     else if (!before || before.step !== d.step) $("lesson-lines").replaceChildren();
     controls();
     $("lesson-board").replaceChildren(hooks().draw(d, ctx));

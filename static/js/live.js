@@ -36,7 +36,7 @@ function tableConnection(app) {
   const STALE_MS = window.SIXDICE_STALE_MS || 600;  // a lost race: the pause before the board moves under the thumb
   const RETRY_MS = window.SIXDICE_RETRY_MS || 500;  // first reconnection delay, before jitter (a test may lengthen it)
 
-  const NO_OFFERS = {take_back: null, undo: null, actors: Object.freeze([])};  // each offer's "none"
+  const NO_OFFERS = {take_back: null, undo: null, actors: Object.freeze([]), can_end: false};  // each offer's "none"
 
   function newActionId() {  // random, unique per tap; kept when the same action is sent again
     const bytes = new Uint8Array(12);
@@ -155,17 +155,16 @@ function tableConnection(app) {
       if (!bar || !button) return;
       const g = this.game;
       const mine = this.takeBackable();
-      // Disabled, with its reason, while the player waits; while they act and nothing is theirs to take back, hidden.
-      const acting = !!(g && (g.actors || []).includes(this.seat));
+      // Offered only when there is something to take back (the server's offer names this seat's last move).
       bar.hidden = !(this.role === "seat" && this.seat !== null && g && g.status === "playing" && this.table &&
-                     this.table.take_back && this.table.status !== "closed" && (mine || !acting));
+                     this.table.take_back && this.table.status !== "closed" && mine);
       button.disabled = !mine;
       const label = mine ? this.moveLabel("takeBack", g.take_back) : T.takeBack;
       if (button.dataset.label !== label) { button.dataset.label = label; button.replaceChildren("\u21b6 " + label); }
       button.title = mine ? mine.text : "";
       const why = $("take-back-why");
-      why.hidden = !!mine;
-      why.textContent = mine ? "" : this.table && this.table.paused ? T.paused : T.takeBackNone;
+      why.hidden = true;
+      why.textContent = "";
     },
     onReply(ref, fn) { if (ref) (this.waiting || (this.waiting = {}))[ref] = fn; },
     replied(msg) {  // a direct answer someone waits for (onReply): handled there, not toasted
@@ -217,6 +216,7 @@ function tableConnection(app) {
           if (msg.snapshot) this.applySnapshot(msg.snapshot);
           break;
         case "handover": this.showHandover(msg); break;
+        case "hint": this.hostHint = msg; break;  // the host asked for an away seat's hint (host command "hint")
         default: return;
       }
       this.draw();
@@ -444,11 +444,18 @@ function tableConnection(app) {
         hc.querySelector('[data-host="start"]').hidden = status !== "lobby";
         hc.querySelector('[data-host="pause"]').hidden = !playing || this.table.paused;
         hc.querySelector('[data-host="resume"]').hidden = !playing || !this.table.paused;
-        hc.querySelector('[data-host="rematch"]').hidden = !(this.game && this.game.status === "finished");
+        const rematch = hc.querySelector('[data-host="rematch"]');  // the one button that starts the next game
+        rematch.hidden = !(this.game && this.game.status === "finished");
+        if (W.rematch && rematch.textContent !== W.rematch) rematch.textContent = W.rematch;  // the game's word for it
         let undo = hc.querySelector('[data-host="undo"]');  // the host takes the last move back (docs/undo.md)
         if (!undo) {
           undo = el("button", {type: "button", "data-host": "undo", class: "secondary"}, T.undo);
           hc.querySelector('[data-host="rematch"]').after(undo);
+        }
+        const end = hc.querySelector('[data-host="end"]');  // at every table: the hands as they stand decide
+        if (end) {
+          end.hidden = !(playing && this.game.can_end);
+          if (W.endNow && end.textContent !== W.endNow) end.textContent = W.endNow;  // the game's word for it
         }
         const offer = playing ? this.game.undo : null;  // the server says which move it would take back
         undo.hidden = !playing;
@@ -488,7 +495,8 @@ function tableConnection(app) {
   const hc = $("host-controls");
   if (hc) hc.addEventListener("click", (e) => {
     const b = e.target.closest("[data-host]");
-    const ask = b && (b.dataset.host === "undo" ? fill(T.undoConfirmWhat, {what: b.textContent}) : {close: T.closeConfirm}[b.dataset.host]);
+    const ask = b && (b.dataset.host === "undo" ? fill(T.undoConfirmWhat, {what: b.textContent})
+      : {close: T.closeConfirm, end: W.endConfirm || T.endConfirm}[b.dataset.host]);
     // The seq on screen when the host tapped: a move that lands during the confirm is never undone unseen.
     const seen = {expected_seq: live.game ? live.game.seq : 0};
     if (b && (!ask || window.confirm(ask))) live.hostCommand(b.dataset.host, seen);

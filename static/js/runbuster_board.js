@@ -254,7 +254,7 @@ function keypad(el, live, v, nm) {
     heading: el("div", {class: "rb-keypad-title"}, byHost ? f(T.keypadFor, {n: plural("dice_count", count), name: nm[v.current]}) : f(T.keypadYou, {n: plural("dice_count", count)})),
     slot: (x) => el("span", {class: "rb-typed" + (x ? "" : " blank")}, x ? String(x) : "·"),
     key: (x) => ({class: "die pip rb-key", body: face(el, x)}),
-    back: {attrs: {class: "secondary rb-back", "aria-label": T.back}, body: "⌫"},
+    back: {attrs: {class: "secondary rb-back"}, name: (x) => (x === undefined ? T.back : f(T.backDie, {die: x}))},
     send: {attrs: {class: "rb-send"}, body: T.send},
     backFirst: false, draw: () => live.draw(),
     submit: (values) => live.act({type: "roll", values}, byHost),
@@ -292,7 +292,10 @@ function myArea(el, live, v, nm, me, animate, mine, rolled) {
   if (state === "done") label = T.done;
   else if (v.over) label = T.roundOver;
   else if (state === "green") label = physical ? T.typeTheDice : T.tapToRoll;
-  else if (state === "yellow" && v.phase === "choose") label = T.pickFirst;
+  else if (state === "yellow" && v.phase === "choose") {  // what the next tap does: take the straight picked, else pick dice first
+    const opt = composed(v), hand = v.hands[me] || [];
+    label = opt ? f(T.take, {straight: st(opt)}) : hand.length ? f(T.pickMore, {straight: st(hand)}) : T.pickNew;
+  }
   else if (state === "yellow") label = T.tapToEnd;
   const tap = () => {
     if (v.over || !playing) { live.toast(T.roundOver); return; }
@@ -332,13 +335,14 @@ function roundEnd(el, live, v, nm) {
   const kids = [el("h3", {}, T.roundOver),
     el("ol", {class: "rb-places rb-final rank-skip"}, [...v.finished, v.loser].map((s, k) =>
       el("li", {"data-seat": s}, el("span", {class: "rb-badge " + (s === v.loser ? "loser" : "place")}, ord(k)), " ", nm[s]))),
+    v.ended ? el("p", {class: "rb-ended"}, T.ended) : null,
     el("p", {class: "rb-drinks"}, f(T.buysDrinks, {name: nm[v.loser]})),
     el("p", {class: "rb-next", "data-next": next}, f(T.nextPlayer1, {name: nm[next]}))];
   const closed = (live.table || {}).status === "closed";
   const host = live.role === "host" || !!live.host;  // a seated host (a game against the app) too
-  if (host && live.game.status === "finished" && !closed) {
-    kids.push(el("button", {type: "button", class: "rb-next-round", onclick: () => live.hostCommand("rematch")}, T.nextRound));
-  } else if (live.role !== "replay" && !closed && !host) kids.push(el("p", {class: "muted"}, T.waitNext));
+  // The host starts the next round with the host's one button ("Start the next round", the game's word for the
+  // rematch, in the host's bar): the round end shows no second button that does the same.
+  if (live.role !== "replay" && !closed && !host) kids.push(el("p", {class: "muted"}, T.waitNext));
   return el("div", {class: "card rb-end"}, kids);
 }
 
@@ -361,7 +365,7 @@ function tally(el, live, v, nm) {
 // Who won, once the round is over (static/js/ranks.js shows it over the board): the first to finish.
 function whyWon(v, names) {
   const first = (v.finished || []).slice(0, 1);
-  return v.over && first.length ? f(T.won || "", {names: names(first)}) : "";
+  return v.over && first.length ? f((v.ended ? T.wonEnded : T.won) || "", {names: names(first)}) : "";
 }
 
 // What a coached phone is asked to do now (static/js/coach.js): its note's key, from the view the server sends.

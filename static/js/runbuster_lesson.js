@@ -62,7 +62,11 @@ function cupButton(d, v, mine, opt, n) {
   const ends = (d.offers || []).some((a) => a.type === "end_turn");
   let label = ctx.tr("waiting"), state = "red";
   if (mine && v.phase === "roll") { label = ctx.tr("tapToRoll"); state = "green"; }
-  else if (mine && v.phase === "choose") { label = ctx.tr("pickFirst"); state = "yellow"; }
+  else if (mine && v.phase === "choose") {  // what the next tap does: take the straight picked, else pick dice first
+    const hand = v.hands[d.seat] || [];
+    label = opt ? ctx.tr("take", {straight: opt.join("-")}) : hand.length ? ctx.tr("pickMore", {straight: hand.join("-")}) : ctx.tr("pickNew");
+    state = "yellow";
+  }
   else if (mine && ends) { label = ctx.tr("tapToEnd"); state = "yellow"; }
   const tap = () => {
     if (!mine) return;

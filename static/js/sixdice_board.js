@@ -81,8 +81,7 @@ function render(live, board) {
     el("div", {class: "sd-hands sd-others" + (me === null ? " all" : "")}, others.map((s) => handCard(live, v, s, me, flips))));
   const right = el("div", {class: "sd-col sd-right"},
     v.over ? endPanel(live, v) : null,
-    act,
-    isHost && !v.over && g.status === "playing" ? hostPanel(live, v) : null);
+    act);
   board.classList.add("sd-board");
   board.classList.toggle("sd-acting", !!act);
   redraw(board, [left, right]);
@@ -131,7 +130,8 @@ function status(live, v, me) {
   return el("div", {class: "card sd-status"},
     el("p", {class: "sd-turn" + (mine ? " mine" : ""), "data-kind": p ? p.kind : "over"}, v.over ? tr("over") : turnText(v, me)),
     el("div", {class: "sd-facts"},
-      el("span", {class: "sd-round"}, v.round ? tr("round", {r: v.round, n: v.rounds}) : tr("setup")),
+      // A game ended during the start rolls says no "Setting up": it is over.
+      v.round ? el("span", {class: "sd-round"}, tr("round", {r: v.round, n: v.rounds})) : v.over ? null : el("span", {class: "sd-round"}, tr("setup")),
       el("span", {class: "sd-bank"}, plural("bank", v.bank)),
       el("span", {class: "sd-dice-mode"}, tr("rolledBy", {how: tr(v.dice !== "physical" ? "diceApp" : pips ? "diceOrdinary" : "dicePhysical")})),
       el("span", {class: "sd-timer", hidden: true})),
@@ -335,7 +335,7 @@ function keypad(live, v, asHost) {
     heading: el("p", {class: "sd-step"}, fill(plural(asHost ? "key_for" : "key_you", p.count), {name: who(v, p.seat), what})),
     slot: (x) => (x === undefined ? el("span", {class: "die empty"}, "?") : die(live, x)),
     key: (f) => ({class: "die " + (f > 0 ? "pos" : "neg") + (pips ? " pipface" : ""), body: faceBody(f)}),
-    back: {attrs: {class: "secondary", "data-act": "undo"}, body: tr("undo")},
+    back: {attrs: {class: "secondary", "data-act": "undo"}, name: (x) => (x === undefined ? tr("undo") : tr("undoDie", {die: faceText(x)}))},
     send: {attrs: {class: "primary", "data-act": "send-roll"}, body: tr("send")},
     backFirst: true, draw: () => live.draw(),
     submit: (values) => live.act({type: "roll", values}, asHost),
@@ -436,13 +436,19 @@ function endPanel(live, v) {
   return el("div", {class: "card sd-panel sd-end"},
     el("h2", {}, tr("over")),
     el("p", {class: "sd-winners"}, winners.length > 1 ? tr("winShared", {names}) : tr("wins", {names})),
-    el("p", {class: "sd-why", "data-reason": v.end_reason}, tr("why_" + v.end_reason)),
+    el("p", {class: "sd-why", "data-reason": v.end_reason}, tr("why_" + v.end_reason, {n: threesDice(live)})),
     el("h3", {}, tr("finalHands")),
     el("table", {class: "sd-table sd-final"},
       el("tbody", {}, v.players.map((n, s) => el("tr", {class: winners.includes(s) ? "winner" : ""},
         el("td", {}, n), el("td", {}, partsPicture(live, v.hand_parts[s])), el("td", {class: "num"}, signed(v.values[s])))))),
     standings.length ? el("h3", {}, tr("standings")) : null,
     standings.length ? standingsTable(live) : null);
+}
+
+// How many dice all threes needs at this table (the house rule threes_dice, else the rules as written: 6).
+function threesDice(live) {
+  const o = (live.table && live.table.options) || {};
+  return o.threes_dice || 6;
 }
 
 function standingsTable(live) {
@@ -452,16 +458,6 @@ function standingsTable(live) {
 }
 
 // ------------------------------------------------------------------ host, timer, vibration
-
-function hostPanel(live, v) {
-  return el("div", {class: "card sd-panel sd-host"},
-    el("h2", {}, tr("hostTools")),
-    ui.endAsk
-      ? el("div", {class: "sd-buttons"},
-        el("button", {type: "button", class: "danger", "data-act": "end-sure", onclick: () => live.act({type: "end_on_time"}, true)}, tr("endSure")),
-        el("button", {type: "button", class: "secondary", onclick: () => { ui.endAsk = false; live.draw(); }}, tr("cancel")))
-      : el("button", {type: "button", class: "secondary", "data-act": "end-now", onclick: () => { ui.endAsk = true; live.draw(); }}, tr("endNow")));
-}
 
 // The game's time limit: the server says the time left (the table frame's time_limit); counted down here
 // from when that frame arrived (live.timeLimitAt).
@@ -488,7 +484,8 @@ function whyWon(v, names) {
   if (!v.over || !winners.length) return "";
   if (v.end_reason === "all_threes") return tr("wonThrees", {names: names(winners)});
   const value = signed((v.values || [])[winners[0]] || 0);
-  return tr(v.end_reason === "rounds" ? "wonRounds" : "wonTime", {names: names(winners), value});
+  const key = {rounds: "wonRounds", time: "wonTime", ended: "wonEnded"}[v.end_reason] || "wonRounds";
+  return tr(key, {names: names(winners), value});
 }
 
 // What a coached phone is asked to do now (static/js/coach.js): its note's key, from the view the server sends.

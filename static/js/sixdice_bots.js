@@ -42,11 +42,32 @@ function hintText(v, h) {
 function hintCard(live, v) {
   const h = v.hint;
   const mine = v.you === v.pending.seat;
-  const value = h.win ? tr("hintWins") : tr("hintLead", {value: signed(h.value, 1)});
+  const value = h.win ? tr("hintWins") : mine ? tr("hintLead", {value: signed(h.value, 1)})
+    : tr("hintLeadFor", {value: signed(h.value, 1), name: v.players[v.pending.seat]});
   return el("div", {class: "card sd-hint", role: "note", "data-region": "tip"},
     el("h2", {}, mine ? tr("hint") : tr("hintFor", {name: v.players[v.pending.seat]})),
     el("p", {class: "sd-hint-move"}, hintText(v, h)),
     el("p", {class: "muted sd-hint-value"}, value));
+}
+
+// The host answers the grouping or keep of a seat whose phone is away: that seat's hint, on the host's request
+// (hints are private: the server sends it to the host alone, host command "hint"), for the choice on screen now.
+function hostAnswers(live, v) {
+  const g = live.game, t = live.table, p = v.pending;
+  return !!(t && (t.options || {}).hints && !t.paused && g.status === "playing" && (live.role === "host" || live.host) &&
+            p && (p.kind === "group" || p.kind === "keep") && p.seat !== live.seat && live.awaySeats().has(p.seat));
+}
+
+function hostHint(live, v) {
+  const asked = live.hostHint, seat = v.pending.seat, name = v.players[seat];
+  if (asked && asked.seq === live.game.seq && asked.position === seat) {
+    return asked.hint ? hintCard(live, Object.assign({}, v, {hint: asked.hint}))
+      : el("p", {class: "card muted sd-hint"}, tr("hintNone", {name}));
+  }
+  return el("div", {class: "card sd-hint sd-host-hint"},
+    el("button", {type: "button", class: "secondary", "data-act": "host-hint",
+                  onclick: () => live.hostCommand("hint", {position: seat})}, tr("hintShow", {name})),
+    el("p", {class: "muted"}, tr("hintAway", {name})));
 }
 
 function draw(live) {
@@ -55,6 +76,7 @@ function draw(live) {
   const g = live.game, t = live.table;
   if ((!g || !g.view) && t && live.role === "host" && t.status === "lobby") board.append(botLobby(live, t));
   else if (g && g.view && g.view.hint && g.view.pending && !(t && t.paused)) board.append(hintCard(live, g.view));
+  else if (g && g.view && hostAnswers(live, g.view)) board.append(hostHint(live, g.view));
 }
 
 registerBoardPart("sixdice", draw);

@@ -283,12 +283,12 @@ def test_desktop_and_page_weight(server, phone):
     ahead.goto(f"{server.url}/t/{code}/?watch")
     expect(ahead.locator(".sd-timer")).to_contain_text("Time left: 29:")
     screenshot(host, "sixdice-host-desktop")
-    # the host ends the game on time
-    host.locator('[data-act="end-now"]').click()
-    host.locator('[data-act="end-sure"]').click()
+    # the host ends the game now (before its time is up): the host bar's button, which asks first
+    host.once("dialog", lambda d: d.accept())
+    host.locator('#host-controls [data-host="end"]').click()
     for page in (host, ana, bo):
-        expect(page.locator(".sd-why")).to_have_attribute("data-reason", "time")
-    assert "Time is up" in assert_same_log([host, ana, bo])
+        expect(page.locator(".sd-why")).to_have_attribute("data-reason", "ended")
+    assert "The host ended the game" in assert_same_log([host, ana, bo])
     screenshot(host, "sixdice-host-desktop-end")
     # Page weight of a seat page on first load: empty the cache, reload, sum what came over the wire.
     cdp = ana.context.new_cdp_session(ana)

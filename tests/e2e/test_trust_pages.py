@@ -279,7 +279,7 @@ def test_a_typed_die_is_changed_by_tapping_it(server, phone):
     expect(page.locator('.sd-typed [data-slot="5"]')).to_have_attribute("aria-pressed", "true")
     page.locator('.sd-keypad button[data-key="3"]').click()  # the next key replaces it
     page.locator('.sd-typed [data-slot="0"]').click()
-    expect(page.locator('[data-act="undo"]')).to_have_text("Delete")
+    expect(page.locator('[data-act="undo"]')).to_have_text("Delete +1")  # it names the selected die, not the last
     page.locator('[data-act="undo"]').click()  # deletes the selected die, not the last
     expect(page.locator(".sd-typed .typed-slot")).to_have_count(5)
     page.locator('.sd-keypad button[data-key="-1"]').click()  # typed at the end again

@@ -99,7 +99,11 @@ def test_seat_pages_link_to_the_rules(client):
     assert 'href="/rules/sixdice/"' in client.get("/").content.decode()
 
 
-def test_ukrainian_bank_sizes_use_all_three_plural_forms():
+def test_the_rules_page_gives_the_dice_in_the_game_not_a_second_bank_figure():
+    """The usual game's dice per number of players, labelled as dice in the game: the board's "Bank: n" is what
+    the bank holds now.  (The plural forms of a count of dice: tests/i18n/test_po_files.py.)"""
     page = _client("uk", "cookie").get("/rules/sixdice/").content.decode()
-    for text in ("24 кубики в банку", "36 кубиків в банку", "72 кубики в банку", "60 кубиків в банку"):
-        assert text in page
+    table = page[page.index('class="bank-examples"'):page.index("</table>")]
+    assert "Кубиків у грі" in table and "банку" in table  # "… the others wait in the bank"
+    for players, dice in ((2, 24), (3, 36), (6, 72), (5, 60)):
+        assert f"<tr><td>{players}</td><td>{dice}</td></tr>" in table

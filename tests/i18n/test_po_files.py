@@ -145,6 +145,13 @@ def test_po_files_are_up_to_date_with_the_sources(tmp_path):
         assert not stale, f"{lang}: {len(stale)} strings are no longer in the sources (run makemessages):\n" + "\n".join(stale)
 
 
+# The rules panel's count of the dice in the game (templates/sixdice/_rules_in_force.html).
+DICE_ONE = ("%(n)s die in the game: each player takes 6 of them at the start, and the others stay in the bank (the "
+            "board shows how many it holds now).")
+DICE_MANY = ("%(n)s dice in the game: each player takes 6 of them at the start, and the others stay in the bank (the "
+             "board shows how many it holds now).")
+
+
 @pytest.mark.parametrize(
     ("n", "word"),
     [(1, "кубик"), (2, "кубики"), (5, "кубиків"), (11, "кубиків"), (21, "кубик"), (22, "кубики"), (25, "кубиків"),
@@ -152,12 +159,12 @@ def test_po_files_are_up_to_date_with_the_sources(tmp_path):
 )
 def test_ukrainian_has_three_plural_forms_for_dice(n, word):
     with translation.override("uk"):
-        text = ngettext("%(n)s die in the bank", "%(n)s dice in the bank", n) % {"n": n}
+        text = ngettext(DICE_ONE, DICE_MANY, n) % {"n": n}
     assert text.split()[:2] == [str(n), word], text
 
 
 @pytest.mark.parametrize(("lang", "one", "many"), [("pt", "dado", "dados"), ("fr", "dé", "dés"), ("nl", "dobbelsteen", "dobbelstenen")])
 def test_two_plural_forms_elsewhere(lang, one, many):
     with translation.override(lang):
-        assert one in ngettext("%(n)s die in the bank", "%(n)s dice in the bank", 1) % {"n": 1}
-        assert many in ngettext("%(n)s die in the bank", "%(n)s dice in the bank", 24) % {"n": 24}
+        assert one in ngettext(DICE_ONE, DICE_MANY, 1) % {"n": 1}
+        assert many in ngettext(DICE_ONE, DICE_MANY, 24) % {"n": 24}

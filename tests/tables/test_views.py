@@ -137,13 +137,15 @@ def test_the_table_link_opens_the_hosts_page_for_the_host(client: Client):
     assert 'id="host-controls"' not in Client().get(f"/t/{table.code}/?watch").content.decode()
 
 
-def test_end_the_game_now_is_offered_only_at_a_table_with_a_time_limit(client: Client):
-    """The page's body says whether the table has a time limit; the stylesheet shows "End the game now" only then."""
+def test_end_the_game_now_is_in_the_host_bar_at_every_table(client: Client):
+    """The page's body says whether the table has a time limit; "End the game now" is the host bar's, at every table."""
     client.post("/new/sixdice/", {"players": "2", "dice": "app"})
     client.post("/new/sixdice/", {"players": "2", "dice": "app", "time_limit_minutes": "30"})
     untimed, timed = Table.objects.order_by("pk")
     body = re.compile(r'<body class="([^"]*)"')
-    assert "time-limit" not in body.search(client.get(f"/t/{untimed.code}/host/").content.decode()).group(1).split()
-    assert "time-limit" in body.search(client.get(f"/t/{timed.code}/host/").content.decode()).group(1).split()
+    for table, limited in ((untimed, False), (timed, True)):
+        page = client.get(f"/t/{table.code}/host/").content.decode()
+        assert ("time-limit" in body.search(page).group(1).split()) is limited
+        assert 'data-host="end"' in page
     css = (Path(settings.BASE_DIR) / "static" / "css" / "app.css").read_text()
-    assert "body.live:not(.time-limit) .sd-host{display:none}" in css
+    assert ".sd-host{display:none}" not in css

@@ -18,7 +18,7 @@ from django.utils.translation import gettext
 from sixdice.tables.core.errors import NotHost, ServiceError
 from sixdice.tables.core.keys import Credentials, is_host
 from sixdice.tables.models import Table
-from sixdice.tables.policies import turn_timers, undo
+from sixdice.tables.policies import ending, turn_timers, undo
 from sixdice.tables.reads import selectors
 from sixdice.tables.wire import incoming
 from sixdice.tables.writes import services
@@ -41,6 +41,12 @@ def _undo(table: Table, credentials: Credentials, command: incoming.Undo) -> Rep
 def _correct(table: Table, credentials: Credentials, command: incoming.Correct) -> Reply:
     undo.correct(table_code=table.code, credentials=credentials, expected_seq=command.expected_seq, seq=command.seq,
                  values=command.values)
+    return None
+
+
+def _end(table: Table, credentials: Credentials, command: incoming.EndNow) -> Reply:
+    """The hands as they stand decide (the game's ``end_action``)."""
+    ending.end_now(table_code=table.code, credentials=credentials, expected_seq=command.expected_seq)
     return None
 
 
@@ -70,6 +76,7 @@ COMMANDS: dict[str, Run] = {
     "close": _done(lambda table, _: services.close_table(table=table)),
     "undo": _undo,
     "correct": _correct,
+    "end": _end,
     "timer": _done(lambda table, command: turn_timers.set_paused(table=table, paused=command.paused)),
     # the hint of an away seat the host answers for (hints are otherwise private)
     "hint": lambda table, _credentials, command: selectors.host_hint(table, command.position),

@@ -74,9 +74,9 @@ def _payload(engine: GameEngine, lesson: kit.Lesson, progress: dict[str, Any], *
     index = int(progress["step"])
     step = lesson.steps[index]
     state = progress["state"]
-    ask = gettext(step.ask)
+    ask, done = gettext(step.ask), gettext(step.done)
     if step.args:
-        ask = ask % dict(step.args)
+        ask, done = ask % dict(step.args), done % dict(step.args)
     return {
         "game": lesson.slug,
         "step": index,
@@ -93,7 +93,9 @@ def _payload(engine: GameEngine, lesson: kit.Lesson, progress: dict[str, Any], *
         "names": kit.names_of(state),
         "view": engine.view(state, step.seat),
         "met": bool(progress.get("met")),
-        "done": gettext(step.done) if progress.get("met") else "",
+        "done": done if progress.get("met") else "",
+        # Which rules the lesson teaches: said on the first step and on every step that states one of their numbers.
+        "about": gettext(lesson.about) if lesson.about and (index == 0 or step.args) else "",
         "last": index == len(lesson.steps) - 1,
         **extra,
     }

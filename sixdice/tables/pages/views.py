@@ -207,6 +207,8 @@ def _live_context(request: HttpRequest, table: Table, *, role: str) -> dict[str,
         "qr_svg": _qr(request, table, scale=4) if role == "host" else "",
         "join_pin": keys.join_pin(table) if role == "host" else "",
         "host_seat": _host_seat(request, table) if role == "host" else None,
+        # The table screen's link from the host's page carries the join key: that screen shows the QR code to join.
+        "screen_url": reverse("tables:screen", args=[table.code]) + ("?k=" + keys.join_key(table) if role == "host" else ""),
         "game_template": [f"{engine.slug}/table.html", "tables/no_board.html"],
         "game_help_template": [f"{engine.slug}/help.html", "tables/no_board.html"],
     }
@@ -237,7 +239,15 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
 def screen_page(request: HttpRequest, code: str) -> HttpResponse:
     """The table screen: a tablet or TV in the middle of the table shows every hand, large, with no controls."""
     table = _table_or_404(code)
-    return render(request, "tables/screen.html", _live_context(request, table, role="spectator"))
+    context = _live_context(request, table, role="spectator")
+    # Before the start the screen is the room's invitation: who has joined, and (opened from the host's link,
+    # which carries the join key) the QR code and the link to join.  Without the key it names the code only:
+    # the join key is never shown to whoever merely knows the table's code.
+    key = request.GET.get("k") or ""
+    invites = hmac.compare_digest(key.encode(), keys.join_key(table).encode())
+    context.update(screen_invites=invites, qr_svg=_qr(request, table, scale=6) if invites else "",
+                   join_url=context["join_url"] if invites else "")
+    return render(request, "tables/screen.html", context)
 
 
 @require_POST

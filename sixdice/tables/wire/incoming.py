@@ -181,6 +181,12 @@ class Correct:
 
 
 @dataclass(frozen=True, slots=True)
+class EndNow:
+    expected_seq: int
+    name: Literal["end"] = "end"
+
+
+@dataclass(frozen=True, slots=True)
 class TimerPause:
     paused: bool
     name: Literal["timer"] = "timer"
@@ -192,7 +198,7 @@ class Hint:
     name: Literal["hint"] = "hint"
 
 
-HostCommand = Plain | Handover | SetBot | AddBot | Undo | Correct | TimerPause | Hint
+HostCommand = Plain | Handover | SetBot | AddBot | Undo | Correct | EndNow | TimerPause | Hint
 
 
 def _values(fields: Mapping[str, Any]) -> list[int]:
@@ -213,6 +219,7 @@ HOST_COMMANDS: dict[str, Callable[[Mapping[str, Any]], HostCommand]] = {
     "add_bot": lambda f: AddBot(text_field(f, "strength")),
     "undo": lambda f: Undo(int_field(f, "expected_seq"), optional_int(f, "to")),
     "correct": lambda f: Correct(int_field(f, "expected_seq"), int_field(f, "seq"), _values(f)),
+    "end": lambda f: EndNow(int_field(f, "expected_seq")),
     "timer": lambda f: TimerPause(bool_field(f, "paused", None)),
     "hint": lambda f: Hint(int_field(f, "position")),
 }

@@ -164,19 +164,27 @@ def in_turn(engine: GameEngine, state: Mapping[str, Any], status: str) -> list[i
 def game_part(engine: GameEngine, log: Sequence[Payload], *, status: str = "playing",
               state: Mapping[str, Any] | None = None, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """For a frame's ``game``: ``undone`` (seqs struck out among the ``log`` shown), ``take_back``, ``undo``, ``actors``,
-    and ``corrections`` (with the table's ``options``)."""
+    ``can_end`` and ``corrections`` (with the table's ``options``)."""
     gone = undone_seqs(log)
     return {"undone": gone, "take_back": take_back_offer(engine, log),
             "undo": undo_offer(engine, log, status=status, gone=gone),
             "actors": in_turn(engine, state, status) if state is not None else [],
+            "can_end": can_end(engine, state, status) if state is not None else False,
             "corrections": corrections_offer(engine, log, options=options, status=status, gone=gone)}
+
+
+def can_end(engine: GameEngine, state: Mapping[str, Any], status: str) -> bool:
+    """``can_end``: the host may end the game now, the hands as they stand deciding (the engine's
+    :meth:`~sixdice.gamekit.engine.GameEngine.end_action`; the host's "End the game now")."""
+    return status == "playing" and engine.end_action(state) is not None
 
 
 def update_part(engine: GameEngine, events: Sequence[Payload], *, status: str = "playing",
                 state: Mapping[str, Any] | None = None, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """For an ``update``: ``take_back`` and ``undo`` when its new ``events`` decide them; ``undone_from`` when one is an undo.
 
-    ``actors`` (with ``state``): the seats the game waits for after them.
+    ``actors`` and ``can_end`` (with ``state``): the seats the game waits for after them, and whether the host
+    may end the game now.
     ``corrections`` (with the table's ``options``): the typed-in rolls among
     the new events, latest first, which the page puts before those it holds
     (absent when there are none; after an undo the table frame the page asks
@@ -189,7 +197,8 @@ def update_part(engine: GameEngine, events: Sequence[Payload], *, status: str = 
     the table again (``resync_table``), whose frame lists what is struck out
     and what the host may undo.
     """
-    out: dict[str, Any] = {} if state is None else {"actors": in_turn(engine, state, status)}
+    out: dict[str, Any] = {} if state is None else {"actors": in_turn(engine, state, status),
+                                                     "can_end": can_end(engine, state, status)}
     if any(_decides(engine, e) for e in events):
         out["take_back"] = take_back_offer(engine, events)
     if status != "playing" or any(e["actor"] != "system" and not is_undo(e["action"]) for e in events):
