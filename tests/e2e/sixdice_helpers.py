@@ -9,7 +9,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import PHONE
-from tests.e2e.harness import live_eval, wait_live
+from tests.e2e.harness import live_eval, wait_live, wait_page
 
 
 def create_table(
@@ -72,15 +72,21 @@ def wait_seq(pages: Sequence[Page], at_least: int) -> None:
         wait_live(page, "(live, n) => live.game && live.game.seq >= n", arg=at_least)
 
 
+# The newest move line's text, leaving out the news a phone keeps under it for its own player (.log-news).
+NEWEST_LINE = """() => { const li = document.querySelector('#log li'); if (!li) return null;
+  return [...li.childNodes].filter((n) => !(n.classList && n.classList.contains('log-news')))
+    .map((n) => n.textContent).join('').trim(); }"""
+
+
 def assert_same_log(pages: Sequence[Page]) -> str:
     """Every page shows the same newest log line and the same last-move text; returns it."""
     ref = pages[0]
     last_seq = seq(ref)
     wait_seq(pages, last_seq)
-    text = ref.locator("#log li").first.inner_text()
+    text = wait_page(ref, f"() => ({NEWEST_LINE})()")  # the line as every phone shows it, without a phone's own news
     for page in pages:
         assert seq(page) == last_seq
-        expect(page.locator("#log li").first).to_have_text(text)
+        wait_page(page, f"(text) => ({NEWEST_LINE})() === text", text)
         expect(page.locator(".sd-last li").last).to_contain_text(text)
     return text
 

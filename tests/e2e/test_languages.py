@@ -29,8 +29,8 @@ def test_switcher_changes_the_language_and_it_stays(server, phone):
     page.get_by_role("link", name="Правила Six-Dice").click()
     expect(page).to_have_url(re.compile(r"/rules/sixdice/$"))
     expect(page.get_by_role("heading", level=1)).to_contain_text("правила")
-    expect(page.locator("table.bank-examples")).to_contain_text("24 кубики в банку")
-    expect(page.locator("table.bank-examples")).to_contain_text("36 кубиків в банку")
+    expect(page.locator("table.bank-examples")).to_contain_text("Кубиків у грі")  # the dice in the game, per number of players
+    expect(page.locator("table.bank-examples")).to_contain_text("336")  # 3 players: 36 dice in the game
 
     page.locator("#lang-select").select_option("fr")
     expect(page).to_have_url(re.compile(r"/rules/sixdice/$"))

@@ -93,6 +93,9 @@ def test_statistics_screens(server, phone, games, lang):
     english = {"All games", "2 players", "Wins per player", "full_straight", "rounds", "all_threes", "time"}
     text = page.locator("main").inner_text()
     assert not [w for w in english if re.search(rf"\b{w}\b", text)]
-    assert re.search(r"\d,\d\u202f?%", text), "percentages use a decimal comma"
+    percentages = re.findall(r"\d+(?:[.,]\d+)?\u202f?%", text)
+    assert percentages and not [p for p in percentages if "." in p], ("percentages in the reader's style", percentages)
+    if lang == "fr":
+        assert all("\u202f" in p for p in percentages), percentages  # French: a narrow space before %
     SCREENS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENS / f"stats-{lang}.png"), full_page=True)
