@@ -30,8 +30,10 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
+from sixdice.lab import records
 from sixdice.lab.arena import GameResult, run_games, wilson
 from sixdice.rules.bots import STRONG_BUDGET
 from sixdice.rules.variants import AS_WRITTEN, NAMES, PRESETS, Variants, preset
@@ -147,10 +149,18 @@ def targets(cell: dict[str, Any]) -> dict[str, bool]:
 
 
 def cell(
-    play: str, players: int, games: int, seed: int, variants: Variants, bank_per_player: int, jobs: int = 1
+    play: str, players: int, games: int, seed: int, variants: Variants, bank_per_player: int, jobs: int = 1,
+    *, label: str | None = None, root: Path | None = None, progress: bool = False,
 ) -> dict[str, Any]:
-    """Play and measure one cell; the dict also names the rules."""
-    results = games_of(play, players, games, seed, variants, bank_per_player, jobs)
+    """Play and measure one cell; the dict also names the rules.
+
+    With ``root`` (a records folder, :mod:`sixdice.lab.records`) the games recorded there are read
+    and the missing ones played and recorded in chunks; ``label`` names the cell's folder."""
+    if root is not None:
+        results = records.games(label or "rules", play, players, games, seed, variants, bank_per_player, jobs,
+                                root, progress=progress)
+    else:
+        results = games_of(play, players, games, seed, variants, bank_per_player, jobs)
     out: dict[str, Any] = {"players": players, "play": play, "games": games}
     out["variants"] = variants.to_dict()
     out["bank_per_player"] = bank_per_player
