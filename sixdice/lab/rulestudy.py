@@ -40,12 +40,15 @@ from sixdice.rules.variants import AS_WRITTEN, NAMES, PRESETS, Variants, preset
 
 
 def parse_variants(text: str) -> Variants:
-    """``"last_turn_score,refill=3"`` -> Variants; a bare name is ``True``."""
+    """``"last_turn_score,refill=3,compensation=0:1.5"`` -> Variants; a bare name is ``True``."""
     kw: dict[str, Any] = {}
     for item in filter(None, (x.strip() for x in text.split(","))):
         name, _, value = item.partition("=")
         if name not in NAMES:
             raise ValueError(f"unknown variant {name!r}; expected one of {', '.join(NAMES)}")
+        if name == "compensation":  # by place in the turn order, colons between: compensation=0:1.5
+            kw[name] = tuple(float(x) for x in value.split(":")) if value else ()
+            continue
         kw[name] = int(value) if value else True
     return Variants(**kw)
 

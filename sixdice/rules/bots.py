@@ -271,8 +271,9 @@ class Pos:
         v = st.variants
         pos = cls([counts_of(h.dice()) for h in st.hands], st.bank, done, st.rounds * st.n, need=v.threes_dice,
                   reverse_at=(st.rounds - 1) * st.n if v.reverse_last_round and st.rounds > 1 else -1)
-        if v.first_bonus and st.first is not None:
-            pos.bonus = tuple(float(v.first_bonus * (st.n - 1 - (s - st.first) % st.n)) for s in range(st.n))
+        if (v.first_bonus or v.compensation) and st.first is not None:
+            pos.bonus = tuple(float(v.first_bonus * (st.n - 1 - (s - st.first) % st.n)) + v.bonus((s - st.first) % st.n)
+                              for s in range(st.n))
         if v.last_turn_score and st.scored:
             pos.fixed = {s: float(abs(x)) + (pos.bonus[s] if pos.bonus else 0.0)
                          for s, x in enumerate(st.scored) if x is not None}

@@ -26,6 +26,13 @@ named in the game's own words:
     ``first_bonus`` points to their absolute value for each player who moves
     after them in the round (the first player adds the most).
 
+``compensation``
+    A compensation for moving later or earlier: at the round limit each player
+    adds the points of their place in the turn order (``compensation[0]`` for
+    the first player, ``[1]`` for the second, ...) to their absolute value;
+    halves are allowed so that ties break (``(0, 1.5)``: with 2 players the
+    second player adds 1.5).  Empty: none.  A game won by all threes ignores it.
+
 A bigger bank is the table's ``bank`` option (12 dice per player as written).
 """
 
@@ -50,11 +57,15 @@ class Variants:
     refill: int = 0
     threes_dice: int = THREES_AS_WRITTEN
     first_bonus: int = 0
+    compensation: tuple[float, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """Only the variants that differ from the rules as written (``{}`` for the game as written)."""
         default = AS_WRITTEN
-        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) != getattr(default, f.name)}
+        out = {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) != getattr(default, f.name)}
+        if "compensation" in out:
+            out["compensation"] = [_number(x) for x in self.compensation]
+        return out
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any] | None) -> Variants:
@@ -62,12 +73,37 @@ class Variants:
         if not d:
             return AS_WRITTEN
         names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in d.items() if k in names})
+        kw = {k: v for k, v in d.items() if k in names}
+        if "compensation" in kw:
+            kw["compensation"] = tuple(float(x) for x in kw["compensation"] or ())
+        return cls(**kw)
+
+    def bonus(self, place: int) -> float:
+        """The compensation of the player at ``place`` in the turn order (0: the first player)."""
+        c = self.compensation
+        return c[place] if 0 <= place < len(c) else 0.0
 
     @property
     def as_written(self) -> bool:
         return self == AS_WRITTEN
 
+
+def _number(x: float) -> float | int:
+    """``1.0`` as ``1`` (a whole number reads as one in the export and on the page), ``1.5`` as it is."""
+    return int(x) if float(x).is_integer() else float(x)
+
+
+def valid_compensation(c: tuple[float, ...], players: int) -> bool:
+    """A compensation table: empty, or one figure per player, each a whole or half point from 0 to
+    :data:`MAX_COMPENSATION`."""
+    if not c:
+        return True
+    return len(c) == players and all(
+        isinstance(x, int | float) and 0 <= x <= MAX_COMPENSATION and float(2 * x).is_integer() for x in c
+    )
+
+
+MAX_COMPENSATION = 20
 
 AS_WRITTEN = Variants()
 NAMES: tuple[str, ...] = tuple(f.name for f in fields(Variants))
