@@ -97,6 +97,18 @@ def load(folder: Path, play: str, players: int) -> dict[int, GameResult]:
     return out
 
 
+def _write_meta(folder: Path, label: str, players: int, play: str, seed: int, variants: Variants,
+                bank_per_player: int, rounds: int) -> None:
+    """The folder's ``cell.json``: the rules of its games in full (written with the first chunk)."""
+    meta = folder / "cell.json"
+    if meta.exists():
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    meta.write_text(json.dumps({"label": label, "players": players, "play": _play_key(play), "seed": seed,
+                                "variants": variants.to_dict(), "bank_per_player": bank_per_player,
+                                "rounds": rounds}, indent=1) + "\n", encoding="utf-8")
+
+
 def write_chunk(folder: Path, start: int, results: Sequence[GameResult]) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{start:06d}-{start + len(results) - 1:06d}.jsonl"
@@ -129,18 +141,11 @@ def games(
         for a, b in _ranges(missing, chunk):
             todo.append((a, [((play,) * players, seed * 10**6 + g, rounds, bank, STRONG_BUDGET, variants)
                              for g in range(a, min(b, count))]))  # a partial chunk at the end: played, not written
-        if folder:
-            folder.mkdir(parents=True, exist_ok=True)
-            meta = folder / "cell.json"
-            if not meta.exists():
-                meta.write_text(json.dumps({"label": label, "players": players, "play": _play_key(play),
-                                            "seed": seed, "variants": variants.to_dict(),
-                                            "bank_per_player": bank_per_player, "rounds": rounds}, indent=1) + "\n",
-                                encoding="utf-8")
         for a, results in run_chunks(todo, jobs, progress):
             for i, r in enumerate(results):
                 have[a + i] = r
             if folder and len(results) == chunk:
+                _write_meta(folder, label, players, play, seed, variants, bank_per_player, rounds)
                 write_chunk(folder, a, results)
     return [have[g] for g in range(count)]
 

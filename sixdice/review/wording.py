@@ -29,6 +29,9 @@ OPTION_LABELS: dict[str, str] = {
     "refill": gettext_noop("The bank refills each round to this many dice per player"),
     "threes_dice": gettext_noop("The dice all threes needs"),
     "first_bonus": gettext_noop("Compensation for the first seats: points per player who moves after you"),
+    "compensation": gettext_noop(
+        "Compensation by place in the turn order: one figure per player, the first player first, such as 0 1.5 2"
+    ),
 }
 DICE_WORDS = {"app": gettext_noop("The app rolls them"), "physical": gettext_noop("Real dice, typed in")}
 

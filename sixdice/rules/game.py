@@ -282,8 +282,8 @@ def new_game(
         raise ValueError('dice is "app" or "physical".')
     if variants.threes_dice not in (5, 6) or not 0 <= variants.refill <= 50 or not 0 <= variants.first_bonus <= 50:
         raise ValueError("variants: threes_dice is 5 or 6, refill and first_bonus 0 to 50.")
-    if not valid_compensation(variants.compensation, n):
-        raise ValueError("variants: compensation is one figure per player, whole or half points from 0 to 20.")
+    if not valid_compensation(variants.compensation):
+        raise ValueError("variants: compensation is up to 8 figures, whole or half points from 0 to 20.")
     todo = tuple(("start", s) for s in range(n)) + tuple(("balance", s) for s in range(n)) + (("first", -1),)
     st = State(
         players=names,

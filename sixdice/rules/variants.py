@@ -39,7 +39,7 @@ A bigger bank is the table's ``bank`` option (12 dice per player as written).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 THREES_AS_WRITTEN = 6
@@ -93,13 +93,17 @@ def _number(x: float) -> float | int:
     return int(x) if float(x).is_integer() else float(x)
 
 
-def valid_compensation(c: tuple[float, ...], players: int) -> bool:
-    """A compensation table: empty, or one figure per player, each a whole or half point from 0 to
-    :data:`MAX_COMPENSATION`."""
+def valid_compensation(c: tuple[float, ...], players: int | None = None) -> bool:
+    """A compensation table: empty, or one figure per place (exactly ``players`` of them when given;
+    a game takes any table of up to 8, a place past its end adding nothing), each a whole or half
+    point from 0 to :data:`MAX_COMPENSATION`."""
     if not c:
         return True
-    return len(c) == players and all(
-        isinstance(x, int | float) and 0 <= x <= MAX_COMPENSATION and float(2 * x).is_integer() for x in c
+    if len(c) != players if players is not None else len(c) > 8:
+        return False
+    return all(
+        isinstance(x, int | float) and not isinstance(x, bool) and 0 <= x <= MAX_COMPENSATION
+        and float(2 * x).is_integer() for x in c
     )
 
 
@@ -108,16 +112,34 @@ MAX_COMPENSATION = 20
 AS_WRITTEN = Variants()
 NAMES: tuple[str, ...] = tuple(f.name for f in fields(Variants))
 
+COMPENSATION: dict[int, tuple[float, ...]] = {
+    # players: points by place in the turn order (the first player first), fitted on recorded games by
+    # ``python -m sixdice.lab.tune fit --players N`` (docs/sixdice-balance.md, *Compensation*)
+    2: (0, 0.5),
+    3: (0, 2.5, 1),
+    4: (0, 0.5, 0, 0),
+}
+"""The compensation of the recommended rules by number of players (none where not yet measured)."""
+
+_RECOMMENDED_BASE: dict[int, tuple[Variants, int]] = {
+    2: (Variants(reverse_last_round=True, refill=3, threes_dice=5), 12),
+    5: (Variants(last_turn_score=True, no_flip_back=True, refill=3, threes_dice=5), 12),
+}
+
+
+def _recommended(players: int) -> tuple[Variants, int]:
+    v, bank = _RECOMMENDED_BASE[max(k for k in _RECOMMENDED_BASE if k <= players)]
+    return replace(v, compensation=tuple(float(x) for x in COMPENSATION.get(players, ()))), bank
+
+
 PRESETS: dict[str, dict[int, tuple[Variants, int]]] = {
     # name: {from this many players on: (variants, bank dice per player)}
     "as_written": {2: (AS_WRITTEN, 12)},
-    "recommended": {
-        2: (Variants(reverse_last_round=True, refill=3, threes_dice=5), 12),
-        5: (Variants(last_turn_score=True, no_flip_back=True, refill=3, threes_dice=5), 12),
-    },
+    "recommended": {n: _recommended(n) for n in range(2, 9)},
 }
 """The two rule sets a table is offered; ``recommended`` is chosen from the balance study
-(``docs/sixdice-balance.md``) and may differ with the number of players."""
+(``docs/sixdice-balance.md``) and may differ with the number of players (its compensation
+always does)."""
 
 
 def preset(name: str, players: int) -> tuple[Variants, int]:

@@ -410,12 +410,22 @@ function endPanel(live, v) {
     el("h2", {}, tr("over")),
     el("p", {class: "sd-winners"}, winners.length > 1 ? tr("winShared", {names}) : tr("wins", {names})),
     el("p", {class: "sd-why", "data-reason": v.end_reason}, tr("why_" + v.end_reason)),
+    compensationLines(v),
     el("h3", {}, tr("finalHands")),
     el("table", {class: "sd-table sd-final"},
       el("tbody", {}, v.players.map((n, s) => el("tr", {class: winners.includes(s) ? "winner" : ""},
         el("td", {}, n), el("td", {}, partsPicture(live, v.hand_parts[s])), el("td", {class: "num"}, signed(v.values[s])))))),
     standings.length ? el("h3", {}, tr("standings")) : null,
     standings.length ? standingsTable(live) : null);
+}
+
+// The compensation by place in the turn order (a house rule), as the server counted it: "Ben +1.5 for moving second".
+function compensationLines(v) {
+  const lines = Array.isArray(v.compensation) ? v.compensation : [];
+  if (!lines.length) return null;
+  const lang = document.documentElement.lang || undefined;
+  return el("ul", {class: "sd-compensation"}, lines.map((c) =>
+    el("li", {"data-seat": c.seat}, tr("comp_" + c.place, {name: who(v, c.seat), points: Number(c.points).toLocaleString(lang)}))));
 }
 
 function standingsTable(live) {

@@ -8,7 +8,7 @@ import pytest
 
 from sixdice.lab import records, rulestudy, study, tune
 from sixdice.lab.arena import GameResult
-from sixdice.rules.variants import Variants
+from sixdice.rules.variants import Variants, preset
 
 
 def _game(first, scores, winners, end="rounds", third=None):
@@ -83,7 +83,7 @@ def test_the_re_scoring_agrees_with_a_fresh_study_of_the_same_cell(tmp_path, cap
 
 
 def test_the_study_command_reads_the_recorded_chunks(tmp_path, capsys):
-    v = Variants(reverse_last_round=True, refill=3, threes_dice=5)
+    v = preset("recommended", 2)[0]  # with its compensation: the bots know it
     records.CHUNK["greedy"], old = 2, records.CHUNK["greedy"]
     try:
         args = ["--preset", "recommended", "--players", "2", "--games", "4", "--seed", "5", "--json",
