@@ -188,6 +188,72 @@ def _fmt(xs: Sequence[float], cis: Sequence[tuple[float, float]]) -> str:
     return " / ".join(f"{100 * x:.1f} [{100 * a:.1f}–{100 * b:.1f}]" for x, (a, b) in zip(xs, cis, strict=True))
 
 
+FULL = {"greedy": {2: 1000, 3: 1000, 4: 1000, 5: 1000, 6: 200, 7: 200, 8: 200}, "strong": {n: 300 for n in range(2, 9)}}
+"""The games a cell needs to be at full scale (issue 40)."""
+BEGIN = "<!-- compensation: written by python -m sixdice.lab.tune report -->"
+END = "<!-- /compensation -->"
+
+
+def report_markdown(preset: str = "recommended", seed: int = 1, root: Path = records.ROOT, reps: int = BOOT) -> str:
+    """The *Compensation* section of docs/sixdice-balance.md, from every cell recorded so far."""
+    from sixdice.rules.variants import COMPENSATION
+
+    lines = [BEGIN, "## Compensation by place in the turn order", "",
+             f"Written by `python -m sixdice.lab.tune report` from the games recorded in `sixdice/lab/records/` "
+             f"(the {preset} rules without their compensation, seed {seed}; each cell's figure is the sum of its "
+             "chunks so far). *Before*: each place's win share as played; *after*: the same games re-scored with "
+             "the compensation of the recommended rules (`COMPENSATION` in `sixdice/rules/variants.py`) added to "
+             "each final score (a game won by all threes keeps its winners). Brackets: 95% bootstrap intervals "
+             f"({reps} resamples). *Fit*: the table `python -m sixdice.lab.tune fit` finds on this cell alone. "
+             "*Early leader*: the share of games won by the leader after round 4 (scores compensated); the "
+             "limit is 1.5 × fair.", "",
+             "| players | play | games (full scale) | compensation in force | before | after | within 5 points "
+             "after | early leader after (limit) | fit on this cell |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    missing = []
+    for n in range(2, 9):
+        label, v, b = base_rules(preset, n)
+        table = tuple(float(x) for x in COMPENSATION.get(n, ())) or (0.0,) * n
+        for play in ("greedy", "strong"):
+            gs = records.recorded(label, play, n, seed, v, b, root)
+            full = FULL[play][n]
+            if len(gs) < full:
+                missing.append((n, play, len(gs), full))
+            if not gs:
+                continue
+            r = report(gs, play, n, table, reps)
+            ok = all(abs(x - 1 / n) <= 0.05 for x in r.after)
+            scale = f"{len(gs)}" + ("" if len(gs) >= full else f" **of {full}**")
+            in_force = fmt_table(COMPENSATION[n]) if n in COMPENSATION else "none yet"
+            lines.append(
+                f"| {n} | {play} | {scale} | {in_force} | {_fmt(r.before, r.before_ci)} | {_fmt(r.after, r.after_ci)} "
+                f"| {'yes' if ok else '**no**'} | {100 * r.leader_after:.1f}% ({150 / n:.1f}%) "
+                f"| {fmt_table(fit([(gs, n)], n))} |")
+    lines.append("")
+    if missing:
+        lines.append("Not yet at full scale (resume with the commands below; each run goes on from the chunks "
+                     "recorded):")
+        lines.append("")
+        for n, play, have, full in missing:
+            lines.append(f"- {n} players, {play}: {have} of {full} games — `nice -n 19 python -m sixdice.lab.tune "
+                         f"record --players {n} --play {play} --games {full} --jobs 1`")
+        lines.append("")
+    lines.append(END)
+    return "\n".join(lines) + "\n"
+
+
+def write_report(path: Path, text: str) -> None:
+    """Put the section in ``path``: in place of the one before, else before the hand-written part."""
+    doc = path.read_text(encoding="utf-8") if path.exists() else ""
+    if BEGIN in doc and END in doc:
+        doc = doc[: doc.index(BEGIN)] + text.rstrip("\n") + doc[doc.index(END) + len(END):]
+    else:
+        mark = "<!-- written by hand: kept when the study runs again -->"
+        at = doc.index(mark) if mark in doc else len(doc)
+        doc = doc[:at] + text + "\n" + doc[at:]
+    path.write_text(doc, encoding="utf-8")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m sixdice.lab.tune", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -202,12 +268,22 @@ def main(argv: list[str] | None = None) -> None:
     ft.add_argument("--table", help="score this table instead of fitting one, e.g. 0,1.5")
     ft.add_argument("--boot", type=int, default=BOOT, help="bootstrap resamples")
     ft.add_argument("--json", action="store_true")
+    rp = sub.add_parser("report", help="write the Compensation section of docs/sixdice-balance.md")
+    rp.add_argument("--out", default="docs/sixdice-balance.md")
+    rp.add_argument("--boot", type=int, default=BOOT)
+    rp.add_argument("--preset", default="recommended")
+    rp.add_argument("--seed", type=int, default=1)
+    rp.add_argument("--records", default=str(records.ROOT))
     for p in (rec, ft):
         p.add_argument("--preset", default="recommended")
         p.add_argument("--players", type=int, required=True)
         p.add_argument("--seed", type=int, default=1)
         p.add_argument("--records", default=str(records.ROOT))
     args = parser.parse_args(argv)
+    if args.command == "report":
+        write_report(Path(args.out), report_markdown(args.preset, args.seed, Path(args.records), args.boot))
+        print(f"wrote {args.out}", file=sys.stderr)
+        return
     n = args.players
     label, v, b = base_rules(args.preset, n)
     root = Path(args.records)

@@ -117,7 +117,7 @@ COMPENSATION: dict[int, tuple[float, ...]] = {
     # ``python -m sixdice.lab.tune fit --players N`` (docs/sixdice-balance.md, *Compensation*)
     2: (0, 0.5),
     3: (0, 2.5, 1),
-    4: (0, 0.5, 0, 0),
+    4: (0, 1.5, 0.5, 0),
 }
 """The compensation of the recommended rules by number of players (none where not yet measured)."""
 
