@@ -325,6 +325,13 @@ SIXDICE_TIMER_SPEEDUP = float(os.environ.get("SIXDICE_TIMER_SPEEDUP", "1") or "1
 if SIXDICE_TIMER_SPEEDUP != 1 and not _env_flag("SIXDICE_TESTING"):
     raise ImproperlyConfigured("SIXDICE_TIMER_SPEEDUP is for tests only; unset it, or set SIXDICE_TESTING=1.")
 
+# TEST ONLY: the bots and turn timers run on a clock the test moves (sixdice/tables/core/clock.py,
+# POST /__test__/clock/): bots move at once unless the test holds them, and time passes for the
+# turn timers only as the test advances it.  Refused unless SIXDICE_TESTING=1.
+SIXDICE_TEST_CLOCK = _env_flag("SIXDICE_TEST_CLOCK")
+if SIXDICE_TEST_CLOCK and not _env_flag("SIXDICE_TESTING"):
+    raise ImproperlyConfigured("SIXDICE_TEST_CLOCK is for tests only; unset it, or set SIXDICE_TESTING=1.")
+
 # TEST ONLY: a fixed seed for every die the app rolls and every bot's choice, so
 # the browser tests replay the same games whatever the order they run in (see
 # system_rng in sixdice/tables/core/rng.py).  A served table must never have it:

@@ -109,3 +109,24 @@ def tiny_table(db):
         _seat, secret = services.join_table(table=table, name=name)
         secrets.append(secret)
     return table, host_secret, secrets
+
+
+_BROWSER_MODULES: set[str] = set()
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """Note the test files that use a browser (tests/e2e/conftest.py keeps one per process)."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            _BROWSER_MODULES.add(item.nodeid.split("::")[0])
+
+
+def pytest_runtest_setup(item):
+    """Close the process's browser before a test file that uses none: its asyncio tests run loops of their own."""
+    if item.nodeid.split("::")[0] in _BROWSER_MODULES:
+        return
+    import sys
+
+    e2e = sys.modules.get("tests.e2e.conftest")
+    if e2e is not None and e2e.BROWSERS.open:
+        e2e.BROWSERS.close()

@@ -1,6 +1,7 @@
+from django.conf import settings
 from django.urls import path
 
-from sixdice.tables.pages import installable, lessons, play_against_app, rules_pages, views
+from sixdice.tables.pages import installable, lessons, play_against_app, rules_pages, test_clock, views
 
 app_name = "tables"
 
@@ -24,3 +25,6 @@ urlpatterns = [
     path("learn/<slug:game>/", lessons.learn_page, name="learn"),
     path("learn/<slug:game>/api/", lessons.learn_api, name="learn_api"),
 ]
+
+if settings.SIXDICE_TEST_CLOCK:  # a test server only (settings refuse it otherwise): the test moves its clock
+    urlpatterns.append(path("__test__/clock/", test_clock.move_clock, name="test_clock"))

@@ -358,6 +358,15 @@ function tableConnection(app) {
       this.drawAwayPrompt();
       document.body.classList.toggle("paused", !!(this.table && this.table.paused));
       document.body.classList.toggle("table-closed", closed);
+      this.markReady();
+    },
+    // The page's readiness signal (docs/scripts.md): <html data-live="ready"> once a table frame is
+    // drawn, and data-seq="<the game's seq>" as each is drawn.  Browser tests wait on it.
+    markReady() {
+      if (!this.table) return;
+      const root = document.documentElement;
+      root.dataset.seq = this.game ? String(this.game.seq) : "";
+      root.dataset.live = "ready";
     },
     // Seats the game is played for by a phone that is not here now (bots are never away).
     awaySeats() {

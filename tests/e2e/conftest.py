@@ -1,23 +1,38 @@
 """A real server (daphne on a free loopback port) and Chromium through Playwright.
 
-One server and one Chromium per test module: the database is migrated and the
-static files collected once per session, and each module's server starts from
-a copy of that database.  Tests in a module share the server, so each makes
-its own tables and asserts only about them.  The server's dice are seeded
-(``SIXDICE_DICE_SEED``, test-only): a game played by the same taps gets the
-same dice every run, in any order of tests.
+**One server and one Chromium per test process** (pytest-xdist gives each
+process whole test files): the database is migrated and the static files
+collected once per process, the server starts on the first browser test and
+serves every test file after it.  Tests share it, so each makes its own
+tables and asserts only about them.  A file that needs a setting of its own
+overrides ``server_env`` and gets its own server, with the reason written
+beside it.  The server's dice are seeded (``SIXDICE_DICE_SEED``, test-only):
+a game played by the same taps gets the same dice every run, in any order of
+tests.
+
+**Time is the test's** (``SIXDICE_TEST_CLOCK``, sixdice/tables/core/clock.py):
+the ``clock`` fixture moves the server's clock.  On the shared server bots
+move at once unless a test holds them (``clock.hold_bots()``, then ``clock.advance(1)`` a move);
+a turn timer runs out when the test advances its time (``clock.advance(30)``).
+
+**Pages say when they are ready**: ``<html data-live="ready" data-seq=N>``
+(docs/scripts.md); ``tests/e2e/harness.py`` waits on it.
 
 Outside CI these skip, saying why, when Chromium is missing; in CI they must run.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import shutil
 import subprocess
 import sys
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,6 +46,7 @@ DESKTOP = {"width": 1280, "height": 860}
 CHROMIUM = "/usr/bin/chromium"
 DICE_SEED = "e2e-1"  # the browser tests' servers roll seeded dice (test-only setting)
 DB_NAME = "db.sqlite3"
+LAN_HOST = "sixdice-table.lan"  # a plain-HTTP name that is not a secure context; Chromium maps it to 127.0.0.1
 
 
 def site_env(workdir: Path, site: Path, **extra: str) -> dict[str, str]:
@@ -43,7 +59,8 @@ def site_env(workdir: Path, site: Path, **extra: str) -> dict[str, str]:
         SIXDICE_STATIC_MANIFEST="1",
         SIXDICE_TESTING="1",
         SIXDICE_DICE_SEED=DICE_SEED,
-        **extra,
+        SIXDICE_TEST_CLOCK="1",  # bots and turn timers on the test's clock (the clock fixture)
+        **{"ALLOWED_HOSTS": f"127.0.0.1,localhost,{LAN_HOST}", **extra},
     )
 
 
@@ -80,38 +97,120 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.fixture(scope="module")
-def server_env() -> dict[str, str]:
-    """Extra environment for this module's server; a module overrides it to change a setting."""
-    return {}
-
-
-@pytest.fixture(scope="module")
-def server(site: Path, server_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """One server for all the tests of a module."""
-    srv = Server(tmp_path_factory.mktemp("server"), site, server_env).start()
+@pytest.fixture(scope="session")
+def shared_server(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The one server of this test process, started by the first test that needs it."""
+    srv = Server(tmp_path_factory.mktemp("server"), site, {"SIXDICE_BOT_DELAY": "0"}).start()  # bots at once
     yield srv
     srv.stop()
 
 
 @pytest.fixture(scope="module")
-def browser():
-    """Chromium for one test module.
+def server_env() -> dict[str, str]:
+    """Extra environment for a module's own server; empty (the default): the process's shared server."""
+    return {}
 
-    Playwright's sync API keeps an event loop running while it is open; closing
-    it after each module lets the asyncio tests that follow run their own loop.
+
+@pytest.fixture(scope="module")
+def server(request: pytest.FixtureRequest, site: Path, server_env: dict[str, str],
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The process's shared server, or the module's own when it asks for a setting of its own."""
+    if not server_env:
+        yield request.getfixturevalue("shared_server")
+        return
+    srv = Server(tmp_path_factory.mktemp("server"), site, server_env).start()
+    yield srv
+    srv.stop()
+
+
+class Clock:
+    """The server's test clock, moved through ``POST /__test__/clock/`` (sixdice/tables/core/clock.py)."""
+
+    def __init__(self, server: Server) -> None:
+        self.url = server.url + "/__test__/clock/"
+
+    def _post(self, body: dict[str, object]) -> dict[str, object]:
+        request = urllib.request.Request(self.url, data=json.dumps(body).encode(), method="POST",
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read())
+
+    def advance(self, seconds: float) -> dict[str, object]:
+        """Move time on: turn timers that are due run out; held bots make a move per bot delay (1 s)."""
+        return self._post({"advance": seconds})
+
+    def hold_bots(self) -> dict[str, object]:
+        """Bots wait for the test: each move waits for a second of advanced time (``advance(1)``)."""
+        return self._post({"bots": "held"})
+
+    def free_bots(self) -> dict[str, object]:
+        """Bots keep the server's pace: at once on the shared server (every test starts so)."""
+        return self._post({"bots": "free"})
+
+
+@pytest.fixture
+def clock(server: Server) -> Iterator[Clock]:
+    """The server's clock for this test: bots free at the start and again after it."""
+    c = Clock(server)
+    c.free_bots()
+    yield c
+    c.free_bots()
+
+
+BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+class Browsers:
+    """This process's Playwright and its Chromium browsers (one per set of extra arguments).
+
+    Open from the first browser test until a test file that uses no browser:
+    Playwright's sync API keeps an event loop running while it is open, and the
+    asyncio tests run loops of their own (tests/conftest.py closes it for them).
     """
-    require_binary(CHROMIUM, "browser tests drive Debian's Chromium")
-    from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-        )
-        yield b
-        b.close()
+    def __init__(self) -> None:
+        self._manager: Any = None
+        self.playwright: Any = None
+        self._browsers: dict[tuple[str, ...], Any] = {}
+
+    def start(self) -> Any:
+        if self.playwright is None:
+            require_binary(CHROMIUM, "browser tests drive Debian's Chromium")
+            from playwright.sync_api import sync_playwright
+
+            self._manager = sync_playwright()
+            self.playwright = self._manager.start()
+        return self.playwright
+
+    def get(self, *extra_args: str) -> Any:
+        key = tuple(extra_args)
+        if key not in self._browsers:
+            self._browsers[key] = self.start().chromium.launch(executable_path=CHROMIUM,
+                                                               args=[*BROWSER_ARGS, *extra_args])
+        return self._browsers[key]
+
+    @property
+    def open(self) -> bool:
+        return self.playwright is not None
+
+    def close(self) -> None:
+        for b in self._browsers.values():
+            with contextlib.suppress(Exception):
+                b.close()
+        self._browsers.clear()
+        if self._manager is not None:
+            self._manager.__exit__(None, None, None)
+        self._manager = self.playwright = None
+
+
+BROWSERS = Browsers()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """This process's Chromium (opened by the first test that asks for it)."""
+    return BROWSERS.get()
 
 
 @pytest.fixture

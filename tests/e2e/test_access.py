@@ -12,37 +12,19 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.conftest import require_binary
 from tests.e2e import runbuster_helpers as rb
 from tests.e2e import sixdice_helpers as sd
-from tests.e2e.conftest import CHROMIUM, PHONE, ROOT, Server
+from tests.e2e.conftest import BROWSERS, LAN_HOST, PHONE, ROOT, Server
 
 pytestmark = pytest.mark.browser
 
 SHOTS = ROOT / "docs" / "screens"
-LAN_HOST = "sixdice-table.lan"  # mapped to 127.0.0.1: a plain-HTTP name that is not a secure context
-
-
-@pytest.fixture(scope="module")
-def server_env() -> dict[str, str]:
-    return {"SIXDICE_BOT_DELAY": "0", "ALLOWED_HOSTS": f"127.0.0.1,localhost,{LAN_HOST}"}
 
 
 @pytest.fixture(scope="module")
 def browser():
-    """Chromium that maps a LAN-like name to 127.0.0.1 (see conftest's browser fixture)."""
-    require_binary(CHROMIUM, "browser tests drive Debian's Chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1"],
-        )
-        yield b
-        b.close()
+    """The process's Chromium that maps a LAN-like name to 127.0.0.1 (conftest's Browsers)."""
+    return BROWSERS.get(f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1")
 
 
 def axe_check(page: Page, where: str) -> list[str]:

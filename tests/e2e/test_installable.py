@@ -19,15 +19,13 @@ import tempfile
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.conftest import require_binary
-from tests.e2e.conftest import CHROMIUM, PHONE, ROOT, Server, screenshot
+from tests.e2e.conftest import BROWSER_ARGS, BROWSERS, CHROMIUM, LAN_HOST, PHONE, ROOT, Server, screenshot
 from tests.e2e.test_access import axe_check
 
 pytestmark = pytest.mark.browser
 
 SHOTS = ROOT / "docs" / "screens"
 LAN_URL = "http://192.168.1.20:8000/"  # only shown on the home page: nothing is ever sent there
-LAN_HOST = "sixdice-table.lan"  # mapped to 127.0.0.1 in this Chromium: plain HTTP, not a secure context
 OFFLINE = {"en": "No connection to the table, retrying…", "fr": "Pas de connexion avec la table, nouvel essai…"}
 CONTROLLED = """() => new Promise((resolve) => {
   if (navigator.serviceWorker.controller) return resolve(true);
@@ -37,28 +35,23 @@ CONTROLLED = """() => new Promise((resolve) => {
 
 @pytest.fixture(scope="module")
 def server_env() -> dict[str, str]:
-    # SIXDICE_LAN_URL as `make run LAN=1` sets it: the home page shows it on this machine
-    return {"SIXDICE_LAN_URL": LAN_URL, "ALLOWED_HOSTS": f"127.0.0.1,localhost,{LAN_HOST}"}
+    # A server of its own: SIXDICE_LAN_URL as `make run LAN=1` sets it, so the home page shows the
+    # LAN address on this machine (no other test's home page should), and a stopped server (the offline tests).
+    return {"SIXDICE_LAN_URL": LAN_URL}
 
 
 @pytest.fixture(scope="module")
 def browser():
-    """One Chromium for the module, with a profile on disk: the installability check needs one."""
-    require_binary(CHROMIUM, "browser tests drive Debian's Chromium")
-    from playwright.sync_api import sync_playwright
-
+    """A Chromium context with a profile on disk for the module: the installability check needs one."""
     profile = tempfile.mkdtemp(prefix="sixdice-profile-")
     try:
-        with sync_playwright() as p:
-            context = p.chromium.launch_persistent_context(
-                profile, executable_path=CHROMIUM, viewport=PHONE, has_touch=True, is_mobile=True,
-                args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                      "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                      f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1"],
-            )
-            context.set_default_timeout(15_000)
-            yield context
-            context.close()
+        context = BROWSERS.start().chromium.launch_persistent_context(
+            profile, executable_path=CHROMIUM, viewport=PHONE, has_touch=True, is_mobile=True,
+            args=[*BROWSER_ARGS, f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1"],
+        )
+        context.set_default_timeout(15_000)
+        yield context
+        context.close()
     finally:
         shutil.rmtree(profile, ignore_errors=True)
 

@@ -10,7 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import ROOT, browser, phone, screenshot, server, server_env, site  # noqa: F401 - fixtures
+from tests.e2e.conftest import (  # noqa: F401 - fixtures
+    ROOT,
+    browser,
+    phone,
+    screenshot,
+    server,
+    server_env,
+    shared_server,
+    site,
+)
 
 pytestmark = pytest.mark.browser
 

@@ -25,6 +25,7 @@ from django.db import InterfaceError, OperationalError
 
 from sixdice.gamekit.engine import get_engine
 from sixdice.gamekit.replay import STAND_IN_AWAY, STAND_IN_BOT
+from sixdice.tables.core.clock import get_clock
 from sixdice.tables.core.driver_registry import Drivers
 from sixdice.tables.core.errors import ServiceError, Stale
 from sixdice.tables.core.keys import Credentials
@@ -90,7 +91,7 @@ class TableBots:
     async def run(self) -> None:
         failures = 0
         while True:
-            await asyncio.sleep(settings.SIXDICE_BOT_DELAY)
+            await get_clock().bot_pause(settings.SIXDICE_BOT_DELAY)  # a test server's bots wait on its test clock
             self.kicked = False
             try:
                 moved = await after_commit.write(step, self.code)

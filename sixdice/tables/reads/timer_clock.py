@@ -16,11 +16,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
 from sixdice.gamekit.engine import DEFAULT, GameEngine, get_engine
 from sixdice.gamekit.errors import GameError
+from sixdice.tables.core.clock import get_clock
 from sixdice.tables.core.errors import BadOptions
 from sixdice.tables.core.keys import Credentials, hash_secret
 from sixdice.tables.core.rng import system_rng
@@ -37,8 +37,8 @@ _SEAT_KINDS = (K.JOIN, K.CLAIM, K.HANDOVER, K.BOT_ON, K.BOT_OFF, K.AWAY, K.BACK)
 
 
 def now() -> datetime:
-    """The time; tests replace it to run a clock of their own."""
-    return timezone.now()
+    """The time of the turn timers: the real time, or a test server's test clock (core/clock.py)."""
+    return get_clock().now()
 
 
 def clean_seconds(raw: Any) -> int:

@@ -1,0 +1,58 @@
+"""The browser tests' harness: the readiness signal, the test clock and the one server per process.
+
+A game against the app where the app's bots are held: the board stays at the
+bot's turn until the test advances the clock by a second, then shows exactly
+one more move.  (The clock's own rules are tested in tests/tables/test_clock.py.)
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.harness import READY, live_eval, seq, wait_ready, wait_seq
+
+pytestmark = pytest.mark.browser
+
+RUNBUSTER_MOVE = """live => { const v = live.game.view; if (!v.your_turn) return;
+  if (v.phase === 'roll') live.act({type: 'roll'});
+  else if (v.phase === 'choose') live.act({type: 'choose', straight: v.hand_options.reduce((a, b) => b.length > a.length ? b : a)});
+  else if (v.phase === 'end_turn') live.act({type: 'end_turn'}); }"""
+
+
+def test_a_page_says_when_it_has_drawn_the_first_frame(server, phone):
+    page = phone(f"{server.url}/play/sixdice/")
+    expect(page.locator(READY)).to_have_count(0)  # the form, no table yet
+    page.locator("#play-now").click()
+    page.wait_for_url(re.compile(r"/t/\w+/$"))
+    wait_ready(page)
+    assert live_eval(page, "live => live.table !== null && live.host")  # this phone is host and seat
+    assert seq(page) == live_eval(page, "live => live.game.seq")
+
+
+def test_held_bots_move_one_move_per_second_the_test_advances(server, phone, clock):
+    clock.hold_bots()
+    page = phone(f"{server.url}/play/runbuster/")
+    page.locator("#play-now").click()
+    page.wait_for_url(re.compile(r"/t/\w+/$"))
+    wait_ready(page)
+    bot_moves = 0
+    for _ in range(80):
+        game = live_eval(page, "live => ({seq: live.game.seq, mine: !!live.game.view.your_turn, over: live.game.status !== 'playing'})")
+        if game["over"] or bot_moves == 4:
+            break
+        if game["mine"]:
+            live_eval(page, RUNBUSTER_MOVE)
+            wait_seq(page, game["seq"] + 1)
+            continue
+        state = clock.advance(0)  # a round trip through the server: the bot has had every chance to move
+        assert state["bots"] == "held" and state["bot_budget"] == 0
+        assert seq(page) == game["seq"]  # and has not: it waits for the test
+        clock.advance(1)
+        assert wait_seq(page, game["seq"] + 1) == game["seq"] + 1
+        bot_moves += 1
+        assert clock.advance(0)["bot_budget"] == 0  # the second was spent on that one move
+        assert seq(page) == game["seq"] + 1  # and only one move was made
+    assert bot_moves == 4, "the app's players made fewer moves than the test let them"
