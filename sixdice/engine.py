@@ -483,6 +483,8 @@ class SixDiceEngine(GameEngine):
         if st.over and st.end_reason != "all_threes":  # the end screen says who added what: "Ben +1.5 for moving second"
             shared["compensation"] = [{"seat": seat, "points": pts, "place": place}
                                       for seat, pts, place in compensation_lines(st)]
+            if shared["compensation"]:
+                shared["final_scores"] = final_scores(st)  # what won: |value| plus the compensation
         p = st.pending
         if not (st.over or p is None):
             shared["hints_on"] = bool(state.get(HINTS_KEY))

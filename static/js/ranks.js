@@ -25,6 +25,11 @@ function showRanks(app, board, strings) {
     const who = names(winners.map((s) => players[s] || ""));
     if (game === "runbuster") return tr("runbuster.won", {names: who});
     if (v.end_reason === "all_threes") return tr("sixdice.threes", {names: who});
+    if (Array.isArray(v.compensation) && v.compensation.length && Array.isArray(v.final_scores)) {
+      // the compensation decided with the hand: the score that won is the hand's distance from zero plus it
+      const score = Number(v.final_scores[winners[0]] || 0).toLocaleString(document.documentElement.lang || undefined);
+      return tr("sixdice.compensated", {names: who, value: score});
+    }
     const value = fmt((v.values || [])[winners[0]] || 0);
     return tr(v.end_reason === "rounds" ? "sixdice.rounds" : "sixdice.time", {names: who, value: value});
   }

@@ -425,7 +425,7 @@ function compensationLines(v) {
   if (!lines.length) return null;
   const lang = document.documentElement.lang || undefined;
   return el("ul", {class: "sd-compensation"}, lines.map((c) =>
-    el("li", {"data-seat": c.seat}, tr("comp_" + c.place, {name: who(v, c.seat), points: Number(c.points).toLocaleString(lang)}))));
+    el("li", {"data-comp-seat": c.seat}, tr("comp_" + c.place, {name: who(v, c.seat), points: Number(c.points).toLocaleString(lang)}))));
 }
 
 function standingsTable(live) {
