@@ -608,6 +608,11 @@ def house_report(
         marker = "<!-- written by hand: kept when the study runs again -->"
         if marker in text:
             keep = text[text.index(marker):]
+    from sixdice.lab.tune import BEGIN, END
+
+    if old.exists() and BEGIN in (text := old.read_text(encoding="utf-8")) and END in text:
+        # the Compensation section (python -m sixdice.lab.tune report) stays
+        lines += ["", text[text.index(BEGIN): text.index(END) + len(END)]]
     body = "\n".join(lines) + "\n" + ("\n" + keep if keep else "")
     old.write_text(body, encoding="utf-8")
     return body
