@@ -207,9 +207,12 @@ def report_markdown(preset: str = "recommended", seed: int = 1, root: Path = rec
              f"({reps} resamples). *Fit*: the table `python -m sixdice.lab.tune fit` finds on this cell alone. "
              "*Early leader*: the share of games won by the leader after round 4 (scores compensated); the "
              "limit is 1.5 × fair.", "",
+             "*Played knowing it*: the same seeded games played by bots that know the compensation (the "
+             "done-when command `python -m sixdice.lab.study --preset recommended --players N --play P --games G "
+             "--seed 1 --json`, which records its own chunks): how much play changes when the players know it.", "",
              "| players | play | games (full scale) | compensation in force | before | after | within 5 points "
-             "after | early leader after (limit) | fit on this cell |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "after | early leader after (limit) | fit on this cell | played knowing it |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     missing = []
     for n in range(2, 9):
         label, v, b = base_rules(preset, n)
@@ -225,10 +228,18 @@ def report_markdown(preset: str = "recommended", seed: int = 1, root: Path = rec
             ok = all(abs(x - 1 / n) <= 0.05 for x in r.after)
             scale = f"{len(gs)}" + ("" if len(gs) >= full else f" **of {full}**")
             in_force = fmt_table(COMPENSATION[n]) if n in COMPENSATION else "none yet"
+            knowing = "not played"
+            if n in COMPENSATION:
+                kv, _kb = rules_of(preset, None, None, n)[1:]
+                ks = records.recorded(label, play, n, seed, kv, b, root)
+                if ks:
+                    # raw scores plus the table in force give back the winners as played
+                    kr = report(ks, play, n, table, reps)
+                    knowing = f"{_fmt(kr.after, kr.after_ci)} ({len(ks)} games)"
             lines.append(
                 f"| {n} | {play} | {scale} | {in_force} | {_fmt(r.before, r.before_ci)} | {_fmt(r.after, r.after_ci)} "
                 f"| {'yes' if ok else '**no**'} | {100 * r.leader_after:.1f}% ({150 / n:.1f}%) "
-                f"| {fmt_table(fit([(gs, n)], n))} |")
+                f"| {fmt_table(fit([(gs, n)], n))} | {knowing} |")
     lines.append("")
     if missing:
         lines.append("Not yet at full scale (resume with the commands below; each run goes on from the chunks "
