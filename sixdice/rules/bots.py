@@ -233,9 +233,10 @@ def evaluate(hands: Sequence[Counts], me: int, t: float, need: int = 6) -> float
     return mine - best
 
 
-def final_score(hands: Sequence[Counts], me: int) -> float:
-    """The result at the round limit: ``WIN`` alone, ``WIN / k`` shared, ``-WIN`` lost."""
-    vals = [abs(_value(h)) for h in hands]
+def final_score(hands: Sequence[Counts], me: int, bonus: Sequence[float] = ()) -> float:
+    """The result at the round limit: ``WIN`` alone, ``WIN / k`` shared, ``-WIN`` lost (``bonus``: the
+    points each seat adds, the compensation)."""
+    vals = [abs(_value(h)) + (bonus[s] if bonus else 0.0) for s, h in enumerate(hands)]
     top = max(vals)
     if vals[me] != top:
         return -WIN
@@ -795,12 +796,14 @@ def final_best(c: Counts) -> Counts:
 
 
 @lru_cache(maxsize=50_000)
-def last_turn_memo(hands: tuple[Counts, ...], bank: int, r: int, me: int, need: int = 6) -> float:
+def last_turn_memo(hands: tuple[Counts, ...], bank: int, r: int, me: int, need: int = 6,
+                   bonus: tuple[float, ...] = ()) -> float:
     """:func:`last_turn_value`, remembered (``bank`` may be capped at 1: only a draw or none matters)."""
-    return last_turn_value(hands, bank, r, me, need)
+    return last_turn_value(hands, bank, r, me, need, bonus)
 
 
-def last_turn_value(hands: Sequence[Counts], bank: int, r: int, me: int, need: int = 6) -> float:
+def last_turn_value(hands: Sequence[Counts], bank: int, r: int, me: int, need: int = 6,
+                    bonus: Sequence[float] = ()) -> float:
     """The last turn of the game, seat ``r`` moving: the expected final result for ``me``.
 
     Seat ``r`` plays the flip with the best expected result for itself over every
@@ -812,7 +815,8 @@ def last_turn_value(hands: Sequence[Counts], bank: int, r: int, me: int, need: i
     kinds: list[FlipKind | None] = list(flip_kinds(hands, r)) or [None]
     own: dict[tuple[int, int], list[Counts | None]] = {}
     vict: dict[tuple[int, int, int], Counts] = {}
-    base = [abs(_value(h)) for h in hands]
+    add = list(bonus) if bonus else [0.0] * len(hands)  # the compensation of each seat
+    base = [abs(_value(h)) + add[s] for s, h in enumerate(hands)]
     best_r = -math.inf
     best_me = 0.0
     for k in kinds:
@@ -830,7 +834,7 @@ def last_turn_value(hands: Sequence[Counts], bank: int, r: int, me: int, need: i
             vk = vict.get((s, w, nw))
             if vk is None:
                 vk = vict[s, w, nw] = default_outcome(h[s]).kept
-            vals[s] = abs(_value(vk))
+            vals[s] = abs(_value(vk)) + add[s]
             key = (v, nv)
         else:
             key = (0, 0)
@@ -847,7 +851,7 @@ def last_turn_value(hands: Sequence[Counts], bank: int, r: int, me: int, need: i
                 acc_r += WIN
                 acc_me += WIN if me == r else -WIN
                 continue
-            vals[r] = abs(_value(o))
+            vals[r] = abs(_value(o)) + add[r]
             top = max(vals)
             k_top = vals.count(top)
             acc_r += WIN / k_top if vals[r] == top else -WIN
@@ -896,9 +900,9 @@ def strong_flip_value(pos: Pos, m: int, k: FlipKind) -> float:
             h2[victim] = ov.kept
             b += ov.returned
             if last:
-                sub += final_score(h2, m)
+                sub += final_score(h2, m, pos.bonus)
             elif pos.turns + 2 >= pos.total:
-                sub += last_turn_memo(tuple(h2), min(b, 1), nxt, m, need)
+                sub += last_turn_memo(tuple(h2), min(b, 1), nxt, m, need, pos.bonus)
             else:
                 sub += _reply_value(h2, b, nxt, m, pos.turns + 2, pos.total, need, pos.reverse_at)
         total += sub / len(pairs)
@@ -928,11 +932,11 @@ def strong_kept_value(st: State, pos: Pos, seat: int, kept: Counts) -> float:
             h[v] = ov.kept
             b += ov.returned
         if turns >= pos.total:
-            total += final_score(h, seat)
+            total += final_score(h, seat, pos.bonus)
         elif nxt == seat:
             total += leaf_value(h, seat, seat, turns, pos.total, turns / pos.total, b, pos.need)
         elif turns + 1 >= pos.total:
-            total += last_turn_memo(tuple(h), min(b, 1), nxt, seat, pos.need)
+            total += last_turn_memo(tuple(h), min(b, 1), nxt, seat, pos.need, pos.bonus)
         else:
             total += _reply_value(h, b, nxt, seat, turns + 1, pos.total, pos.need, pos.reverse_at)
     return total / len(pairs)

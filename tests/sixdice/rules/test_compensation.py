@@ -84,3 +84,15 @@ def test_the_recommended_rules_carry_the_fitted_table():
         assert valid_compensation(v.compensation, players)
         assert not v.compensation or min(v.compensation) == 0
         assert preset("as_written", players)[0].compensation == ()
+
+
+def test_the_strong_search_counts_the_compensation_at_the_end():
+    from sixdice.rules.bots import WIN, final_score, last_turn_value
+    from sixdice.rules.dice import counts_of
+
+    five, four = counts_of((3, 2)), counts_of((3, 1))
+    assert final_score([five, four], 1) == -WIN
+    assert final_score([five, four], 1, (0.0, 1.5)) == WIN
+    assert final_score([five, four], 1, (0.0, 1.0)) == WIN / 2
+    # seat 0 moves last with no bank: a compensation of 20 for seat 1 is out of its reach
+    assert last_turn_value([five, four], 0, 0, 1, 6, (0.0, 20.0)) == WIN
