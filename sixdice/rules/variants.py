@@ -118,6 +118,7 @@ COMPENSATION: dict[int, tuple[float, ...]] = {
     2: (0, 0.5),
     3: (0, 2.5, 1),
     4: (0, 1.5, 0.5, 0),
+    5: (2, 2, 0.5, 0.5, 0),
 }
 """The compensation of the recommended rules by number of players (none where not yet measured)."""
 
