@@ -131,8 +131,12 @@ def badness(cells: Sequence[tuple[Sequence[GameResult], int]], table: Sequence[f
     return (round(worst, 9), round(sq, 12))
 
 
-def fit(cells: Sequence[tuple[Sequence[GameResult], int]], n: int, top: float = 8.0) -> tuple[float, ...]:
-    """The table (one figure per place, halves, the smallest 0) that brings every seat closest to fair."""
+def fit(cells: Sequence[tuple[Sequence[GameResult], int]], n: int, top: float = 8.0,
+        monotone: bool = False) -> tuple[float, ...]:
+    """The table (one figure per place, halves, the smallest 0) that brings every seat closest to fair.
+
+    ``monotone``: only tables that give an earlier place at least as much as a later one (a smoother
+    table for a small sample, where the best table would follow the noise)."""
     grid = [i * STEP for i in range(int(top / STEP) + 1)]
     table = [0.0] * n
     best = badness(cells, table)
@@ -146,6 +150,8 @@ def fit(cells: Sequence[tuple[Sequence[GameResult], int]], n: int, top: float = 
                 cand[p] = x
                 low = min(cand)
                 cand = [c - low for c in cand]
+                if monotone and any(cand[i] < cand[i + 1] for i in range(n - 1)):
+                    continue
                 b = badness(cells, cand)
                 if b < best:
                     best, table, moved = b, cand, True
@@ -190,6 +196,8 @@ def _fmt(xs: Sequence[float], cis: Sequence[tuple[float, float]]) -> str:
 
 FULL = {"greedy": {2: 1000, 3: 1000, 4: 1000, 5: 1000, 6: 200, 7: 200, 8: 200}, "strong": {n: 300 for n in range(2, 9)}}
 """The games a cell needs to be at full scale (issue 40)."""
+MONOTONE_FROM = 6
+"""From this many players on the report fits monotone tables (:func:`fit`): their cells hold 200 games."""
 BEGIN = "<!-- compensation: written by python -m sixdice.lab.tune report -->"
 END = "<!-- /compensation -->"
 
@@ -204,7 +212,7 @@ def report_markdown(preset: str = "recommended", seed: int = 1, root: Path = rec
              "chunks so far). *Before*: each place's win share as played; *after*: the same games re-scored with "
              "the compensation of the recommended rules (`COMPENSATION` in `sixdice/rules/variants.py`) added to "
              "each final score (a game won by all threes keeps its winners). Brackets: 95% bootstrap intervals "
-             f"({reps} resamples). *Fit*: the table `python -m sixdice.lab.tune fit` finds on this cell alone. "
+             f"({reps} resamples). *Fit*: the table `python -m sixdice.lab.tune fit` finds on this cell alone (6 to 8 players, `--monotone`: an earlier place never gets less than a later one, the 200-game cells being small). "
              "*Early leader*: the share of games won by the leader after round 4 (scores compensated); the "
              "limit is 1.5 × fair.", "",
              "*Played knowing it*: the same seeded games played by bots that know the compensation (the "
@@ -239,7 +247,7 @@ def report_markdown(preset: str = "recommended", seed: int = 1, root: Path = rec
             lines.append(
                 f"| {n} | {play} | {scale} | {in_force} | {_fmt(r.before, r.before_ci)} | {_fmt(r.after, r.after_ci)} "
                 f"| {'yes' if ok else '**no**'} | {100 * r.leader_after:.1f}% ({150 / n:.1f}%) "
-                f"| {fmt_table(fit([(gs, n)], n))} | {knowing} |")
+                f"| {fmt_table(fit([(gs, n)], n, monotone=n >= MONOTONE_FROM))} | {knowing} |")
     lines.append("")
     if missing:
         lines.append("Not yet at full scale (resume with the commands below; each run goes on from the chunks "
@@ -279,6 +287,8 @@ def main(argv: list[str] | None = None) -> None:
     ft.add_argument("--table", help="score this table instead of fitting one, e.g. 0,1.5")
     ft.add_argument("--boot", type=int, default=BOOT, help="bootstrap resamples")
     ft.add_argument("--json", action="store_true")
+    ft.add_argument("--monotone", action="store_true",
+                    help="only tables that give an earlier place at least as much as a later one (small samples)")
     rp = sub.add_parser("report", help="write the Compensation section of docs/sixdice-balance.md")
     rp.add_argument("--out", default="docs/sixdice-balance.md")
     rp.add_argument("--boot", type=int, default=BOOT)
@@ -315,7 +325,7 @@ def main(argv: list[str] | None = None) -> None:
         if len(table) != n or any(not 0 <= x <= MAX_COMPENSATION for x in table):
             parser.error(f"--table: {n} figures from 0 to {MAX_COMPENSATION}")
     else:
-        table = fit(cells, n)
+        table = fit(cells, n, monotone=args.monotone)
     reps = [report(gs, play, n, table, args.boot) for (gs, _), play in zip(cells, plays, strict=True)]
     if args.json:
         print(json.dumps({"preset": label, "players": n, "seed": args.seed, "compensation": list(table),

@@ -119,6 +119,8 @@ COMPENSATION: dict[int, tuple[float, ...]] = {
     3: (0, 2.5, 1),
     4: (0, 1.5, 0.5, 0),
     5: (2, 2, 0.5, 0.5, 0),
+    6: (2, 1.5, 1.5, 1, 0.5, 0),  # 200 games, a monotone fit (--monotone)
+    7: (1.5, 1.5, 0, 0, 0, 0, 0),  # 200 games, a monotone fit
 }
 """The compensation of the recommended rules by number of players (none where not yet measured)."""
 

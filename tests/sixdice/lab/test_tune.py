@@ -122,3 +122,12 @@ def test_the_report_shows_each_recorded_cell_and_the_games_played_knowing_it(tmp
     tune.write_report(doc, text)  # a second run replaces the section, keeps the hand-written part
     body = doc.read_text(encoding="utf-8")
     assert body.count(tune.BEGIN) == 1 and body.index(tune.END) < body.index("mine")
+
+
+def test_a_monotone_fit_never_gives_a_later_place_more():
+    # place 1 loses by 1 and place 2 by 3 to place 0: the best table is 0 / 1 / 3 (not monotone) ...
+    games = [_game(0, [7, 6, 4], [0]) for _ in range(6)]
+    assert tune.fit([(games, 3)], 3) == (0.0, 1.0, 3.0)
+    # ... a monotone one can only even them out by giving nobody anything more than the one before
+    table = tune.fit([(games, 3)], 3, monotone=True)
+    assert all(table[i] >= table[i + 1] for i in range(2))
