@@ -235,7 +235,7 @@ def report_markdown(preset: str = "recommended", seed: int = 1, root: Path = rec
             r = report(gs, play, n, table, reps)
             ok = all(abs(x - 1 / n) <= 0.05 for x in r.after)
             scale = f"{len(gs)}" + ("" if len(gs) >= full else f" **of {full}**")
-            in_force = fmt_table(COMPENSATION[n]) if n in COMPENSATION else "none yet"
+            in_force = fmt_table(COMPENSATION[n]) if n in COMPENSATION else "none"
             knowing = "not played"
             if n in COMPENSATION:
                 kv, _kb = rules_of(preset, None, None, n)[1:]
