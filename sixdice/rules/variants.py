@@ -116,7 +116,9 @@ COMPENSATION: dict[int, tuple[float, ...]] = {
     # players: points by place in the turn order (the first player first), fitted on recorded games by
     # ``python -m sixdice.lab.tune fit --players N`` (docs/sixdice-balance.md, *Compensation*)
     2: (0, 0.5),
-    3: (0, 2.5, 1),
+    # 3 players: none. Fitted on games played without it: 0 / 2.5 / 1 (re-scored 33.2 / 33.6 / 33.1); played by
+    # bots that know it, 42.7 / 25.8 / 31.5 over 1,000 games (the others flip the compensated player), worse than
+    # none (39.0 / 27.4 / 33.6)
     4: (0, 1.5, 0.5, 0),
     5: (2, 2, 0.5, 0.5, 0),
     6: (2, 1.5, 1.5, 1, 0.5, 0),  # 200 games, a monotone fit (--monotone)
