@@ -115,7 +115,8 @@ NAMES: tuple[str, ...] = tuple(f.name for f in fields(Variants))
 COMPENSATION: dict[int, tuple[float, ...]] = {
     # players: points by place in the turn order (the first player first), fitted on recorded games by
     # ``python -m sixdice.lab.tune fit --players N`` (docs/sixdice-balance.md, *Compensation*)
-    2: (0, 0.5),
+    # 2 players: none. Greedy play alone fits 0 / 0.5 (52.2 / 47.8 -> 48.1 / 51.9), strong play 0.5 / 0 (300 games,
+    # 47.8 / 52.2); both together fit none, and with 0 / 0.5 strong play gave 45.3 / 54.7
     # 3 players: none. Fitted on games played without it: 0 / 2.5 / 1 (re-scored 33.2 / 33.6 / 33.1); played by
     # bots that know it, 42.7 / 25.8 / 31.5 over 1,000 games (the others flip the compensated player), worse than
     # none (39.0 / 27.4 / 33.6)

@@ -104,18 +104,18 @@ def test_compensation_in_the_variants_text():
 
 
 def test_the_report_shows_each_recorded_cell_and_the_games_played_knowing_it(tmp_path):
-    label, base, bank = tune.base_rules("recommended", 2)
-    known = preset("recommended", 2)[0]
+    label, base, bank = tune.base_rules("recommended", 4)
+    known = preset("recommended", 4)[0]
     records.CHUNK["greedy"], old = 2, records.CHUNK["greedy"]
     try:
-        records.games(label, "greedy", 2, 4, 1, base, bank, root=tmp_path)
-        records.games(label, "greedy", 2, 2, 1, known, bank, root=tmp_path)
+        records.games(label, "greedy", 4, 4, 1, base, bank, root=tmp_path)
+        records.games(label, "greedy", 4, 2, 1, known, bank, root=tmp_path)
     finally:
         records.CHUNK["greedy"] = old
     text = tune.report_markdown(root=tmp_path, reps=20)
-    row = next(line for line in text.splitlines() if line.startswith("| 2 | greedy |"))
+    row = next(line for line in text.splitlines() if line.startswith("| 4 | greedy |"))
     assert "| 4 **of 1000** |" in row and row.endswith("(2 games) |")
-    assert "--players 2 --play greedy --games 1000" in text  # how to go on
+    assert "--players 4 --play greedy --games 1000" in text  # how to go on
     doc = tmp_path / "balance.md"
     doc.write_text("# Study\n\n<!-- written by hand: kept when the study runs again -->\nmine\n", encoding="utf-8")
     tune.write_report(doc, text)

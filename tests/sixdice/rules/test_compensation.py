@@ -77,7 +77,7 @@ def test_the_bots_count_the_compensation():
 
 
 def test_the_recommended_rules_carry_the_fitted_table():
-    assert {2, 4, 5} <= set(COMPENSATION)
+    assert {4, 5} <= set(COMPENSATION)
     for players in range(2, 9):
         v, _ = preset("recommended", players)
         assert v.compensation == tuple(float(x) for x in COMPENSATION.get(players, ()))
