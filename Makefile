@@ -45,6 +45,7 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m sixdice.lab.bench
+	$(PY) -m sixdice.lab.labbench
 	$(PY) -m sixdice.lab.botbench
 	$(PY) -m runbuster.lab.bench
 	$(PY) -m tests.load.bench $(BENCH_ARGS)

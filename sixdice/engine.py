@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import random
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -38,15 +39,17 @@ from sixdice.gamekit.options import dice_mode, on_off, whole_number
 from sixdice.gamekit.schema import Field
 from sixdice.rules import bots
 from sixdice.rules.dice import ZERO_GROUP_INDEX, counts_of
-from sixdice.rules.game import START_DICE, Hand, State, final_scores
+from sixdice.rules.game import START_DICE, Hand, State, compensation_lines, final_scores
 from sixdice.rules.variants import (
     AS_WRITTEN,
+    MAX_COMPENSATION,
     MAX_FIRST_BONUS,
     MAX_REFILL,
     PRESETS,
     Variants,
     preset,
     preset_of,
+    valid_compensation,
 )
 
 MAX_ROUNDS = 99
@@ -119,6 +122,9 @@ class SixDicePresentation(Presentation):
         "refill": gettext_noop("The bank refills each round to this many dice per player"),
         "threes_dice": gettext_noop("The dice all threes needs"),
         "first_bonus": gettext_noop("Compensation for the first seats: points per player who moves after you"),
+        "compensation": gettext_noop(
+            "Compensation by place in the turn order: one figure per player, the first player first, such as 0 1.5 2"
+        ),
     }
     moves = {
         "flip": MoveWords("flip", gettext_noop("flip")),
@@ -301,7 +307,9 @@ class SixDiceEngine(GameEngine):
         threes = whole_number(raw, "threes_dice", part(gettext_noop("The dice all threes needs")))
         if threes is not None and threes not in (5, 6):
             raise OptionsError(gettext_noop("All threes needs 5 or 6 dice."))
+        compensation = _compensation(raw.get("compensation"), players)
         v = Variants(
+            compensation=compensation,
             last_turn_score=on_off(raw, "last_turn_score", part(gettext_noop("Score at the end of the last turn"))),
             reverse_last_round=on_off(raw, "reverse_last_round", part(gettext_noop("The last round in reverse order"))),
             no_flip_back=on_off(raw, "no_flip_back", part(gettext_noop("No flip back"))),
@@ -506,6 +514,11 @@ class SixDiceEngine(GameEngine):
         # Who is ahead: the hand furthest from zero (what wins at the end), rank 1; a win at once ranks first.
         shared["ranks"] = dense_ranks([(0 if s in st.winners else 1, -abs(v)) for s, v in enumerate(shared["values"])])
         shared["actors"] = sorted(self.actors(state))
+        if st.over and st.end_reason != "all_threes":  # the end screen says who added what: "Ben +1.5 for moving second"
+            shared["compensation"] = [{"seat": seat, "points": pts, "place": place}
+                                      for seat, pts, place in compensation_lines(st)]
+            if shared["compensation"]:
+                shared["final_scores"] = final_scores(st)  # what won: |value| plus the compensation
         p = st.pending
         if not (st.over or p is None):
             shared["hints_on"] = bool(state.get(HINTS_KEY))
@@ -669,11 +682,41 @@ class SixDiceEngine(GameEngine):
         bank = options.get("bank") or BANK_PER_PLAYER * players
         # ``bank`` is the bank's size: every die in the game (the bank and the hands); the board's "Bank: n dice"
         # is what the bank holds now, so a page that shows this figure says "dice in the game".
-        return {"preset": preset_of(v, bank / players, players), "variants": v.to_dict(), "bank": bank}
+        out = {"preset": preset_of(v, bank / players, players), "variants": v.to_dict(), "bank": bank}
+        if v.compensation:  # "0 / +1.5 / +2": the figures by place in the turn order, the first player first
+            out["compensation_text"] = " / ".join(f"+{x:g}" if x else "0" for x in v.compensation)
+        return out
 
     def rule_set(self, options: Mapping[str, Any], *, players: int) -> str:
         """The preset the options amount to: ``as_written``, ``recommended`` or ``custom`` (see :meth:`rules_in_force`)."""
         return str(self.rules_in_force(options, players=players)["preset"])
+
+
+def _compensation(raw: Any, players: int) -> tuple[float, ...]:
+    """The compensation by place in the turn order: a list of numbers, or a text such as ``0 1.5 2``
+    (spaces, slashes or semicolons between; a decimal comma is read as a point); empty: none."""
+    if raw is None or raw == "" or raw == []:
+        return ()
+    items: list[Any]
+    if isinstance(raw, str):
+        items = [x for x in re.split(r"[\s/;]+", raw.strip().replace(",", ".")) if x]
+    elif isinstance(raw, list | tuple):
+        items = list(raw)
+    else:
+        items = [raw]
+    try:
+        table = tuple(float(x) for x in items if not isinstance(x, bool))
+    except (TypeError, ValueError):
+        table = ()
+    if len(table) != len(items) or not valid_compensation(table, players):
+        raise OptionsError(
+            gettext_noop(
+                "The compensation is one figure per player in turn order, the first player first "
+                "(%(players)s figures), each a whole or half point from 0 to %(max)s, such as 0 1.5 2."
+            ),
+            params={"players": players, "max": MAX_COMPENSATION},
+        )
+    return table
 
 
 ENGINE = register(SixDiceEngine())

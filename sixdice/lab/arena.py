@@ -24,7 +24,7 @@ import argparse
 import math
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from sixdice.rules.bots import STRENGTHS, STRONG_BUDGET, Bot, play
@@ -73,6 +73,8 @@ class GameResult:
     bank_empty_round: int | None = None  # the first round (1..) during which the bank was empty
     leaders_third: tuple[int, ...] = ()  # the leading seats (by what the round limit counts) after a third of the rounds
     lead_changes_second_half: int = 0  # changes of the leading seat(s), turn by turn, in the second half
+    scores: list[int] = field(default_factory=list)  # what each seat counts at the round limit, no compensation
+    scores_third: list[int] = field(default_factory=list)  # the same after a third of the rounds
 
 
 def _threes_at_least(dice: Sequence[int], k: int) -> bool:
@@ -115,6 +117,7 @@ def play_game(
                 res.bank_by_round.append(st.bank)
                 if st.round == third + 1:
                     res.leaders_third = _leaders(st)
+                    res.scores_third = raw_scores(st)
             if 2 * st.turns >= rounds * n:
                 lead = _leaders(st)
                 if leaders[0] and lead != leaders[0]:
@@ -134,7 +137,17 @@ def play_game(
     res.turns = st.turns
     res.first = st.first
     res.values = st.values()
+    res.scores = raw_scores(st)
     return res
+
+
+def raw_scores(st: State) -> list[int]:
+    """What each hand counts at the round limit before any compensation: its absolute value, or with
+    ``last_turn_score`` the value it had at the end of its owner's last turn."""
+    vals = st.values()
+    if st.variants.last_turn_score and st.scored:
+        vals = [x if x is not None else vals[s] for s, x in enumerate(st.scored)]
+    return [abs(x) for x in vals]
 
 
 def _leaders(st: State) -> tuple[int, ...]:
@@ -171,6 +184,39 @@ def run_games(jobs_list: Sequence[Job], jobs: int = 1, progress: bool = False) -
 
             return list(tqdm(pit, total=len(jobs_list), unit="game", file=sys.stderr))
         return list(pit)
+
+
+def _play_chunk(item: tuple[int, Sequence[Job]]) -> tuple[int, list[GameResult]]:
+    start, chunk = item
+    return start, [_play_one(j) for j in chunk]
+
+
+def run_chunks(
+    chunks: Sequence[tuple[int, Sequence[Job]]], jobs: int = 1, progress: bool = False
+) -> Iterator[tuple[int, list[GameResult]]]:
+    """Play chunks of games (``(start, games)``) in ``jobs`` processes; yield each chunk as it finishes
+    (with several processes, not necessarily in order)."""
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=sum(len(c) for _, c in chunks), unit="game", file=sys.stderr)
+    if jobs <= 1 or len(chunks) <= 1:
+        for item in chunks:
+            out = _play_chunk(item)
+            if bar is not None:
+                bar.update(len(out[1]))
+            yield out
+    else:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(min(jobs, len(chunks))) as pool:
+            for out in pool.imap_unordered(_play_chunk, chunks):
+                if bar is not None:
+                    bar.update(len(out[1]))
+                yield out
+    if bar is not None:
+        bar.close()
 
 
 def match(

@@ -30,20 +30,25 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
+from sixdice.lab import records
 from sixdice.lab.arena import GameResult, run_games, wilson
 from sixdice.rules.bots import STRONG_BUDGET
 from sixdice.rules.variants import AS_WRITTEN, NAMES, PRESETS, Variants, preset
 
 
 def parse_variants(text: str) -> Variants:
-    """``"last_turn_score,refill=3"`` -> Variants; a bare name is ``True``."""
+    """``"last_turn_score,refill=3,compensation=0:1.5"`` -> Variants; a bare name is ``True``."""
     kw: dict[str, Any] = {}
     for item in filter(None, (x.strip() for x in text.split(","))):
         name, _, value = item.partition("=")
         if name not in NAMES:
             raise ValueError(f"unknown variant {name!r}; expected one of {', '.join(NAMES)}")
+        if name == "compensation":  # by place in the turn order, colons between: compensation=0:1.5
+            kw[name] = tuple(float(x) for x in value.split(":")) if value else ()
+            continue
         kw[name] = int(value) if value else True
     return Variants(**kw)
 
@@ -147,10 +152,18 @@ def targets(cell: dict[str, Any]) -> dict[str, bool]:
 
 
 def cell(
-    play: str, players: int, games: int, seed: int, variants: Variants, bank_per_player: int, jobs: int = 1
+    play: str, players: int, games: int, seed: int, variants: Variants, bank_per_player: int, jobs: int = 1,
+    *, label: str | None = None, root: Path | None = None, progress: bool = False,
 ) -> dict[str, Any]:
-    """Play and measure one cell; the dict also names the rules."""
-    results = games_of(play, players, games, seed, variants, bank_per_player, jobs)
+    """Play and measure one cell; the dict also names the rules.
+
+    With ``root`` (a records folder, :mod:`sixdice.lab.records`) the games recorded there are read
+    and the missing ones played and recorded in chunks; ``label`` names the cell's folder."""
+    if root is not None:
+        results = records.games(label or "rules", play, players, games, seed, variants, bank_per_player, jobs,
+                                root, progress=progress)
+    else:
+        results = games_of(play, players, games, seed, variants, bank_per_player, jobs)
     out: dict[str, Any] = {"players": players, "play": play, "games": games}
     out["variants"] = variants.to_dict()
     out["bank_per_player"] = bank_per_player

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sixdice.lab import rulestudy
+from sixdice.lab import records, rulestudy
 from sixdice.lab.arena import GameResult, match, rates, run_games, wilson
 from sixdice.rules.bots import STRONG_BUDGET, STRONG_VERSION
 from sixdice.rules.variants import PRESETS, Variants, preset
@@ -608,6 +608,11 @@ def house_report(
         marker = "<!-- written by hand: kept when the study runs again -->"
         if marker in text:
             keep = text[text.index(marker):]
+    from sixdice.lab.tune import BEGIN, END
+
+    if old.exists() and BEGIN in (text := old.read_text(encoding="utf-8")) and END in text:
+        # the Compensation section (python -m sixdice.lab.tune report) stays
+        lines += ["", text[text.index(BEGIN): text.index(END) + len(END)]]
     body = "\n".join(lines) + "\n" + ("\n" + keep if keep else "")
     old.write_text(body, encoding="utf-8")
     return body
@@ -627,6 +632,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--play", default="greedy", choices=("random", "greedy", "strong"))
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--json", action="store_true", help="print the cell as one JSON object")
+    parser.add_argument("--records", default=str(records.ROOT),
+                        help="recorded games: read, and the missing chunks played and added (default: %(default)s)")
+    parser.add_argument("--no-records", action="store_true", help="play every game, record none")
+    parser.add_argument("--progress", action="store_true", help="a progress bar on stderr")
     parser.add_argument("--report", action="store_true", help="the house-rules study: write docs/sixdice-balance.md")
     parser.add_argument("--greedy-games", type=int, default=1000)
     parser.add_argument("--strong-games", type=int, default=300)
@@ -638,7 +647,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.preset or args.variants or args.json or args.bank_per_player is not None:
         label, v, b = rulestudy.rules_of(args.preset, args.variants, args.bank_per_player, args.players)
-        c = rulestudy.cell(args.play, args.players, args.games, args.seed, v, b, args.jobs)
+        root = None if args.no_records else Path(args.records)
+        c = rulestudy.cell(args.play, args.players, args.games, args.seed, v, b, args.jobs, label=label, root=root,
+                           progress=args.progress)
         c = {"preset": label, **c}
         if args.json:
             print(json.dumps(c))

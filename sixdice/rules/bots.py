@@ -233,9 +233,10 @@ def evaluate(hands: Sequence[Counts], me: int, t: float, need: int = 6) -> float
     return mine - best
 
 
-def final_score(hands: Sequence[Counts], me: int) -> float:
-    """The result at the round limit: ``WIN`` alone, ``WIN / k`` shared, ``-WIN`` lost."""
-    vals = [abs(_value(h)) for h in hands]
+def final_score(hands: Sequence[Counts], me: int, bonus: Sequence[float] = ()) -> float:
+    """The result at the round limit: ``WIN`` alone, ``WIN / k`` shared, ``-WIN`` lost (``bonus``: the
+    points each seat adds, the compensation)."""
+    vals = [abs(_value(h)) + (bonus[s] if bonus else 0.0) for s, h in enumerate(hands)]
     top = max(vals)
     if vals[me] != top:
         return -WIN
@@ -271,8 +272,9 @@ class Pos:
         v = st.variants
         pos = cls([counts_of(h.dice()) for h in st.hands], st.bank, done, st.rounds * st.n, need=v.threes_dice,
                   reverse_at=(st.rounds - 1) * st.n if v.reverse_last_round and st.rounds > 1 else -1)
-        if v.first_bonus and st.first is not None:
-            pos.bonus = tuple(float(v.first_bonus * (st.n - 1 - (s - st.first) % st.n)) for s in range(st.n))
+        if (v.first_bonus or v.compensation) and st.first is not None:
+            pos.bonus = tuple(float(v.first_bonus * (st.n - 1 - (s - st.first) % st.n)) + v.bonus((s - st.first) % st.n)
+                              for s in range(st.n))
         if v.last_turn_score and st.scored:
             pos.fixed = {s: float(abs(x)) + (pos.bonus[s] if pos.bonus else 0.0)
                          for s, x in enumerate(st.scored) if x is not None}
@@ -399,27 +401,34 @@ def greedy_flip_scores(pos: Pos, m: int, kinds: Sequence[FlipKind]) -> list[floa
     need = pos.need
     scores = [pos.score(s, h, t) for s, h in enumerate(hands)] if ruled else [hand_score(h, t, need) for h in hands]
     lift = pos.bonus[m] if pos.bonus else 0.0
+    bank = pos.bank
+    hm = hands[m]
+    # the best score among the seats other than the mover and the victim, per victim
+    rest = {s: _best_others(scores, (m, s)) for s in range(len(hands)) if s != m}
     mover: dict[tuple[int, int], tuple[float, float, float]] = {}
     victim: dict[tuple[int, int, int], tuple[bool, float]] = {}
     out: list[float] = []
+    append = out.append
     for k in kinds:
         s, v, nv, w, nw = k
         me = mover.get((v, nv))
-        mine = _add(_sub(hands[m], UNIT[v]), UNIT[nv])
         if me is None:
-            me = mover[v, nv] = (-1.0, 0.0, 0.0) if _threes(mine, need) else mover_expectation(mine, pos.bank, t, need)
+            mine = _add(_sub(hm, UNIT[v]), UNIT[nv])
+            me = mover[v, nv] = (-1.0, 0.0, 0.0) if _threes(mine, need) else mover_expectation(mine, bank, t, need)
         vi = victim.get((s, w, nw))
         if vi is None:
             theirs = _add(_sub(hands[s], UNIT[w]), UNIT[nw])
             kept = default_outcome(theirs).kept
             vi = victim[s, w, nw] = (_threes(theirs, need), pos.score(s, kept, t) if ruled else hand_score(kept, t, need))
-        mine_won = me[0] < 0
-        if mine_won or vi[0]:
-            out.append(WIN / 2 if (mine_won and vi[0]) else (WIN if mine_won else -WIN))
-            continue
         p_win, acc, p_rest = me
-        worst = max(_best_others(scores, (m, s)), vi[1])
-        out.append(p_win * WIN + acc + p_rest * (lift - worst))
+        if p_win < 0 or vi[0]:
+            mine_won = p_win < 0
+            append(WIN / 2 if (mine_won and vi[0]) else (WIN if mine_won else -WIN))
+            continue
+        worst = rest[s]
+        if vi[1] > worst:
+            worst = vi[1]
+        append(p_win * WIN + acc + p_rest * (lift - worst))
     return out
 
 
@@ -462,22 +471,50 @@ class Option:
 
 def scored_options(st: State) -> list[Option]:
     """Every distinct decision open now, scored by the greedy evaluation, best first (stable)."""
+    return _top_options(st, None)
+
+
+def _ranked_flips(st: State, pos: Pos, seat: int) -> tuple[list[FlipKind], list[float], list[int]]:
+    """The mover's distinct flips, their greedy scores, and their order best first (stable)."""
+    kinds = flip_kinds(pos.hands, seat)
+    barred = barred_victim(st, seat)
+    if barred is not None:  # no flip back
+        kinds = [k for k in kinds if k[0] != barred]
+    scores = greedy_flip_scores(pos, seat, kinds)
+    order = sorted(range(len(kinds)), key=scores.__getitem__, reverse=True)
+    return kinds, scores, order
+
+
+def _top_options(st: State, limit: int | None) -> list[Option]:
+    """:func:`scored_options`, the first ``limit`` of them only (``None``: all); the actions of the
+    others are never built (a flip's action is the costly part of a greedy decision)."""
     p = st.pending
     if p is None or st.over or p.kind not in ("flip", "group", "keep"):
         return []
     pos = Pos.of(st)
     seat = p.seat
     if p.kind == "flip":
-        kinds = flip_kinds(pos.hands, seat)
-        barred = barred_victim(st, seat)
-        if barred is not None:  # no flip back
-            kinds = [k for k in kinds if k[0] != barred]
-        scores = greedy_flip_scores(pos, seat, kinds)
-        opts = [Option(_flip_action(st, seat, k), sc, kind=k) for k, sc in zip(kinds, scores, strict=True)]
-    else:
-        opts = _balance_options(st, pos, seat)
+        kinds, scores, order = _ranked_flips(st, pos, seat)
+        return [Option(_flip_action(st, seat, kinds[i]), scores[i], kind=kinds[i]) for i in order[:limit]]
+    opts = _balance_options(st, pos, seat)
     order = sorted(range(len(opts)), key=lambda i: -opts[i].score)
-    return [opts[i] for i in order]
+    return [opts[i] for i in order[:limit]]
+
+
+def greedy_action(st: State) -> Action:
+    """The greedy bot's decision: the option with the best greedy score (the first on a tie)."""
+    p = st.pending
+    assert p is not None
+    if p.kind == "flip":
+        pos = Pos.of(st)
+        kinds = flip_kinds(pos.hands, p.seat)
+        barred = barred_victim(st, p.seat)
+        if barred is not None:
+            kinds = [k for k in kinds if k[0] != barred]
+        if kinds:
+            scores = greedy_flip_scores(pos, p.seat, kinds)
+            return _flip_action(st, p.seat, kinds[scores.index(max(scores))])
+    return _top_options(st, 1)[0].action
 
 
 def _balance_options(st: State, pos: Pos, seat: int) -> list[Option]:
@@ -759,12 +796,14 @@ def final_best(c: Counts) -> Counts:
 
 
 @lru_cache(maxsize=50_000)
-def last_turn_memo(hands: tuple[Counts, ...], bank: int, r: int, me: int, need: int = 6) -> float:
+def last_turn_memo(hands: tuple[Counts, ...], bank: int, r: int, me: int, need: int = 6,
+                   bonus: tuple[float, ...] = ()) -> float:
     """:func:`last_turn_value`, remembered (``bank`` may be capped at 1: only a draw or none matters)."""
-    return last_turn_value(hands, bank, r, me, need)
+    return last_turn_value(hands, bank, r, me, need, bonus)
 
 
-def last_turn_value(hands: Sequence[Counts], bank: int, r: int, me: int, need: int = 6) -> float:
+def last_turn_value(hands: Sequence[Counts], bank: int, r: int, me: int, need: int = 6,
+                    bonus: Sequence[float] = ()) -> float:
     """The last turn of the game, seat ``r`` moving: the expected final result for ``me``.
 
     Seat ``r`` plays the flip with the best expected result for itself over every
@@ -776,7 +815,8 @@ def last_turn_value(hands: Sequence[Counts], bank: int, r: int, me: int, need: i
     kinds: list[FlipKind | None] = list(flip_kinds(hands, r)) or [None]
     own: dict[tuple[int, int], list[Counts | None]] = {}
     vict: dict[tuple[int, int, int], Counts] = {}
-    base = [abs(_value(h)) for h in hands]
+    add = list(bonus) if bonus else [0.0] * len(hands)  # the compensation of each seat
+    base = [abs(_value(h)) + add[s] for s, h in enumerate(hands)]
     best_r = -math.inf
     best_me = 0.0
     for k in kinds:
@@ -794,7 +834,7 @@ def last_turn_value(hands: Sequence[Counts], bank: int, r: int, me: int, need: i
             vk = vict.get((s, w, nw))
             if vk is None:
                 vk = vict[s, w, nw] = default_outcome(h[s]).kept
-            vals[s] = abs(_value(vk))
+            vals[s] = abs(_value(vk)) + add[s]
             key = (v, nv)
         else:
             key = (0, 0)
@@ -811,7 +851,7 @@ def last_turn_value(hands: Sequence[Counts], bank: int, r: int, me: int, need: i
                 acc_r += WIN
                 acc_me += WIN if me == r else -WIN
                 continue
-            vals[r] = abs(_value(o))
+            vals[r] = abs(_value(o)) + add[r]
             top = max(vals)
             k_top = vals.count(top)
             acc_r += WIN / k_top if vals[r] == top else -WIN
@@ -860,9 +900,9 @@ def strong_flip_value(pos: Pos, m: int, k: FlipKind) -> float:
             h2[victim] = ov.kept
             b += ov.returned
             if last:
-                sub += final_score(h2, m)
+                sub += final_score(h2, m, pos.bonus)
             elif pos.turns + 2 >= pos.total:
-                sub += last_turn_memo(tuple(h2), min(b, 1), nxt, m, need)
+                sub += last_turn_memo(tuple(h2), min(b, 1), nxt, m, need, pos.bonus)
             else:
                 sub += _reply_value(h2, b, nxt, m, pos.turns + 2, pos.total, need, pos.reverse_at)
         total += sub / len(pairs)
@@ -892,11 +932,11 @@ def strong_kept_value(st: State, pos: Pos, seat: int, kept: Counts) -> float:
             h[v] = ov.kept
             b += ov.returned
         if turns >= pos.total:
-            total += final_score(h, seat)
+            total += final_score(h, seat, pos.bonus)
         elif nxt == seat:
             total += leaf_value(h, seat, seat, turns, pos.total, turns / pos.total, b, pos.need)
         elif turns + 1 >= pos.total:
-            total += last_turn_memo(tuple(h), min(b, 1), nxt, seat, pos.need)
+            total += last_turn_memo(tuple(h), min(b, 1), nxt, seat, pos.need, pos.bonus)
         else:
             total += _reply_value(h, b, nxt, seat, turns + 1, pos.total, pos.need, pos.reverse_at)
     return total / len(pairs)
@@ -932,21 +972,24 @@ def strong_search(
     ``time_cap`` (seconds) stops the search early on a very slow machine,
     after at least two options; the tests never rely on it.
     """
-    opts = scored_options(st)
+    if not is_decision(st):
+        return None
+    pos = Pos.of(st)
+    asked = budget
+    if len(st.hands) >= BIG_TABLE:
+        budget = max(2, budget // 2)
+    if len(st.hands) == 2 and pos.turns + 2 >= pos.total:
+        budget = max(budget, STRONG_ENDGAME_BUDGET)  # the last two turns are searched exactly: widen
+    opts = _top_options(st, max(2, budget))  # only the options searched are built
     if not opts:
         return None
     p = st.pending
     assert p is not None
     first = opts[0]
-    if len(opts) == 1 or first.score >= WIN or st.round == 0 or budget <= 1:
+    if len(opts) == 1 or first.score >= WIN or st.round == 0 or asked <= 1:
         return Hint(first.action, first.score, first.score, ((first.action, first.score),), first.score)
-    pos = Pos.of(st)
     deadline = time.perf_counter() + time_cap if time_cap else None
     searched: list[tuple[Option, float]] = []
-    if len(st.hands) >= BIG_TABLE:
-        budget = max(2, budget // 2)
-    if len(st.hands) == 2 and pos.turns + 2 >= pos.total:
-        budget = max(budget, STRONG_ENDGAME_BUDGET)  # the last two turns are searched exactly: widen
     for o in opts[:budget]:
         if o.kind is not None:
             v = strong_flip_value(pos, p.seat, o.kind)
@@ -1004,7 +1047,7 @@ def bot_action(
     if strength == "random":
         return random_action(st, rng)
     if strength == "greedy":
-        return scored_options(st)[0].action
+        return greedy_action(st)
     hint = strong_search(st, budget=budget, time_cap=time_cap)
     assert hint is not None
     return hint.action

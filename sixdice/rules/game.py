@@ -38,7 +38,7 @@ from .balance import (
     legal_flips,
 )
 from .dice import FACE_SET, FACES, fmt_dice
-from .variants import AS_WRITTEN, Variants
+from .variants import AS_WRITTEN, Variants, valid_compensation
 
 START_DICE = 6
 
@@ -282,6 +282,8 @@ def new_game(
         raise ValueError('dice is "app" or "physical".')
     if variants.threes_dice not in (5, 6) or not 0 <= variants.refill <= 50 or not 0 <= variants.first_bonus <= 50:
         raise ValueError("variants: threes_dice is 5 or 6, refill and first_bonus 0 to 50.")
+    if not valid_compensation(variants.compensation):
+        raise ValueError("variants: compensation is up to 8 figures, whole or half points from 0 to 20.")
     todo = tuple(("start", s) for s in range(n)) + tuple(("balance", s) for s in range(n)) + (("first", -1),)
     st = State(
         players=names,
@@ -311,21 +313,41 @@ def _end(st: State, winners: Sequence[int], reason: str) -> State:
     return replace(st, winners=tuple(sorted(winners)), end_reason=reason, pending=None, todo=())
 
 
-def final_scores(st: State) -> list[int]:
+def final_scores(st: State) -> list[float]:
     """What each hand counts at the round limit: its absolute value as written.
 
     With ``last_turn_score`` a hand counts the value it had at the end of its
     owner's last turn (its current value if that turn has not come); with
     ``first_bonus`` every player adds the bonus once per player after them in
-    turn order.
+    turn order; with ``compensation`` every player adds the points of their
+    place in the turn order.  Whole numbers stay ``int``.
     """
     v = st.variants
     vals = st.values()
     if v.last_turn_score and st.scored:
         vals = [x if x is not None else vals[s] for s, x in enumerate(st.scored)]
-    out = [abs(x) for x in vals]
+    out: list[float] = [abs(x) for x in vals]
     if v.first_bonus and st.first is not None:
         out = [a + v.first_bonus * (st.n - 1 - (s - st.first) % st.n) for s, a in enumerate(out)]
+    if v.compensation and st.first is not None:
+        out = [_whole(a + v.bonus((s - st.first) % st.n)) for s, a in enumerate(out)]
+    return out
+
+
+def _whole(x: float) -> float:
+    return int(x) if float(x).is_integer() else x
+
+
+def compensation_lines(st: State) -> list[tuple[int, float, int]]:
+    """The compensation of each player who has one: ``(seat, points, place in the turn order)``, in turn order."""
+    v = st.variants
+    if not v.compensation or st.first is None:
+        return []
+    out = []
+    for place in range(st.n):
+        pts = v.bonus(place)
+        if pts:
+            out.append(((st.first + place) % st.n, _whole(pts), place))
     return out
 
 

@@ -26,13 +26,20 @@ named in the game's own words:
     ``first_bonus`` points to their absolute value for each player who moves
     after them in the round (the first player adds the most).
 
+``compensation``
+    A compensation for moving later or earlier: at the round limit each player
+    adds the points of their place in the turn order (``compensation[0]`` for
+    the first player, ``[1]`` for the second, ...) to their absolute value;
+    halves are allowed so that ties break (``(0, 1.5)``: with 2 players the
+    second player adds 1.5).  Empty: none.  A game won by all threes ignores it.
+
 A bigger bank is the table's ``bank`` option (12 dice per player as written).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 THREES_AS_WRITTEN = 6
@@ -50,11 +57,15 @@ class Variants:
     refill: int = 0
     threes_dice: int = THREES_AS_WRITTEN
     first_bonus: int = 0
+    compensation: tuple[float, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """Only the variants that differ from the rules as written (``{}`` for the game as written)."""
         default = AS_WRITTEN
-        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) != getattr(default, f.name)}
+        out = {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) != getattr(default, f.name)}
+        if "compensation" in out:
+            out["compensation"] = [_number(x) for x in self.compensation]
+        return out
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any] | None) -> Variants:
@@ -62,26 +73,80 @@ class Variants:
         if not d:
             return AS_WRITTEN
         names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in d.items() if k in names})
+        kw = {k: v for k, v in d.items() if k in names}
+        if "compensation" in kw:
+            kw["compensation"] = tuple(float(x) for x in kw["compensation"] or ())
+        return cls(**kw)
+
+    def bonus(self, place: int) -> float:
+        """The compensation of the player at ``place`` in the turn order (0: the first player)."""
+        c = self.compensation
+        return c[place] if 0 <= place < len(c) else 0.0
 
     @property
     def as_written(self) -> bool:
         return self == AS_WRITTEN
 
 
+def _number(x: float) -> float | int:
+    """``1.0`` as ``1`` (a whole number reads as one in the export and on the page), ``1.5`` as it is."""
+    return int(x) if float(x).is_integer() else float(x)
+
+
+def valid_compensation(c: tuple[float, ...], players: int | None = None) -> bool:
+    """A compensation table: empty, or one figure per place (exactly ``players`` of them when given;
+    a game takes any table of up to 8, a place past its end adding nothing), each a whole or half
+    point from 0 to :data:`MAX_COMPENSATION`."""
+    if not c:
+        return True
+    if len(c) != players if players is not None else len(c) > 8:
+        return False
+    return all(
+        isinstance(x, int | float) and not isinstance(x, bool) and 0 <= x <= MAX_COMPENSATION
+        and float(2 * x).is_integer() for x in c
+    )
+
+
+MAX_COMPENSATION = 20
+
 AS_WRITTEN = Variants()
 NAMES: tuple[str, ...] = tuple(f.name for f in fields(Variants))
+
+COMPENSATION: dict[int, tuple[float, ...]] = {
+    # players: points by place in the turn order (the first player first), fitted on recorded games by
+    # ``python -m sixdice.lab.tune fit --players N`` (docs/sixdice-balance.md, *Compensation*)
+    # 2 players: none. Greedy play alone fits 0 / 0.5 (52.2 / 47.8 -> 48.1 / 51.9), strong play 0.5 / 0 (300 games,
+    # 47.8 / 52.2); both together fit none, and with 0 / 0.5 strong play gave 45.3 / 54.7
+    # 3 players: none. Fitted on games played without it: 0 / 2.5 / 1 (re-scored 33.2 / 33.6 / 33.1); played by
+    # bots that know it, 42.7 / 25.8 / 31.5 over 1,000 games (the others flip the compensated player), worse than
+    # none (39.0 / 27.4 / 33.6)
+    4: (0, 1.5, 0.5, 0),
+    5: (2, 2, 0.5, 0.5, 0),
+    6: (2, 1.5, 1.5, 1, 0.5, 0),  # 200 games, a monotone fit (--monotone)
+    7: (1.5, 1.5, 0, 0, 0, 0, 0),  # 200 games, a monotone fit
+    # 8 players: none (200 games: every seat within 5 points of fair without one)
+}
+"""The compensation of the recommended rules by number of players (none where not yet measured)."""
+
+_RECOMMENDED_BASE: dict[int, tuple[Variants, int]] = {
+    2: (Variants(reverse_last_round=True, refill=3, threes_dice=5), 12),
+    5: (Variants(last_turn_score=True, no_flip_back=True, refill=3, threes_dice=5), 12),
+}
+
+
+def _recommended(players: int) -> tuple[Variants, int]:
+    v, bank = _RECOMMENDED_BASE[max(k for k in _RECOMMENDED_BASE if k <= players)]
+    return replace(v, compensation=tuple(float(x) for x in COMPENSATION.get(players, ()))), bank
+
 
 PRESETS: dict[str, dict[int, tuple[Variants, int]]] = {
     # name: {from this many players on: (variants, bank dice per player)}
     "as_written": {2: (AS_WRITTEN, 12)},
-    "recommended": {
-        2: (Variants(reverse_last_round=True, refill=3, threes_dice=5), 12),
-        5: (Variants(last_turn_score=True, no_flip_back=True, refill=3, threes_dice=5), 12),
-    },
+    "recommended": {n: _recommended(n) for n in range(2, 9)},
 }
 """The two rule sets a table is offered; ``recommended`` is chosen from the balance study
-(``docs/sixdice-balance.md``) and may differ with the number of players."""
+(``docs/sixdice-balance.md``) and may differ with the number of players (its compensation
+always does)."""
 
 
 def preset(name: str, players: int) -> tuple[Variants, int]:

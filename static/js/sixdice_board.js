@@ -437,6 +437,7 @@ function endPanel(live, v) {
     el("h2", {}, tr("over")),
     el("p", {class: "sd-winners"}, winners.length > 1 ? tr("winShared", {names}) : tr("wins", {names})),
     el("p", {class: "sd-why", "data-reason": v.end_reason}, tr("why_" + v.end_reason, {n: threesDice(live)})),
+    compensationLines(v),
     el("h3", {}, tr("finalHands")),
     el("table", {class: "sd-table sd-final"},
       el("tbody", {}, v.players.map((n, s) => el("tr", {class: winners.includes(s) ? "winner" : ""},
@@ -449,6 +450,15 @@ function endPanel(live, v) {
 function threesDice(live) {
   const o = (live.table && live.table.options) || {};
   return o.threes_dice || 6;
+}
+
+// The compensation by place in the turn order (a house rule), as the server counted it: "Ben +1.5 for moving second".
+function compensationLines(v) {
+  const lines = Array.isArray(v.compensation) ? v.compensation : [];
+  if (!lines.length) return null;
+  const lang = document.documentElement.lang || undefined;
+  return el("ul", {class: "sd-compensation"}, lines.map((c) =>
+    el("li", {"data-comp-seat": c.seat}, tr("comp_" + c.place, {name: who(v, c.seat), points: Number(c.points).toLocaleString(lang)}))));
 }
 
 function standingsTable(live) {
@@ -483,6 +493,11 @@ function whyWon(v, names) {
   const winners = v.winners || [];
   if (!v.over || !winners.length) return "";
   if (v.end_reason === "all_threes") return tr("wonThrees", {names: names(winners)});
+  if (Array.isArray(v.compensation) && v.compensation.length && Array.isArray(v.final_scores)) {
+    // the compensation decided with the hand: the score that won is the hand's distance from zero plus it
+    const score = Number(v.final_scores[winners[0]] || 0).toLocaleString(document.documentElement.lang || undefined);
+    return tr("wonCompensated", {names: names(winners), value: score});
+  }
   const value = signed((v.values || [])[winners[0]] || 0);
   const key = {rounds: "wonRounds", time: "wonTime", ended: "wonEnded"}[v.end_reason] || "wonRounds";
   return tr(key, {names: names(winners), value});

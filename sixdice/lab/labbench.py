@@ -1,0 +1,115 @@
+"""The laboratory's speed: ``python -m sixdice.lab.labbench``.
+
+Times the two things a balance study spends its hours on, on one core (the
+process's CPU time, so other load on a shared machine does not count):
+
+* **a greedy game**: a whole seeded game of 4 greedy bots under the
+  recommended rules, in a fresh process (the memo tables fill as the games go,
+  as they do in a study); games 1 to ``--games``;
+* **a strong decision**: the strong bot's search (:func:`~sixdice.rules.bots.strong_search`)
+  on the flips (its costly decisions) met in seeded greedy games of 2 and 4 players under the
+  recommended rules (the positions are the same for every version of the bots).
+
+It prints the median and the 99th percentile of each, and the ratio of the
+median to :data:`BASELINE` (the same script run on commit 0e72f64, before the
+laboratory was made faster, on this machine; see ``docs/sixdice-balance.md``,
+*The laboratory's speed*).  The script uses only what 0e72f64 already had, so
+it measures the old code as it is: ``PYTHONPATH=<a checkout of 0e72f64> python
+sixdice/lab/labbench.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from typing import Any
+
+BASELINE: dict[str, tuple[float, float]] = {
+    # what: (median, p99) in seconds, commit 0e72f64, this script, this machine (loaded)
+    "greedy game, 4 players": (0.1104, 0.3937),
+    "strong decision, 2 players": (0.0301, 0.0403),
+    "strong decision, 4 players": (0.0504, 0.4780),
+}
+
+
+def _p99(xs: list[float]) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(len(s) * 0.99))]
+
+
+def greedy_games(games: int, players: int = 4) -> list[float]:
+    from sixdice.lab.arena import play_game
+    from sixdice.rules.variants import preset
+
+    v, b = preset("recommended", players)
+    out = []
+    for g in range(games):
+        t = time.process_time()
+        play_game(("greedy",) * players, 10**6 + g, bank=b * players, variants=v)
+        out.append(time.process_time() - t)
+    return out
+
+
+def positions(players: int, count: int, seed: int = 7) -> list[Any]:
+    """``count`` flips met in seeded greedy games (every 3rd flip from round 1 on)."""
+    from sixdice.rules.bots import Bot, is_decision
+    from sixdice.rules.dice import FACES
+    from sixdice.rules.game import apply, new_game
+    from sixdice.rules.variants import preset
+
+    v, b = preset("recommended", players)
+    out: list[Any] = []
+    g = 0
+    k = 0
+    while len(out) < count:
+        dice = random.Random(f"bench-{seed}-{g}")
+        bot = Bot("greedy", seed=g, time_cap=None)
+        st = new_game(players, bank=b * players, variants=v)
+        while not st.over and len(out) < count:
+            p = st.pending
+            assert p is not None
+            if p.kind == "roll":
+                st = apply(st, {"type": "roll", "values": [dice.choice(FACES) for _ in range(p.count)]})
+                continue
+            if is_decision(st) and st.round >= 1 and p.kind == "flip":
+                k += 1
+                if k % 3 == 0:
+                    out.append(st)
+            st = apply(st, bot.act(st))
+        g += 1
+    return out
+
+
+def strong_decisions(players: int, count: int) -> list[float]:
+    from sixdice.rules.bots import strong_search
+
+    sts = positions(players, count)
+    out = []
+    for st in sts:
+        t = time.process_time()
+        strong_search(st, time_cap=None)
+        out.append(time.process_time() - t)
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m sixdice.lab.labbench", description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=40, help="greedy games timed")
+    parser.add_argument("--decisions", type=int, default=60, help="strong decisions timed per player count")
+    args = parser.parse_args(argv)
+    rows = [
+        ("greedy game, 4 players", greedy_games(args.games)),
+        ("strong decision, 2 players", strong_decisions(2, args.decisions)),
+        ("strong decision, 4 players", strong_decisions(4, args.decisions)),
+    ]
+    for label, xs in rows:
+        med, p99 = statistics.median(xs), _p99(xs)
+        base = BASELINE.get(label, (0.0, 0.0))
+        ratio = f"   0e72f64: median {base[0] * 1e3:.1f} ms, {base[0] / med:4.2f}x" if base[0] and med else ""
+        print(f"{label:<30} median {med * 1e3:8.1f} ms   p99 {p99 * 1e3:8.1f} ms{ratio}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
