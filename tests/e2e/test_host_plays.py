@@ -177,6 +177,7 @@ def test_a_wrong_flip_is_taken_back_by_the_mover_then_undone_by_the_host(server,
     assert again["action"]["values"] == drawn["action"]["values"], (drawn, again)
 
 
+# A whole game on purpose: a seated host plays every prompt from one phone.
 def test_the_host_plays_a_whole_game_from_one_phone(server, phone):
     host, _join_url = create_table(phone, server, players=3)
     for n in (1, 2):

@@ -286,6 +286,7 @@ def test_no_lesson_text_is_cut_or_broken_mid_word_at_360(phone, server: Server, 
         page.context.close()
 
 
+# A whole game on purpose: a new player's path from the home page to the end.
 def test_play_against_the_app_from_the_home_page_to_the_end(phone, server: Server):
     page = _open(phone, server, "/", "en")
     _fold(page, 'a[href="/learn/sixdice/"]')  # a new player finds both doors without scrolling
@@ -316,6 +317,7 @@ def test_play_against_the_app_from_the_home_page_to_the_end(phone, server: Serve
     page.screenshot(path=str(SHOTS / "play-against-app-finished-360.png"))
 
 
+# A whole game on purpose: a coach's note at each new kind of prompt as it first comes.
 def test_a_coached_first_game_against_the_app_with_ranks_and_why_the_winner_won(phone, server: Server):
     """Six-Dice against the app, coached: a one-line note at each new kind of prompt (once per phone), hints in
     words, a rank on every hand and the leader marked, and an end screen that says why the winner won."""

@@ -233,6 +233,7 @@ def _shots(pages: dict[str, Page], name: str) -> None:
         page.screenshot(path=str(SHOTS / f"{name}-{who.lower().replace('é', 'e')}.png"))
 
 
+# A whole game on purpose (issue 39): no notice outlives its moment at any move of a real game.
 def test_a_whole_game_news_says_what_is_true_now_on_every_phone_and_the_table_screen(server, phone, clock):
     _play(server, phone, lang="en", viewport=PHONE, full=True, tag="")
 

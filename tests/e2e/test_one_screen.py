@@ -206,18 +206,21 @@ def play_sixdice(browser, server: Server, players: int, start0: list[int] | None
         close_all(pages)
 
 
+# A whole game on purpose: every prompt kind is met on the way and measured at every screen size.
 def test_sixdice_two_players(browser, server):
     checker = Checker()
     play_sixdice(browser, server, 2, GROUP_CHOICE, KEEP_CHOICE, checker, random.Random(2))
     assert {"sixdice-keypad", "sixdice-group", "sixdice-flip", "sixdice-host-keep", "sixdice-host-roll"} <= set(checker.kinds)
 
 
+# A whole game on purpose: every prompt kind is met on the way and measured at every screen size.
 def test_sixdice_four_players(browser, server):
     checker = Checker()
     play_sixdice(browser, server, 4, KEEP_CHOICE, GROUP_CHOICE, checker, random.Random(4))
     assert {"sixdice-keypad", "sixdice-keep", "sixdice-flip", "sixdice-host-group"} <= set(checker.kinds)
 
 
+# A whole game on purpose: every prompt kind, and the table screen from the first roll to the end, at 8 players.
 def test_sixdice_eight_players_and_the_table_screen(browser, server):
     checker = Checker(landscape_shots=True)
     play_sixdice(browser, server, 8, None, KEEP_CHOICE, checker, random.Random(8))
@@ -241,6 +244,7 @@ def rb_tap(page: Page, v: dict[str, Any], checker: Checker, tag: str, keys: list
         rb.step(page)
 
 
+# A whole round on purpose: every prompt kind of real dice typed in, measured at every screen size.
 def test_runbuster_two_players_real_dice(browser, server):
     """Real dice: Olena types hers; the host types in seat 1's.  The dice are chosen so that every
     prompt comes up: a roll that cannot extend (end the turn), a take, and a bust."""
@@ -320,9 +324,11 @@ def play_runbuster_with_bots(browser, server: Server, players: int) -> Checker:
         close_all(pages)
 
 
+# A whole round on purpose: every prompt kind with the app's players between, measured at every screen size.
 def test_runbuster_four_players_with_bots(browser, server):
     play_runbuster_with_bots(browser, server, 4)
 
 
+# A whole round on purpose: the table screen with 8 players through a round.
 def test_runbuster_eight_players_with_bots_and_the_table_screen(browser, server):
     play_runbuster_with_bots(browser, server, 8)

@@ -54,6 +54,7 @@ def first_load_bytes(page) -> dict[str, int]:
     )
 
 
+# A whole game on purpose: every tap a player makes, from the first roll to the end.
 def test_two_phones_play_a_game_to_the_end_by_tapping(server, phone):
     host, seats, _ = two_player_table(server, phone)
     ana = seats[0]
@@ -116,6 +117,7 @@ def test_two_phones_play_a_game_to_the_end_by_tapping(server, phone):
     assert_phone_rules(fresh)
 
 
+# A whole round on purpose: hints met on the way, the end's places and tally, then who rolls first next.
 def test_four_players_with_two_bots_play_a_round_then_player_1_moves_on(server, phone, clock):
     host = phone(viewport=DESKTOP)
     join_url = rb.create_table(host, server.url, players=4, hints=True)

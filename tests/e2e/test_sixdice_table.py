@@ -33,6 +33,7 @@ def check_phone_layout(page) -> None:
     assert page.evaluate(SMALL_TAPS) == 0, "a tap target smaller than 44 px"
 
 
+# A whole game on purpose: the same log on every phone after every move, to the standings.
 def test_full_game_host_and_three_phones(server, phone):
     host, link = create_table(phone, server, players=3, rounds=1)
     names = ["Ana", "Bo", "Cy"]

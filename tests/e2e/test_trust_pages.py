@@ -167,6 +167,7 @@ SIXDICE_MOVE = """live => { const v = live.game.view, p = v.pending || {}; if (p
   else if (p.kind === 'keep' && v.keep_options) live.act({type: 'keep', keep: v.keep_options[0]}); }"""
 
 
+# Whole games on purpose: a game against the app plays on past its end into the next one.
 @pytest.mark.parametrize("game", ["runbuster", "sixdice"])
 def test_a_game_against_the_app_plays_on_past_the_first(server, phone, game):
     page = phone()
