@@ -186,3 +186,14 @@ def pytest_runtest_setup(item):
     e2e = sys.modules.get("tests.e2e.conftest")
     if e2e is not None and e2e.BROWSERS.open:
         e2e.BROWSERS.close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def browser_closed_before_the_test_database_goes(django_db_setup):
+    """The process's browser closes before the test database is torn down (Playwright's loop would refuse it)."""
+    yield
+    import sys
+
+    e2e = sys.modules.get("tests.e2e.conftest")
+    if e2e is not None and e2e.BROWSERS.open:
+        e2e.BROWSERS.close()
