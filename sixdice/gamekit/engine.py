@@ -52,7 +52,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from . import notation
 from .errors import IllegalMove, OptionsError
 from .notation import Part, part
-from .options import app_rolls
+from .options import app_rolls, hints_on
 from .schema import BadAction, check_json, clean_action
 
 __all__ = [
@@ -524,6 +524,13 @@ class GameEngine:
         review pages describe the suggestion beside the move played.
         """
         return None
+
+    def shows_hints(self, options: Mapping[str, Any]) -> bool:
+        """Whether a table with these (cleaned) options shows hints (:meth:`hint`) to the player whose choice it is.
+
+        Default: the kit's ``hints`` option (:func:`~sixdice.gamekit.options.hints_on`).
+        """
+        return hints_on(options)
 
     def coach_options(self, options: Mapping[str, Any]) -> JSON:
         """The (cleaned) options of a first game that coaches new players: hints on, a short game.

@@ -73,6 +73,16 @@ def on_off(raw: Mapping[str, Any], key: str, label: Part, *, default: bool = Fal
     raise OptionsError(gettext_noop("%(label)s must be on or off, not %(value)s."), params={"label": label, "value": repr(v)})
 
 
+HINTS = "hints"
+"""The option that shows the player whose choice it is the game's advice (the engine's ``hint``); a game that
+offers hints cleans it with :func:`on_off` under this name."""
+
+
+def hints_on(options: Mapping[str, Any]) -> bool:
+    """Whether a table with these (cleaned) options shows hints (:data:`HINTS`)."""
+    return bool(options.get(HINTS))
+
+
 COACH = "coach"
 """The table option for new players: its first game coaches (the engine's ``coach_options``, one-line coach notes
 on the phones).  Stored only when on; the new-table form turns it on by default."""

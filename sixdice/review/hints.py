@@ -33,7 +33,7 @@ MAX_HINT_CHARS = 4000  # a hint is a small JSON object; an import refuses anythi
 
 def record_hint(engine: GameEngine, game: Game, before: Mapping[str, Any], seat: int, *, seq: int) -> HintShown | None:
     """Keep the hint ``seat`` was shown in ``before`` (if the table shows hints and there was one), for move ``seq``."""
-    if not game.options.get("hints"):
+    if not engine.shows_hints(game.options):
         return None
     try:
         hint = engine.hint(before, seat)
@@ -52,7 +52,7 @@ def seat_moved_receiver(sender: Any, *, engine: GameEngine, game: Game, before: 
     that is not cached in this process never holds the move's transaction
     open.  A failure here never costs the move: it is logged.
     """
-    if not game.options.get("hints"):
+    if not engine.shows_hints(game.options):
         return  # no hints at this table: nothing to keep, no query
 
     def record() -> None:

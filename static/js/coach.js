@@ -21,9 +21,9 @@ function coach(app, box, strings) {
     if (!coached || !g || g.number !== 1 || !g.view) { hide(); return; }
     const kind = coachKind(game, g.view);  // what this phone is asked to do now: the game's board says (no rule here)
     if (shown && shown !== kind) hide();
-    if (!kind || seen(kind) || !T[game + "." + kind]) return;
+    if (!kind || seen(kind) || !T[kind]) return;  // the notes are the game's own (its <slug>/_coach.html)
     shown = kind;
-    box.querySelector("p").textContent = T[game + "." + kind];
+    box.querySelector("p").textContent = T[kind];
     box.dataset.kind = kind;
     box.hidden = false;
   }

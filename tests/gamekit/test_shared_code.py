@@ -26,6 +26,11 @@ GAME_WORDS = re.compile(
 )
 """Six-Dice's and Run Buster's own words (whole words: "robust" is not "bust") and Six-Dice's own options."""
 
+OPTION_READ = re.compile(r"""options\b[^"'\n]{0,16}\.get\(\s*["']|(?<!gamekit)\.options\.(?!(?:coach|takeback|dice|get|items|keys)\b)[a-z_]+\b""")
+"""An option read by its name (``options.get("hints")``, ``coach_options({}).get("rounds")``, a template's
+``table.options.rounds``): a game's options are the game's to read (its engine's hooks, such as ``time_limit``,
+``shows_hints``); the kit's own (``coach``, ``takeback``, ``dice``) are read by :mod:`sixdice.gamekit.options`."""
+
 GAME_BRANCH = r"""["'`](?:{slugs})["'`]|\b(?:{slugs})\s*[(:]"""
 """In a script: a game's slug as a whole string (``live.slug === "sixdice"``) or as a name (``sixdice(v) {``,
 ``{runbuster: ...}``): a branch on the game.  Filled with the registered games' slugs (:func:`game_branch`)."""
@@ -37,11 +42,18 @@ def game_branch() -> re.Pattern[str]:
     return re.compile(GAME_BRANCH.format(slugs="|".join(sorted(re.escape(slug) for slug in REGISTRY))))
 
 
+SHARED_PLACES = ("sixdice/tables", "sixdice/gamekit", "sixdice/review", "sixdice/players", "templates/tables",
+                 "templates/admin")
+"""The shared code, all of it (code, templates, scripts); a game's own templates are ``templates/<slug>/``.  (The
+project's template tags are Six-Dice's too (its presets' figures): the probe check below reads them.)"""
+
+
 def shared_files(root: Path) -> list[Path]:
-    """Every file that must hold no game's words: the table app, the kit and the review app (all of it: code,
-    templates, scripts), and the shared scripts of ``static/js`` (a game's own are named ``<slug>_*.js``)."""
+    """Every file that must hold no game's words: the table app, the kit, the review and the players apps, the
+    shared templates (all of it: code, templates, scripts), and the shared scripts
+    of ``static/js`` (a game's own are named ``<slug>_*.js``)."""
     found = []
-    for place in (root / "sixdice" / "tables", root / "sixdice" / "gamekit", root / "sixdice" / "review"):
+    for place in (root / folder for folder in SHARED_PLACES):
         found += [path for path in sorted(place.rglob("*")) if path.is_file() and path.suffix in TEXT_SUFFIXES
                   and "migrations" not in path.parts and "__pycache__" not in path.parts]
     games = tuple(f"{slug}_" for slug in REGISTRY)
@@ -50,7 +62,8 @@ def shared_files(root: Path) -> list[Path]:
 
 
 def game_words(text: str) -> list[str]:
-    return [f"{n}: {line.strip()}" for n, line in enumerate(text.splitlines(), 1) if GAME_WORDS.search(line)]
+    return [f"{n}: {line.strip()}" for n, line in enumerate(text.splitlines(), 1)
+            if GAME_WORDS.search(line) or OPTION_READ.search(line)]
 
 
 def leaks(path: Path) -> list[str]:
@@ -70,6 +83,15 @@ def test_the_word_list_finds_game_words_and_passes_plain_english():
     assert len(game_words('minutes = options.get("time_limit_minutes")\n"auto_balance": x')) == 2
 
 
+def test_the_word_list_finds_an_option_read_by_its_name_and_passes_the_kits_own():
+    for line in ('if not game.options.get("hints"):', 'if not (game.options or {}).get("hints"):',
+                 'engine.coach_options({}).get("rounds")', "{% if table.options.time_limit_minutes %}"):
+        assert game_words(line), line
+    for line in ("return options.get(DICE, APP) == APP", "live.table.options.coach === true",
+                 "(:func:`~sixdice.gamekit.options.dice_mode`)", "engine.shows_hints(game.options or {})"):
+        assert not game_words(line), line
+
+
 def test_the_branch_finder_finds_a_branch_on_a_game():
     branch = game_branch()
     for line in ('const face = live.slug === "sixdice" ? a : b;', "if (game === 'runbuster') return;",
@@ -82,17 +104,21 @@ def test_the_branch_finder_finds_a_branch_on_a_game():
 def test_the_seam_check_fails_on_a_game_word_in_a_shared_file_and_passes_a_games_own_script(tmp_path):
     """Planted in a copy of the layout: a branch on a game in a shared script, an option label in the review,
     an option read by name in the tables; the game's own script may say what it likes."""
-    for folder in ("static/js", "sixdice/review/templates/review", "sixdice/tables/reads", "sixdice/gamekit"):
+    for folder in ("static/js", "sixdice/review/templates/review", "sixdice/tables/reads", "sixdice/gamekit",
+                   "templates/tables", "templates/runbuster"):
         (tmp_path / folder).mkdir(parents=True)
     (tmp_path / "static/js/ranks.js").write_text('const won = game === "sixdice" ? a : b;\n')
     (tmp_path / "static/js/sixdice_board.js").write_text('if (p.kind === "flip") flips();\n')
     (tmp_path / "sixdice/review/templates/review/page.html").write_text('{% translate "Dice in the bank" %}\n')
     (tmp_path / "sixdice/tables/reads/clock.py").write_text('minutes = options.get("time_limit_minutes")\n')
+    (tmp_path / "templates/tables/_coach.html").write_text('"runbuster.choose": "{% translate \'Keep a straight\' %}"\n')
+    (tmp_path / "templates/runbuster/_coach.html").write_text('"choose": "{% translate \'Keep a straight\' %}"\n')
     found = {path.relative_to(tmp_path).as_posix(): leaks(path) for path in shared_files(tmp_path)}
     assert found == {
         "sixdice/review/templates/review/page.html": ['1: {% translate "Dice in the bank" %}'],
         "sixdice/tables/reads/clock.py": ['1: minutes = options.get("time_limit_minutes")'],
         "static/js/ranks.js": ['1: const won = game === "sixdice" ? a : b;'],
+        "templates/tables/_coach.html": ['1: "runbuster.choose": "{% translate \'Keep a straight\' %}"'],
     }
 
 
@@ -100,8 +126,10 @@ def test_the_seam_check_sees_the_review_and_the_shared_scripts():
     checked = {path.relative_to(ROOT).as_posix() for path in shared_files(ROOT)}
     assert {"sixdice/review/wording.py", "sixdice/review/stats.py", "sixdice/review/templates/review/stats.html",
             "sixdice/tables/reads/timer_clock.py", "static/js/ranks.js", "static/js/lesson.js",
-            "static/js/correct_roll.js", "static/js/coach.js"} <= checked
-    assert not any(name.startswith(("static/js/sixdice_", "static/js/runbuster_")) for name in checked)
+            "static/js/correct_roll.js", "static/js/coach.js", "templates/tables/_coach.html",
+            "templates/tables/live.html", "sixdice/tables/pages/views.py", "sixdice/players/views.py"} <= checked
+    assert not any(name.startswith(("static/js/sixdice_", "static/js/runbuster_", "templates/sixdice/",
+                                    "templates/runbuster/")) for name in checked)
 
 
 @pytest.mark.parametrize("path", shared_files(ROOT), ids=lambda p: str(p.relative_to(ROOT)))

@@ -108,7 +108,8 @@ def learn_page(request: HttpRequest, game: str) -> HttpResponse:
         aside = select_template([f"{engine.slug}/_lesson_aside.html"]).template.name
     except TemplateDoesNotExist:
         aside = ""
-    return render(request, "tables/learn.html", {"engine": engine, "steps": len(lesson.steps), "aside": aside})
+    return render(request, "tables/learn.html", {"engine": engine, "steps": len(lesson.steps), "aside": aside,
+                                                 "lesson_strings": [f"{engine.slug}/_lesson_strings.html", "tables/_none.html"]})
 
 
 def learn_home(request: HttpRequest) -> HttpResponse:

@@ -131,7 +131,7 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
          # after a refused POST, for what the form sent; a fresh form asks dice_needed from its script (the form's
          # defaults are the game's template's)
          "need": _needs(engine, values, capacity) if request.method == "POST" else None,
-         "coach_rounds": engine.coach_options({}).get("rounds")},  # what a coached first game plays, said on the form
+         "coached": engine.coach_options({})},  # what a coached first game plays: the game's form may say it
         status=400 if error else 200,
     )
 
@@ -211,6 +211,8 @@ def _live_context(request: HttpRequest, table: Table, *, role: str) -> dict[str,
         "screen_url": reverse("tables:screen", args=[table.code]) + ("?k=" + keys.join_key(table) if role == "host" else ""),
         "game_template": [f"{engine.slug}/table.html", "tables/no_board.html"],
         "game_help_template": [f"{engine.slug}/help.html", "tables/no_board.html"],
+        "coach_template": [f"{engine.slug}/_coach.html", "tables/_none.html"],  # the game's coach notes
+        "time_limit": engine.time_limit(table.options or {}),  # the game's own option, in minutes (or None)
     }
 
 

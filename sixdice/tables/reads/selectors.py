@@ -292,12 +292,12 @@ def host_hint(table: Table, position: int) -> dict[str, Any]:
         raise NoGame(gettext("The game has not started yet."))
     if game.status != Game.Status.PLAYING:
         raise GameOver(gettext("This game is over."))
-    if not (game.options or {}).get("hints"):
+    engine = get_engine(game.engine)
+    if not engine.shows_hints(game.options or {}):
         raise NotAllowed(gettext("Hints are off at this table."))
     here = position in presence.current(table.pk)["connected"]
     if here and not seat.is_bot:
         raise NotAway(gettext("%(name)s's phone is at the table: only that phone gets the hint.") % {"name": seat.name})
-    engine = get_engine(game.engine)
     if position not in engine.actors(game.state):
         raise NotAllowed(gettext("%(name)s has no choice to make now.") % {"name": seat.name})
     return {"type": "hint", "position": position, "seq": game.seq, "hint": engine.hint(game.state, position)}
