@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import subprocess
-import sys
 from datetime import timedelta
 
 import pytest
@@ -15,6 +13,7 @@ from django.test import RequestFactory
 from sixdice.tables.core import clock as clock_module
 from sixdice.tables.core.clock import BOT_STEP, Clock, TestClock, get_clock
 from sixdice.tables.pages.test_clock import move_clock
+from tests.test_only_settings import setting_in_a_fresh_process
 
 
 def test_the_real_clock_is_used_unless_the_test_clock_is_asked_for(settings):
@@ -96,16 +95,8 @@ def test_the_endpoint_refuses_bad_input_and_changes_nothing(fresh_test_clock, bo
 
 
 def test_a_server_refuses_the_test_clock_unless_it_is_a_test_server():
-    from tests.e2e.conftest import ROOT
-
     def settings_with(**env: str) -> subprocess.CompletedProcess:
-        clean = {k: v for k, v in os.environ.items() if k not in ("SIXDICE_TEST_CLOCK", "SIXDICE_TESTING")}
-        return subprocess.run(
-            [sys.executable, "-c", "import django; django.setup(); from django.conf import settings; "
-                                   "print(settings.SIXDICE_TEST_CLOCK)"],
-            cwd=ROOT, env={**clean, "DJANGO_SETTINGS_MODULE": "sixdice.settings", **env},
-            capture_output=True, text=True, timeout=60,
-        )
+        return setting_in_a_fresh_process("SIXDICE_TEST_CLOCK", **env)
 
     refused = settings_with(SIXDICE_TEST_CLOCK="1")
     assert refused.returncode != 0 and "SIXDICE_TEST_CLOCK is for tests only" in refused.stderr

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
 
 import pytest
 from django.test import override_settings
@@ -14,7 +11,7 @@ from sixdice.tables.core import rng
 from sixdice.tables.core.keys import Credentials
 from sixdice.tables.models import Event
 from sixdice.tables.writes import checked_path, services
-from tests.load.infra import ROOT
+from tests.test_only_settings import setting_in_a_fresh_process
 
 pytestmark = pytest.mark.django_db
 
@@ -62,21 +59,11 @@ def test_a_seed_keys_the_dice_by_the_point_of_the_game():
         assert rng.system_rng("move", 1, 5).random() != one[0]
 
 
-def _settings_in_a_fresh_process(**env: str) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items() if k not in ("SIXDICE_DICE_SEED", "SIXDICE_TESTING")}
-    return subprocess.run(
-        [sys.executable, "-c", "import django; django.setup(); from django.conf import settings; "
-                               "print(settings.SIXDICE_DICE_SEED)"],
-        cwd=ROOT, env={**clean, "DJANGO_SETTINGS_MODULE": "sixdice.settings", **env},
-        capture_output=True, text=True, timeout=60,
-    )
-
-
 def test_the_seed_is_refused_unless_the_process_says_it_is_a_test_server():
-    refused = _settings_in_a_fresh_process(SIXDICE_DICE_SEED="7")
+    refused = setting_in_a_fresh_process("SIXDICE_DICE_SEED", SIXDICE_DICE_SEED="7")
     assert refused.returncode != 0
     assert "SIXDICE_DICE_SEED fixes the app's dice and is for tests only" in refused.stderr
-    allowed = _settings_in_a_fresh_process(SIXDICE_DICE_SEED="7", SIXDICE_TESTING="1")
+    allowed = setting_in_a_fresh_process("SIXDICE_DICE_SEED", SIXDICE_DICE_SEED="7", SIXDICE_TESTING="1")
     assert allowed.returncode == 0, allowed.stderr
     assert allowed.stdout.strip() == "7"
-    assert _settings_in_a_fresh_process().stdout.strip() == "None"
+    assert setting_in_a_fresh_process("SIXDICE_DICE_SEED").stdout.strip() == "None"

@@ -7,6 +7,7 @@ speed-up, and which polls for the logged event.
 
 from __future__ import annotations
 
+import subprocess
 from datetime import timedelta
 
 import pytest
@@ -22,6 +23,7 @@ from sixdice.tables.policies import turn_timers
 from sixdice.tables.reads import table_frame, timer_clock
 from sixdice.tables.writes import checked_path, services
 from tests.live_client import connect, receive_until
+from tests.test_only_settings import setting_in_a_fresh_process
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -367,21 +369,8 @@ def test_the_review_s_table_log_tells_the_away_and_the_return_and_who_played(tim
 
 
 def test_the_speed_up_is_refused_unless_the_process_says_it_is_a_test_server():
-    import os
-    import subprocess
-    import sys
-
-    from tests.e2e.conftest import ROOT
-
     def settings_with(**env: str) -> subprocess.CompletedProcess:
-        clean = {k: v for k, v in os.environ.items()
-                 if k not in ("SIXDICE_TIMER_SPEEDUP", "SIXDICE_TESTING", "SIXDICE_DICE_SEED")}
-        return subprocess.run(
-            [sys.executable, "-c", "import django; django.setup(); from django.conf import settings; "
-                                   "print(settings.SIXDICE_TIMER_SPEEDUP)"],
-            cwd=ROOT, env={**clean, "DJANGO_SETTINGS_MODULE": "sixdice.settings", **env},
-            capture_output=True, text=True, timeout=60,
-        )
+        return setting_in_a_fresh_process("SIXDICE_TIMER_SPEEDUP", **env)
 
     refused = settings_with(SIXDICE_TIMER_SPEEDUP="100")
     assert refused.returncode != 0 and "SIXDICE_TIMER_SPEEDUP is for tests only" in refused.stderr
