@@ -22,3 +22,13 @@ def setting_in_a_fresh_process(name: str, **env: str) -> subprocess.CompletedPro
         cwd=ROOT, env={**clean, "DJANGO_SETTINGS_MODULE": "sixdice.settings", **env},
         capture_output=True, text=True, timeout=60,
     )
+
+
+def check_refused_outside_a_test_server(name: str, value: str, *, refusal: str, shown: str, default: str) -> None:
+    """``name=value`` stops a server that is not a test server (``refusal`` on its standard error), is taken by one
+    (``settings.<name>`` prints ``shown``), and without it the setting is ``default``."""
+    refused = setting_in_a_fresh_process(name, **{name: value})
+    assert refused.returncode != 0 and refusal in refused.stderr, refused.stderr
+    allowed = setting_in_a_fresh_process(name, **{name: value, "SIXDICE_TESTING": "1"})
+    assert allowed.returncode == 0 and allowed.stdout.strip() == shown, allowed.stderr
+    assert setting_in_a_fresh_process(name).stdout.strip() == default

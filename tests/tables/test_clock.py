@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
 from datetime import timedelta
 
 import pytest
@@ -13,7 +12,7 @@ from django.test import RequestFactory
 from sixdice.tables.core import clock as clock_module
 from sixdice.tables.core.clock import BOT_STEP, Clock, TestClock, get_clock
 from sixdice.tables.pages.test_clock import move_clock
-from tests.test_only_settings import setting_in_a_fresh_process
+from tests.test_only_settings import check_refused_outside_a_test_server
 
 
 def test_the_real_clock_is_used_unless_the_test_clock_is_asked_for(settings):
@@ -95,11 +94,5 @@ def test_the_endpoint_refuses_bad_input_and_changes_nothing(fresh_test_clock, bo
 
 
 def test_a_server_refuses_the_test_clock_unless_it_is_a_test_server():
-    def settings_with(**env: str) -> subprocess.CompletedProcess:
-        return setting_in_a_fresh_process("SIXDICE_TEST_CLOCK", **env)
-
-    refused = settings_with(SIXDICE_TEST_CLOCK="1")
-    assert refused.returncode != 0 and "SIXDICE_TEST_CLOCK is for tests only" in refused.stderr
-    allowed = settings_with(SIXDICE_TEST_CLOCK="1", SIXDICE_TESTING="1")
-    assert allowed.returncode == 0 and allowed.stdout.strip() == "True", allowed.stderr
-    assert settings_with().stdout.strip() == "False"
+    check_refused_outside_a_test_server("SIXDICE_TEST_CLOCK", "1", refusal="SIXDICE_TEST_CLOCK is for tests only",
+                                        shown="True", default="False")

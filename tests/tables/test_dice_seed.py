@@ -11,7 +11,7 @@ from sixdice.tables.core import rng
 from sixdice.tables.core.keys import Credentials
 from sixdice.tables.models import Event
 from sixdice.tables.writes import checked_path, services
-from tests.test_only_settings import setting_in_a_fresh_process
+from tests.test_only_settings import check_refused_outside_a_test_server
 
 pytestmark = pytest.mark.django_db
 
@@ -60,10 +60,5 @@ def test_a_seed_keys_the_dice_by_the_point_of_the_game():
 
 
 def test_the_seed_is_refused_unless_the_process_says_it_is_a_test_server():
-    refused = setting_in_a_fresh_process("SIXDICE_DICE_SEED", SIXDICE_DICE_SEED="7")
-    assert refused.returncode != 0
-    assert "SIXDICE_DICE_SEED fixes the app's dice and is for tests only" in refused.stderr
-    allowed = setting_in_a_fresh_process("SIXDICE_DICE_SEED", SIXDICE_DICE_SEED="7", SIXDICE_TESTING="1")
-    assert allowed.returncode == 0, allowed.stderr
-    assert allowed.stdout.strip() == "7"
-    assert setting_in_a_fresh_process("SIXDICE_DICE_SEED").stdout.strip() == "None"
+    check_refused_outside_a_test_server("SIXDICE_DICE_SEED", "7", shown="7", default="None",
+                                        refusal="SIXDICE_DICE_SEED fixes the app's dice and is for tests only")

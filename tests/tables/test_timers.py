@@ -7,7 +7,6 @@ speed-up, and which polls for the logged event.
 
 from __future__ import annotations
 
-import subprocess
 from datetime import timedelta
 
 import pytest
@@ -23,7 +22,7 @@ from sixdice.tables.policies import turn_timers
 from sixdice.tables.reads import table_frame, timer_clock
 from sixdice.tables.writes import checked_path, services
 from tests.live_client import connect, receive_until
-from tests.test_only_settings import setting_in_a_fresh_process
+from tests.test_only_settings import check_refused_outside_a_test_server
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -369,14 +368,8 @@ def test_the_review_s_table_log_tells_the_away_and_the_return_and_who_played(tim
 
 
 def test_the_speed_up_is_refused_unless_the_process_says_it_is_a_test_server():
-    def settings_with(**env: str) -> subprocess.CompletedProcess:
-        return setting_in_a_fresh_process("SIXDICE_TIMER_SPEEDUP", **env)
-
-    refused = settings_with(SIXDICE_TIMER_SPEEDUP="100")
-    assert refused.returncode != 0 and "SIXDICE_TIMER_SPEEDUP is for tests only" in refused.stderr
-    allowed = settings_with(SIXDICE_TIMER_SPEEDUP="100", SIXDICE_TESTING="1")
-    assert allowed.returncode == 0 and allowed.stdout.strip() == "100.0", allowed.stderr
-    assert settings_with().stdout.strip() == "1.0"
+    check_refused_outside_a_test_server("SIXDICE_TIMER_SPEEDUP", "100", refusal="SIXDICE_TIMER_SPEEDUP is for tests only",
+                                        shown="100.0", default="1.0")
 
 
 @pytest.mark.asyncio
