@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import html as html_lib
 import random
+import re
 from collections.abc import Sequence
 
 import pytest
+from django.contrib.auth import get_user_model
 
 from sixdice.gamekit.engine import get_engine
 from sixdice.rules.game import State, default_action, random_flip, roll_action
@@ -66,3 +69,15 @@ def runbuster_game(db) -> Game:
 @pytest.fixture
 def sixdice_game(db) -> Game:
     return play("sixdice", ("Ana", "Bo", "Cy"), seed=3, options={"rounds": 2, "auto_balance": True})
+
+
+@pytest.fixture
+def staff(client):
+    """The test client logged in as a superuser (the admin's review desk)."""
+    client.force_login(get_user_model().objects.create_superuser("boss", "boss@example.com", "pw-for-tests-1"))
+    return client
+
+
+def page_text(page: str) -> str:
+    """A page's words, as a reader sees them: tags dropped, entities read, white space folded."""
+    return " ".join(html_lib.unescape(re.sub(r"<[^>]+>", " ", page)).split())

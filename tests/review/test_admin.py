@@ -23,13 +23,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def staff(client):
-    user = get_user_model().objects.create_superuser("boss", "boss@example.com", "pw-for-tests-1")
-    client.force_login(user)
-    return client
-
-
-@pytest.fixture
 def games(db):
     return [
         play("runbuster", ("Ana", "Bo"), seed=7),

@@ -4,29 +4,17 @@ say move 9 was taken back; the Events list did not strike it; its filter said "S
 
 from __future__ import annotations
 
-import html as html_lib
 import re
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from sixdice.gamekit.replay import undone_by
 
-from .conftest import play
+from .conftest import page_text, play
 from .desk_games import host_typed_game
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def staff(client):
-    client.force_login(get_user_model().objects.create_superuser("boss", "boss@example.com", "pw-for-tests-1"))
-    return client
-
-
-def _text(page: str) -> str:
-    return " ".join(html_lib.unescape(re.sub(r"<[^>]+>", " ", page)).split())
 
 
 def test_the_summary_lists_every_host_move_and_marks_the_one_taken_back(staff):
@@ -44,7 +32,7 @@ def test_the_summary_lists_every_host_move_and_marks_the_one_taken_back(staff):
                            listed)
         assert marked, seq
         assert bool(marked.group(1)) == bool(marked.group(3)) == (seq in gone), seq
-    assert f"The host's {len(host_moves)} moves, for a seat:" in _text(listed)
+    assert f"The host's {len(host_moves)} moves, for a seat:" in page_text(listed)
 
 
 def test_the_events_list_strikes_taken_back_moves_and_filters_by_names(staff):

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import html as html_lib
 import json
 import re
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.urls import reverse
@@ -17,19 +15,9 @@ from sixdice.review import exchange
 from sixdice.review.summary import host_of
 from sixdice.tables.models import Table
 
-from .conftest import play
+from .conftest import page_text, play
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def staff(client):
-    client.force_login(get_user_model().objects.create_superuser("boss", "boss@example.com", "pw-for-tests-1"))
-    return client
-
-
-def _text(page: str) -> str:
-    return " ".join(html_lib.unescape(re.sub(r"<[^>]+>", " ", page)).split())
 
 
 def _hosted(name: str = "", seat: int | None = None):
@@ -92,17 +80,17 @@ def test_the_admin_names_its_checkbox_and_the_command_its_flag_for_an_unsigned_f
     box = "Also take games this install did not sign"
     response = staff.post(reverse("admin:tables_game_import"),
                           {"file": SimpleUploadedFile("other.json", json.dumps(doc).encode())})
-    page = _text(response.content.decode())
+    page = page_text(response.content.decode())
     assert response.status_code == 400
     assert "The game is not signed by this install" in page and f"Tick “{box}” and import it again" in page
     assert "--unsigned" not in page
     two = staff.post(reverse("admin:tables_game_import"), {
         "file": SimpleUploadedFile("two.json", json.dumps([doc, {**doc, "version": 3}]).encode())})
-    assert "Game 1 is not signed" in _text(two.content.decode())
+    assert "Game 1 is not signed" in page_text(two.content.decode())
     staff.post("/i18n/setlang/", {"language": "pt", "next": "/"})
     in_pt = staff.post(reverse("admin:tables_game_import"),
                        {"file": SimpleUploadedFile("other.json", json.dumps(doc).encode())}, HTTP_ACCEPT_LANGUAGE="pt")
-    pt_page = _text(in_pt.content.decode())
+    pt_page = page_text(in_pt.content.decode())
     assert "não foi assinada" in pt_page and "--unsigned" not in pt_page
     path = tmp_path / "other.json"
     path.write_text(json.dumps(doc), encoding="utf-8")

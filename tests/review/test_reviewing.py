@@ -66,12 +66,6 @@ def host_balanced(seed: int = 11, names=("Ana", "Bo", "Cy")) -> tuple[Game, int]
     raise AssertionError("the game did not end")
 
 
-@pytest.fixture
-def staff(client):
-    client.force_login(get_user_model().objects.create_superuser("boss", "boss@example.com", "pw-for-tests-1"))
-    return client
-
-
 def _payload(response) -> dict:
     match = re.search(r'<script id="replay-data" type="application/json">(.*?)</script>', response.content.decode(), re.S)
     assert match, "the replay page has no data"
