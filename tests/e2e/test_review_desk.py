@@ -8,19 +8,15 @@ docs/screens/ (``review-desk-*.png``).  The server runs in the club's time zone 
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
 import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import ROOT
+from tests.e2e.review_desk import LAPTOP, reviewer_page, seed
 from tests.e2e.test_access import axe_check
 
 pytestmark = pytest.mark.browser
 SCREENS = ROOT / "docs" / "screens"
-LAPTOP = {"width": 1366, "height": 768}
 ZONE = "Europe/Lisbon"
 
 SEED = """
@@ -59,23 +55,13 @@ def server_env() -> dict[str, str]:
 @pytest.fixture(scope="module")
 def desk(server) -> dict:
     """The games of a night in the server's own database, and a reviewer's account."""
-    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", SEED], cwd=ROOT, env=server.env, check=True,
-                         capture_output=True, text=True, timeout=900).stdout
-    return json.loads(out.strip().splitlines()[-1])
+    return seed(server, SEED, timeout=900)
 
 
 @pytest.fixture
 def reviewer(browser, server, desk):
-    context = browser.new_context(viewport=LAPTOP)
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    page.goto(f"{server.url}/admin/login/")
-    page.fill("#id_username", "reviewer")
-    page.fill("#id_password", "pw-for-tests-1")
-    page.click("input[type=submit]")
-    expect(page.locator("#user-tools")).to_contain_text("Rita")
-    yield page
-    context.close()
+    with reviewer_page(browser, server) as page:
+        yield page
 
 
 def _on_first_screen(page, selector: str) -> None:

@@ -9,20 +9,17 @@ checkbox.  Screenshots go to docs/screens/ (``review-desk-events.png``, ``review
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
-import sys
 from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import ROOT
+from tests.e2e.review_desk import LAPTOP, reviewer_page, seed
 
 pytestmark = pytest.mark.browser
 SCREENS = ROOT / "docs" / "screens"
-LAPTOP = {"width": 1366, "height": 768}
 ZONE = "Europe/Kyiv"
 BOX = "Also take games this install did not sign"
 
@@ -77,23 +74,13 @@ def server_env() -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def night(server) -> dict:
-    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", SEED], cwd=ROOT, env=server.env, check=True,
-                         capture_output=True, text=True, timeout=600).stdout
-    return json.loads(out.strip().splitlines()[-1])
+    return seed(server, SEED, timeout=600)
 
 
 @pytest.fixture
 def reviewer(browser, server, night):
-    context = browser.new_context(viewport=LAPTOP)
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    page.goto(f"{server.url}/admin/login/")
-    page.fill("#id_username", "reviewer")
-    page.fill("#id_password", "pw-for-tests-1")
-    page.click("input[type=submit]")
-    expect(page.locator("#user-tools")).to_contain_text("Rita")
-    yield page
-    context.close()
+    with reviewer_page(browser, server) as page:
+        yield page
 
 
 def test_the_events_list_strikes_a_move_taken_back_and_filters_by_name(reviewer, server, night):
