@@ -13,6 +13,7 @@ from sixdice.tables.core.keys import Credentials
 from sixdice.tables.models import Event
 from sixdice.tables.reads import table_frame
 from sixdice.tables.writes import action_receipts, checked_path, services
+from tests.tables.statements import Statements
 
 MAX_QUERIES = 5  # BEGIN, the SELECT of table, game and seat, the conditional UPDATE, the INSERT of the events, COMMIT
 
@@ -137,36 +138,10 @@ def served_cache(settings, transactional_db):
     yield
 
 
-class _Statements:
-    """Every SQL statement any thread runs (the consumer's work runs in a database thread, not the test's)."""
-
-    def __init__(self, monkeypatch):
-        from django.db.backends.utils import CursorWrapper
-
-        self.sql: list[str] = []
-        original = CursorWrapper._execute_with_wrappers
-
-        def counted(cursor, sql, params, many, executor):
-            self.sql.append(sql)
-            return original(cursor, sql, params, many, executor)
-
-        monkeypatch.setattr(CursorWrapper, "_execute_with_wrappers", counted)
-
+class _Statements(Statements):
     async def connect(self, code, key, *, query=""):
         """Open the table's socket with an existing session; the welcome and the statements it took."""
-        from channels.testing import WebsocketCommunicator
-
-        from sixdice.asgi import application
-
-        headers = [(b"host", b"testserver"), (b"origin", b"http://testserver")]
-        if key:
-            headers.append((b"cookie", f"sessionid={key}".encode()))
-        before = len(self.sql)
-        comm = WebsocketCommunicator(application, f"/ws/t/{code}/{query}", headers=headers)
-        connected, _ = await comm.connect()
-        assert connected
-        welcome = await comm.receive_json_from()
-        assert welcome["type"] == "welcome", welcome
+        comm, welcome, before = await self.open(code, key, query=query)
         return comm, welcome, self.sql[before:]
 
 

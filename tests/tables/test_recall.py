@@ -14,33 +14,23 @@ import random
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 
-from sixdice.asgi import application
 from sixdice.tables.core.keys import Credentials
 from sixdice.tables.live.consumers import TableConsumer
 from sixdice.tables.models import Connection
 from sixdice.tables.reads import selectors
 from sixdice.tables.writes import checked_path, services
 from tests.live_client import make_session, receive_until
+from tests.tables.statements import Statements
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
-class Statements:
+class WelcomedStatements(Statements):
     """Every SQL statement any thread runs, and where each welcome fell among them."""
 
     def __init__(self, monkeypatch):
-        from django.db.backends.utils import CursorWrapper
-
-        self.sql: list[str] = []
-        original = CursorWrapper._execute_with_wrappers
-
-        def counted(cursor, sql, params, many, executor):
-            self.sql.append(sql)
-            return original(cursor, sql, params, many, executor)
-
-        monkeypatch.setattr(CursorWrapper, "_execute_with_wrappers", counted)
+        super().__init__(monkeypatch)
         self.welcomed: list[int] = []  # how many statements had run when each welcome was sent
         send_table = TableConsumer._send_table
 
@@ -53,14 +43,7 @@ class Statements:
 
     async def connect(self, code: str, key: str | None):
         """The socket, its welcome, the statements run before the welcome arrived, and the connect's whole count."""
-        headers = [(b"host", b"testserver"), (b"origin", b"http://testserver")]
-        if key:
-            headers.append((b"cookie", f"sessionid={key}".encode()))
-        before = len(self.sql)
-        comm = WebsocketCommunicator(application, f"/ws/t/{code}/", headers=headers)
-        connected, _ = await comm.connect()
-        assert connected
-        welcome = await comm.receive_json_from()
+        comm, welcome, before = await self.open(code, key)
         await comm.send_json_to({"type": "ping", "id": "p"})  # the connect's own work is done before this is read
         await receive_until(comm, "pong")
         return comm, welcome, self.sql[before:self.welcomed[-1]]
@@ -75,7 +58,7 @@ def table_in_play(tiny_table):
 
 async def test_a_seat_back_at_once_is_welcomed_before_any_statement_and_is_present(table_in_play, monkeypatch):
     table, _host, _secrets, _game, keys = await sync_to_async(lambda: table_in_play)()
-    statements = Statements(monkeypatch)
+    statements = WelcomedStatements(monkeypatch)
     first, welcome, trip = await statements.connect(table.code, keys[0])
     assert trip, "the first connect takes the trip"
     await first.disconnect()
@@ -96,7 +79,7 @@ async def test_a_seat_back_at_once_is_welcomed_before_any_statement_and_is_prese
 
 async def test_a_write_to_the_table_since_sends_the_seat_through_the_database(table_in_play, monkeypatch):
     table, _host, secrets, game, keys = await sync_to_async(lambda: table_in_play)()
-    statements = Statements(monkeypatch)
+    statements = WelcomedStatements(monkeypatch)
     first, welcome, _trip = await statements.connect(table.code, keys[0])
     await first.disconnect()
 
@@ -114,7 +97,7 @@ async def test_a_write_to_the_table_since_sends_the_seat_through_the_database(ta
 
 async def test_a_seat_handed_over_is_not_recalled_as_that_seat(table_in_play, monkeypatch):
     table, _host, _secrets, _game, keys = await sync_to_async(lambda: table_in_play)()
-    statements = Statements(monkeypatch)
+    statements = WelcomedStatements(monkeypatch)
     first, _welcome, _trip = await statements.connect(table.code, keys[1])
     await first.disconnect()
     await sync_to_async(services.hand_over_seat)(table=table, position=1)
@@ -126,7 +109,7 @@ async def test_a_seat_handed_over_is_not_recalled_as_that_seat(table_in_play, mo
 async def test_spectators_and_made_up_sessions_always_take_the_trip(table_in_play, monkeypatch):
     table, _host, _secrets, _game, _keys = await sync_to_async(lambda: table_in_play)()
     watcher = await sync_to_async(make_session)(table.code)
-    statements = Statements(monkeypatch)
+    statements = WelcomedStatements(monkeypatch)
     for key in (watcher, watcher, "0123456789abcdef0123456789abcdef", "0123456789abcdef0123456789abcdef"):
         comm, welcome, trip = await statements.connect(table.code, key)
         assert trip and welcome["role"] == "spectator"
@@ -138,7 +121,7 @@ async def test_a_refusals_snapshot_comes_from_the_frame_noted_current_until_the_
 ):
     """A stale move brings the table as it is now: from the frame noted current, read again after a write."""
     table, _host, secrets, game, keys = await sync_to_async(lambda: table_in_play)()
-    statements = Statements(monkeypatch)
+    statements = WelcomedStatements(monkeypatch)
     comm, welcome, _trip = await statements.connect(table.code, keys[0])
     stale = {"type": "action", "seq": welcome["game"]["seq"] + 5, "action": {"type": "add", "n": 1}}
     reads: list[int] = []  # the snapshots read from the database
