@@ -112,14 +112,19 @@ def test_a_line_without_news_has_no_lifetime_and_an_old_line_is_about_itself():
     assert said["about"] == event.seq and said["yours"] == {"0": "Your hand was regrouped"}
 
 
-def test_an_undo_notice_is_about_the_board_after_the_undo_and_the_next_move_ends_it():
+def _flip_undone():
+    """A flip and the draw after it, taken back by the host: the table, its seats' secrets, the flip, the game and the undo's event."""
     table, host, secrets = _physical_table()
     flip = _flip_then_draw(table, secrets)
     game = table_frame.current_game(table)
     host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="undo",
                  fields={"expected_seq": game.seq, "to": flip.seq - 1})
     game.refresh_from_db()
-    head = game.events.filter(action__type="undo").order_by("-seq").first()
+    return table, secrets, flip, game, game.events.filter(action__type="undo").order_by("-seq").first()
+
+
+def test_an_undo_notice_is_about_the_board_after_the_undo_and_the_next_move_ends_it():
+    table, secrets, flip, game, head = _flip_undone()
     said = _localized(head)
     assert said["notice"] and said["about"] == game.seq
     # The update of that write carries it, on every connection.
@@ -138,13 +143,7 @@ def test_an_undo_notice_is_about_the_board_after_the_undo_and_the_next_move_ends
 
 
 def test_each_phone_reads_its_own_sentence_in_its_own_words():
-    table, host, secrets = _physical_table()
-    flip = _flip_then_draw(table, secrets)
-    game = table_frame.current_game(table)
-    host_command(table_code=table.code, credentials=Credentials(host_secret=host), command="undo",
-                 fields={"expected_seq": game.seq, "to": flip.seq - 1})
-    game.refresh_from_db()
-    head = game.events.filter(action__type="undo").order_by("-seq").first()
+    table, secrets, flip, game, head = _flip_undone()
     mover = int(flip.actor)
     lines = _localized(head)["notice_lines"]
     addressed = {line["seat"]: line for line in lines if "seat" in line}
