@@ -21,8 +21,11 @@ sixdice/lab/labbench.py``.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
+import subprocess
+import sys
 import time
 from typing import Any
 
@@ -94,21 +97,65 @@ def strong_decisions(players: int, count: int) -> list[float]:
     return out
 
 
+def before() -> None:
+    """This process plays as the laboratory did before the balancing table and the search's memos:
+    every balancing computed, the mover's expectation and the victims' changes not remembered."""
+    from sixdice.lab import outcomes
+    from sixdice.rules import bots
+
+    outcomes.uninstall()
+    bots._mover_expectation = bots._mover_expectation.__wrapped__  # type: ignore[assignment]
+    bots._victim_changes = bots._victim_changes.__wrapped__  # type: ignore[assignment]
+
+
+def measure(mode: str, games: int, decisions: int) -> dict[str, Any]:
+    """The figures of one fresh process: ``before`` (see :func:`before`) or ``after`` (the table installed)."""
+    from sixdice.lab import outcomes
+
+    load = 0.0
+    if mode == "before":
+        before()
+    else:
+        t = time.process_time()
+        outcomes.install()
+        load = time.process_time() - t
+    return {
+        "load": load,
+        "greedy game, 4 players": greedy_games(games),
+        "strong decision, 2 players": strong_decisions(2, decisions),
+        "strong decision, 4 players": strong_decisions(4, decisions),
+    }
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m sixdice.lab.labbench", description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40, help="greedy games timed")
     parser.add_argument("--decisions", type=int, default=60, help="strong decisions timed per player count")
+    parser.add_argument("--mode", choices=("before", "after"), help="measure one mode in this process, print JSON")
     args = parser.parse_args(argv)
-    rows = [
-        ("greedy game, 4 players", greedy_games(args.games)),
-        ("strong decision, 2 players", strong_decisions(2, args.decisions)),
-        ("strong decision, 4 players", strong_decisions(4, args.decisions)),
-    ]
-    for label, xs in rows:
-        med, p99 = statistics.median(xs), _p99(xs)
+    if args.mode:
+        print(json.dumps(measure(args.mode, args.games, args.decisions)))
+        return
+    from sixdice.lab import outcomes
+
+    if outcomes.load() is None:
+        print("building the balancing table (python -m sixdice.lab.outcomes, every core) ...", flush=True)
+        outcomes.main([])
+    runs = {}
+    for mode in ("before", "after"):  # each in a fresh process: the memos start empty, as in a study
+        out = subprocess.run(
+            [sys.executable, "-m", "sixdice.lab.labbench", "--mode", mode, "--games", str(args.games),
+             "--decisions", str(args.decisions)], check=True, capture_output=True, text=True,
+        ).stdout
+        runs[mode] = json.loads(out.strip().splitlines()[-1])
+    print(f"balancing table loaded in {runs['after']['load'] * 1e3:.0f} ms (once per process)")
+    for label in ("greedy game, 4 players", "strong decision, 2 players", "strong decision, 4 players"):
+        b, a = runs["before"][label], runs["after"][label]
+        bm, am = statistics.median(b), statistics.median(a)
         base = BASELINE.get(label, (0.0, 0.0))
-        ratio = f"   0e72f64: median {base[0] * 1e3:.1f} ms, {base[0] / med:4.2f}x" if base[0] and med else ""
-        print(f"{label:<30} median {med * 1e3:8.1f} ms   p99 {p99 * 1e3:8.1f} ms{ratio}", flush=True)
+        old = f"   (0e72f64: {base[0] * 1e3:.1f} ms, {base[0] / am:4.2f}x)" if base[0] and am else ""
+        print(f"{label:<28} before: median {bm * 1e3:6.1f} ms p99 {_p99(b) * 1e3:6.1f} ms   "
+              f"after: median {am * 1e3:6.1f} ms p99 {_p99(a) * 1e3:6.1f} ms   {bm / am:4.2f}x{old}", flush=True)
 
 
 if __name__ == "__main__":
