@@ -10,12 +10,16 @@ process's CPU time, so other load on a shared machine does not count):
   on the flips (its costly decisions) met in seeded greedy games of 2 and 4 players under the
   recommended rules (the positions are the same for every version of the bots).
 
-It prints the median and the 99th percentile of each, and the ratio of the
-median to :data:`BASELINE` (the same script run on commit 0e72f64, before the
-laboratory was made faster, on this machine; see ``docs/sixdice-balance.md``,
-*The laboratory's speed*).  The script uses only what 0e72f64 already had, so
-it measures the old code as it is: ``PYTHONPATH=<a checkout of 0e72f64> python
-sixdice/lab/labbench.py``.
+It measures, in one run, two fresh processes: **before** (every balancing
+computed hand by hand and the search's newer memos switched off: the
+laboratory before the balancing table, :func:`before`) and **after** (the
+balancing table of :mod:`sixdice.lab.outcomes` installed, built first with
+every core if there is none).  It prints the median and the 99th percentile
+of each, their ratio, and the ratio to :data:`BASELINE` (the same timings on
+commit 0e72f64, measured on this machine at another time; see
+``docs/sixdice-balance.md``, *The laboratory's speed*).  The same-run ratio is
+the one that counts on a shared machine.  ``--mode before|after`` measures
+one mode in this process and prints JSON.
 """
 
 from __future__ import annotations

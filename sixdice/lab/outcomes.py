@@ -1,4 +1,4 @@
-"""The balancing table: ``python -m sixdice.lab.outcomes [--games 200] [--jobs N]``.
+"""The balancing table: ``python -m sixdice.lab.outcomes [--games 600] [--jobs N]``.
 
 A hand is a small multiset of six faces, so what balancing can make of it
 (:func:`~sixdice.rules.bots.balance_outcomes`: every grouping, then every keep)
@@ -138,7 +138,7 @@ def uninstall() -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m sixdice.lab.outcomes", description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200, help="training games whose hands go in the table")
+    parser.add_argument("--games", type=int, default=600, help="training games whose hands go in the table")
     parser.add_argument("--small", type=int, default=SMALL, help="every hand of up to this many dice goes in")
     parser.add_argument("--jobs", type=int, default=0, help="processes (default: every core)")
     args = parser.parse_args(argv)
