@@ -167,7 +167,10 @@ def _play_one(args: Job) -> GameResult:
 
 
 def run_games(jobs_list: Sequence[Job], jobs: int = 1, progress: bool = False) -> list[GameResult]:
-    """Play the games (in ``jobs`` processes), in the order given."""
+    """Play the games (in ``jobs`` processes), in the order given (with the balancing table, if built)."""
+    from sixdice.lab import outcomes
+
+    outcomes.install()  # before the fork: the processes share it
     if jobs <= 1:
         it = map(_play_one, jobs_list)
         if progress:
@@ -196,6 +199,9 @@ def run_chunks(
 ) -> Iterator[tuple[int, list[GameResult]]]:
     """Play chunks of games (``(start, games)``) in ``jobs`` processes; yield each chunk as it finishes
     (with several processes, not necessarily in order)."""
+    from sixdice.lab import outcomes
+
+    outcomes.install()  # before the fork: the processes share it
     bar = None
     if progress:
         from tqdm import tqdm

@@ -10,19 +10,26 @@ process's CPU time, so other load on a shared machine does not count):
   on the flips (its costly decisions) met in seeded greedy games of 2 and 4 players under the
   recommended rules (the positions are the same for every version of the bots).
 
-It prints the median and the 99th percentile of each, and the ratio of the
-median to :data:`BASELINE` (the same script run on commit 0e72f64, before the
-laboratory was made faster, on this machine; see ``docs/sixdice-balance.md``,
-*The laboratory's speed*).  The script uses only what 0e72f64 already had, so
-it measures the old code as it is: ``PYTHONPATH=<a checkout of 0e72f64> python
-sixdice/lab/labbench.py``.
+It measures, in one run, two fresh processes: **before** (every balancing
+computed hand by hand and the search's newer memos switched off: the
+laboratory before the balancing table, :func:`before`) and **after** (the
+balancing table of :mod:`sixdice.lab.outcomes` installed, built first with
+every core if there is none).  It prints the median and the 99th percentile
+of each, their ratio, and the ratio to :data:`BASELINE` (the same timings on
+commit 0e72f64, measured on this machine at another time; see
+``docs/sixdice-balance.md``, *The laboratory's speed*).  The same-run ratio is
+the one that counts on a shared machine.  ``--mode before|after`` measures
+one mode in this process and prints JSON.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
+import subprocess
+import sys
 import time
 from typing import Any
 
@@ -94,21 +101,65 @@ def strong_decisions(players: int, count: int) -> list[float]:
     return out
 
 
+def before() -> None:
+    """This process plays as the laboratory did before the balancing table and the search's memos:
+    every balancing computed, the mover's expectation and the victims' changes not remembered."""
+    from sixdice.lab import outcomes
+    from sixdice.rules import bots
+
+    outcomes.uninstall()
+    bots._mover_expectation = bots._mover_expectation.__wrapped__  # type: ignore[assignment]
+    bots._victim_changes = bots._victim_changes.__wrapped__  # type: ignore[assignment]
+
+
+def measure(mode: str, games: int, decisions: int) -> dict[str, Any]:
+    """The figures of one fresh process: ``before`` (see :func:`before`) or ``after`` (the table installed)."""
+    from sixdice.lab import outcomes
+
+    load = 0.0
+    if mode == "before":
+        before()
+    else:
+        t = time.process_time()
+        outcomes.install()
+        load = time.process_time() - t
+    return {
+        "load": load,
+        "greedy game, 4 players": greedy_games(games),
+        "strong decision, 2 players": strong_decisions(2, decisions),
+        "strong decision, 4 players": strong_decisions(4, decisions),
+    }
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m sixdice.lab.labbench", description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40, help="greedy games timed")
     parser.add_argument("--decisions", type=int, default=60, help="strong decisions timed per player count")
+    parser.add_argument("--mode", choices=("before", "after"), help="measure one mode in this process, print JSON")
     args = parser.parse_args(argv)
-    rows = [
-        ("greedy game, 4 players", greedy_games(args.games)),
-        ("strong decision, 2 players", strong_decisions(2, args.decisions)),
-        ("strong decision, 4 players", strong_decisions(4, args.decisions)),
-    ]
-    for label, xs in rows:
-        med, p99 = statistics.median(xs), _p99(xs)
+    if args.mode:
+        print(json.dumps(measure(args.mode, args.games, args.decisions)))
+        return
+    from sixdice.lab import outcomes
+
+    if outcomes.load() is None:
+        print("building the balancing table (python -m sixdice.lab.outcomes, every core) ...", flush=True)
+        outcomes.main([])
+    runs = {}
+    for mode in ("before", "after"):  # each in a fresh process: the memos start empty, as in a study
+        out = subprocess.run(
+            [sys.executable, "-m", "sixdice.lab.labbench", "--mode", mode, "--games", str(args.games),
+             "--decisions", str(args.decisions)], check=True, capture_output=True, text=True,
+        ).stdout
+        runs[mode] = json.loads(out.strip().splitlines()[-1])
+    print(f"balancing table loaded in {runs['after']['load'] * 1e3:.0f} ms (once per process)")
+    for label in ("greedy game, 4 players", "strong decision, 2 players", "strong decision, 4 players"):
+        b, a = runs["before"][label], runs["after"][label]
+        bm, am = statistics.median(b), statistics.median(a)
         base = BASELINE.get(label, (0.0, 0.0))
-        ratio = f"   0e72f64: median {base[0] * 1e3:.1f} ms, {base[0] / med:4.2f}x" if base[0] and med else ""
-        print(f"{label:<30} median {med * 1e3:8.1f} ms   p99 {p99 * 1e3:8.1f} ms{ratio}", flush=True)
+        old = f"   (0e72f64: {base[0] * 1e3:.1f} ms, {base[0] / am:4.2f}x)" if base[0] and am else ""
+        print(f"{label:<28} before: median {bm * 1e3:6.1f} ms p99 {_p99(b) * 1e3:6.1f} ms   "
+              f"after: median {am * 1e3:6.1f} ms p99 {_p99(a) * 1e3:6.1f} ms   {bm / am:4.2f}x{old}", flush=True)
 
 
 if __name__ == "__main__":

@@ -185,9 +185,26 @@ def _outcome(g: Grouping, gi: int, keep: tuple[int, int] | None) -> Outcome:
     return Outcome(kept, n - sum(kept), not groups, gi, keep)
 
 
+OUTCOME_TABLE: dict[Counts, tuple[Outcome, ...]] = {}
+"""Balancing outcomes computed once for many hands (the laboratory installs them: ``sixdice.lab.outcomes``).
+
+A hand is a small multiset of faces, so the balancing of every hand a game
+meets fits in a table; :func:`balance_outcomes` reads it before computing.
+Empty unless someone installs a table; the entries equal what
+:func:`compute_outcomes` gives, so results never change."""
+
+
 @lru_cache(maxsize=50_000)
 def balance_outcomes(c: Counts) -> tuple[Outcome, ...]:
     """Every distinct result of balancing a hand (grouping x keep), the default first."""
+    known = OUTCOME_TABLE.get(c)
+    if known is not None:
+        return known
+    return compute_outcomes(c)
+
+
+def compute_outcomes(c: Counts) -> tuple[Outcome, ...]:
+    """:func:`balance_outcomes`, always computed from the groupings (no table, no memo)."""
     out: list[Outcome] = []
     seen: set[Counts] = set()
     for gi, g in enumerate(groupings(dice_of(c))):
@@ -364,6 +381,13 @@ def mover_expectation(mine: Counts, bank: int, t: float, need: int = 6) -> tuple
     Returns (chance of all threes on the draw, expected score times the chance
     of no such win, the chance of no such win).
     """
+    return _mover_expectation(mine, bank if bank < 3 else 3, t, need)
+
+
+@lru_cache(maxsize=200_000)
+def _mover_expectation(mine: Counts, bank: int, t: float, need: int) -> tuple[float, float, float]:
+    """:func:`mover_expectation`, remembered (``bank`` capped at 3: past a die for the draw and two
+    for the pair, its size changes nothing)."""
     draws: Sequence[int | None] = FACES if bank >= 1 else (None,)
     wins = 0
     acc = 0.0
@@ -594,21 +618,36 @@ def _reply_flip(hands: tuple[Counts, ...], r: int, t: float, need: int = 6) -> F
         if s == r:
             continue
         rest = _best_others(scores, (r, s))
-        for j, w in enumerate(FACES):
-            if not h[j]:
-                continue
-            less = _sub(h, UNIT[w])
+        for w, changes in _victim_changes(h, t, need):
             for d, (sc, v, nv) in best_own.items():
-                nw = w - d
-                if nw not in FACE_INDEX:
+                x = changes.get(d)
+                if x is None:  # no such face, or the flip makes the victim's all threes
                     continue
-                theirs = _add(less, UNIT[nw])
-                if _threes(theirs, need):
-                    continue
-                e = sc - max(rest, hand_score(default_outcome(theirs).kept, t, need))
+                nw, vs = x
+                e = sc - (rest if rest > vs else vs)
                 if e > best_e:
                     best, best_e = (s, v, nv, w, nw), e
     return best
+
+
+@lru_cache(maxsize=100_000)
+def _victim_changes(h: Counts, t: float, need: int) -> tuple[tuple[int, dict[int, tuple[int, float]]], ...]:
+    """For each face ``w`` the hand ``h`` holds: the change ``d`` a flip can make to it -> (new face,
+    the hand's score after default balancing); a change that makes all threes is left out."""
+    out = []
+    for j, w in enumerate(FACES):
+        if not h[j]:
+            continue
+        less = _sub(h, UNIT[w])
+        changes: dict[int, tuple[int, float]] = {}
+        for nw in FACES:
+            if nw == w:
+                continue
+            theirs = _add(less, UNIT[nw])
+            if not _threes(theirs, need):
+                changes[w - nw] = (nw, hand_score(default_outcome(theirs).kept, t, need))
+        out.append((w, changes))
+    return tuple(out)
 
 
 def _reply_value(

@@ -1,0 +1,152 @@
+"""The balancing table: ``python -m sixdice.lab.outcomes [--games 600] [--jobs N]``.
+
+A hand is a small multiset of six faces, so what balancing can make of it
+(:func:`~sixdice.rules.bots.balance_outcomes`: every grouping, then every keep)
+is a pure function of its count vector.  Computing it is most of a cold bot's
+time, so the laboratory computes it once for many hands, saves the table in
+``var/lab/`` and installs it in every process that plays
+(:data:`~sixdice.rules.bots.OUTCOME_TABLE`).  The table holds every hand of up
+to :data:`SMALL` dice and every hand met in seeded training games (seeds of
+their own: never the games the bench times); a hand not in it is computed as
+before, so the table changes no result, only the time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pickle
+import random
+import time
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from sixdice.rules import bots
+from sixdice.rules.dice import Counts
+
+SMALL = 10
+"""Every hand of up to this many dice is in the table."""
+VERSION = 1
+"""Changes when the balancing changes: an old table file is then built again."""
+PATH = Path(__file__).resolve().parents[2] / "var" / "lab" / f"outcomes-v{VERSION}.pickle"
+TRAIN_SEED = 31_000_000
+"""The training games' seeds start here (far from the bench's and the studies' seeds)."""
+
+Row = tuple[Counts, int, bool, int, "tuple[int, int] | None"]
+
+
+def small_hands(max_dice: int) -> Iterator[Counts]:
+    """Every count vector of 0 to ``max_dice`` dice."""
+    def rec(i: int, left: int, acc: tuple[int, ...]) -> Iterator[Counts]:
+        if i == 5:
+            for k in range(left + 1):
+                yield (*acc, k)  # type: ignore[misc]
+            return
+        for k in range(left + 1):
+            yield from rec(i + 1, left - k, (*acc, k))
+    return rec(0, max_dice, ())
+
+
+def _met_in_game(seed: int) -> set[Counts]:
+    """The hands whose balancing a seeded game of greedy bots (2 to 5 players, the recommended rules) asks for."""
+    from sixdice.rules.bots import Bot, play
+    from sixdice.rules.game import new_game
+    from sixdice.rules.variants import preset
+
+    met: set[Counts] = set()
+    orig = bots.compute_outcomes
+
+    def spy(c: Counts) -> tuple[bots.Outcome, ...]:
+        met.add(c)
+        return orig(c)
+
+    bots.compute_outcomes = spy
+    try:
+        players = 2 + seed % 4
+        v, b = preset("recommended", players)
+        st = new_game(players, bank=b * players, variants=v)
+        seats = {s: Bot("greedy", seed=f"train-{seed}-{s}", time_cap=None) for s in range(players)}
+        play(st, {s: seats[s].act for s in range(players)}, random.Random(f"train-{seed}"))
+    finally:
+        bots.compute_outcomes = orig
+    return met
+
+
+def _rows(hands: list[Counts]) -> list[tuple[Counts, tuple[Row, ...]]]:
+    return [(c, tuple((o.kept, o.returned, o.needs_pair, o.grouping, o.keep) for o in bots.compute_outcomes(c)))
+            for c in hands]
+
+
+def _chunks(xs: list[Counts], n: int) -> Iterable[list[Counts]]:
+    for i in range(0, len(xs), n):
+        yield xs[i : i + n]
+
+
+def build(small: int = SMALL, games: int = 0, jobs: int | None = None) -> dict[Counts, tuple[bots.Outcome, ...]]:
+    """The table: every hand of up to ``small`` dice and every hand met in ``games`` training games,
+    computed in ``jobs`` processes (default: every core)."""
+    jobs = jobs or os.cpu_count() or 1
+    hands: set[Counts] = set(small_hands(small))
+    if jobs == 1:
+        for g in range(games):
+            hands |= _met_in_game(TRAIN_SEED + g)
+        rows = _rows(sorted(hands))
+    else:
+        with ProcessPoolExecutor(jobs) as ex:
+            for met in ex.map(_met_in_game, range(TRAIN_SEED, TRAIN_SEED + games)):
+                hands |= met
+            rows = [r for part in ex.map(_rows, _chunks(sorted(hands), 500)) for r in part]
+    return _table(rows)
+
+
+def _table(rows: Iterable[tuple[Counts, tuple[Row, ...]]]) -> dict[Counts, tuple[bots.Outcome, ...]]:
+    return {c: tuple(bots.Outcome(*r) for r in rs) for c, rs in rows}
+
+
+def save(table: dict[Counts, tuple[bots.Outcome, ...]], path: Path = PATH) -> None:
+    rows = [(c, tuple((o.kept, o.returned, o.needs_pair, o.grouping, o.keep) for o in os_)) for c, os_ in table.items()]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_bytes(pickle.dumps(rows, protocol=pickle.HIGHEST_PROTOCOL))
+    tmp.replace(path)
+
+
+def load(path: Path = PATH) -> dict[Counts, tuple[bots.Outcome, ...]] | None:
+    """The saved table, or ``None`` when there is none."""
+    if not path.exists():
+        return None
+    return _table(pickle.loads(path.read_bytes()))  # noqa: S301 - our own file, written by save()
+
+
+def install(table: dict[Counts, tuple[bots.Outcome, ...]] | None = None) -> int:
+    """Install ``table`` (default: the saved one, if any, once) for this process; the number of hands it holds."""
+    if table is None:
+        if bots.OUTCOME_TABLE:  # already installed
+            return len(bots.OUTCOME_TABLE)
+        table = load()
+    if table:
+        bots.OUTCOME_TABLE.update(table)
+    return len(bots.OUTCOME_TABLE)
+
+
+def uninstall() -> None:
+    """Back to computing every hand (the laboratory before the table)."""
+    bots.OUTCOME_TABLE.clear()
+    bots.balance_outcomes.cache_clear()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m sixdice.lab.outcomes", description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=600, help="training games whose hands go in the table")
+    parser.add_argument("--small", type=int, default=SMALL, help="every hand of up to this many dice goes in")
+    parser.add_argument("--jobs", type=int, default=0, help="processes (default: every core)")
+    args = parser.parse_args(argv)
+    t = time.perf_counter()
+    table = build(args.small, args.games, args.jobs or None)
+    save(table)
+    print(f"{len(table)} hands, {time.perf_counter() - t:.1f} s, {PATH.stat().st_size / 1e6:.1f} MB: {PATH}")
+
+
+if __name__ == "__main__":
+    main()
