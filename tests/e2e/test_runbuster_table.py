@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from runbuster.rules import State, rank_options, suggestion, win_probability
+from tests.e2e import positions
 from tests.e2e import runbuster_helpers as rb
 from tests.e2e.conftest import DESKTOP, PHONE, screenshot
 from tests.e2e.harness import live_eval
@@ -117,8 +118,10 @@ def test_two_phones_play_a_game_to_the_end_by_tapping(server, phone):
     assert_phone_rules(fresh)
 
 
-# A whole round on purpose: hints met on the way, the end's places and tally, then who rolls first next.
-def test_four_players_with_two_bots_play_a_round_then_player_1_moves_on(server, phone, clock):
+def test_four_players_with_two_bots_hints_are_the_bots_suggestion(server, phone, clock):
+    """Two phones and two of the app's bots, live: the bots move, and with more than two players the
+    hint is the bot's suggestion.  Played until three suggestions were checked (the round's end is the
+    next test's, from a recorded position)."""
     host = phone(viewport=DESKTOP)
     join_url = rb.create_table(host, server.url, players=4, hints=True)
     ana, bo = phone(), phone()
@@ -138,11 +141,11 @@ def test_four_players_with_two_bots_play_a_round_then_player_1_moves_on(server, 
     first = rb.view(host)["first"]
     expect(ana.locator(".rb-p1")).to_have_text(f"{names[first]} rolls first this round")
 
-    bot_moves = suggestions = 0
+    suggestions = 0
     for _ in range(2000):
         at = rb.seq(host)  # before the view: a bot may move in between, and then the wait below returns at once
         v = rb.view(host)
-        if v["over"]:
+        if v["over"] or suggestions >= 3:
             break
         if v["current"] in humans:
             page = humans[v["current"]]
@@ -157,9 +160,34 @@ def test_four_players_with_two_bots_play_a_round_then_player_1_moves_on(server, 
             rb.step_and_sync(page, host)
         else:
             rb.wait_past(host, at, timeout=rb.BOT_TIMEOUT)
-            bot_moves += 1
+    assert suggestions == 3
+    # Both bots played their turns between the phones' (the log's actors: seat positions as strings).
+    actors = live_eval(host, "live => live.log.map((e) => e.actor)")
+    assert {"2", "3"} <= set(actors), actors
+
+
+# Starts one move before the end of a recorded four-player round (the app's players, seeded): what is
+# tested is the round's end, its places and tally, and who rolls first in the next round.
+def test_a_four_player_round_ends_with_places_drinks_and_tally_then_player_1_moves_on(server, phone):
+    names = ["Ana", "Bo", "Bot 1", "Bot 2"]
+    recorded = positions.record(server, "runbuster", names, {"hints": True}, seed=1)
+    last = recorded["events"][-1]
+    assert last["action"]["type"] == "choose", last  # the round ends on a straight completed
+    position = positions.table_at(server, recorded, len(recorded["events"]) - 1)
+    host = positions.open_as(phone, server, position, "host", viewport=DESKTOP)
+    ana, bo = (positions.open_as(phone, server, position, seat) for seat in (0, 1))
+    actor = int(last["actor"])
+    mover = {0: ana, 1: bo}.get(actor) or positions.open_as(phone, server, position, actor)
+    rb.wait_past(mover, position.seq - 1)
+    before = rb.view(mover)
+    assert before["your_turn"] and before["phase"] == "choose" and not before["over"]
+    first = before["first"]
+    expect(ana.locator(".rb-p1")).to_have_text(f"{names[first]} rolls first this round")
+    rb.pick(mover, last["action"]["straight"], before["hands"][actor])  # the last tap of the round
+    rb.wait_past(host, position.seq)
+
     v = rb.view(host)
-    assert v["over"] and bot_moves > 0 and suggestions > 0
+    assert v["over"]
     places = [*v["finished"], v["loser"]]
     assert sorted(places) == [0, 1, 2, 3]
     expect(ana.locator(".rb-end .rb-final li")).to_have_text(
@@ -172,7 +200,6 @@ def test_four_players_with_two_bots_play_a_round_then_player_1_moves_on(server, 
     expect(ana.locator(f'.rb-tally tr[data-seat="{v["loser"]}"] .rb-lost')).to_have_text("1")
     screenshot(ana, "runbuster-4p-end-phone")
 
-    clock.hold_bots()  # the next round's first roller may be a bot: the pages are read before it rolls
     host.get_by_role("button", name="Start the next round").click()  # the host bar's one button
     for page in (host, ana, bo):
         rb.wait_started(page, 2)
