@@ -222,7 +222,7 @@ def phone(browser):
         # Playwright's wait_for_function compiles its predicate in the page, which the app's
         # Content-Security-Policy (no eval) forbids; tests/e2e/test_csp.py opens pages with the policy on.
         context = browser.new_context(viewport=viewport, has_touch=viewport is PHONE, is_mobile=viewport is PHONE,
-                                      bypass_csp=bypass_csp)
+                                      bypass_csp=bypass_csp, reduced_motion="reduce")
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(10_000)

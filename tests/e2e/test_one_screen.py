@@ -27,12 +27,14 @@ from tests.e2e.harness import live_eval, wait_live
 
 pytestmark = pytest.mark.browser
 
-VIEWPORTS = [(360, 740), (320, 640), (740, 360)]
+VIEWPORTS = [(320, 640), (740, 360), (360, 740)]  # the phone's own size last: the page is left at it
+assert VIEWPORTS[-1] == (PHONE["width"], PHONE["height"])
 SCREEN = {"width": 1280, "height": 800}
 SHOTS = ROOT / "docs" / "screens"
 FACES = [-3, -2, -1, 1, 2, 3]
 
-MEASURE = """(regions) => {
+MEASURE = """async (regions) => {
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));  // laid out at the new size
   const out = {scrollY: window.scrollY, w: innerWidth, h: innerHeight,
                hscroll: document.documentElement.scrollWidth > document.documentElement.clientWidth, boxes: {}};
   for (const r of regions) {
@@ -56,7 +58,6 @@ class Checker:
         self.kinds[kind] = self.kinds.get(kind, 0) + 1
         for w, h in VIEWPORTS:
             page.set_viewport_size({"width": w, "height": h})
-            page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
             m = page.evaluate(MEASURE, list(regions))
             where = f"{kind} at {w}x{h}"
             try:
@@ -69,7 +70,6 @@ class Checker:
                 SHOTS.mkdir(parents=True, exist_ok=True)
                 suffix = "" if w < h else "-landscape"
                 page.screenshot(path=str(SHOTS / f"{shot}{suffix}.png"))
-        page.set_viewport_size(PHONE)
         if shot:
             self.shots.add(shot)
 

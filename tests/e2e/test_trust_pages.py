@@ -149,22 +149,26 @@ def _play_against_the_app(page: Page, move: str) -> None:
         g = live_eval(page, "live => (({seq: live.game.seq, status: live.game.status}))")
         if g["status"] == "finished":
             return
-        live_eval(page, move)
-        wait_live(page, "(live, n) => live.game.seq > n || live.game.status === 'finished' || !!live.pending", arg=g["seq"], timeout=15_000)
-        wait_live(page, "live => !live.pending")
+        if live_eval(page, move):  # sent: wait for its answer (applied, or refused when the page was behind)
+            wait_live(page, "live => !live.pending")
+        else:  # the app's turn: wait for its move
+            wait_live(page, "(live, n) => live.game.seq > n || live.game.status === 'finished'", arg=g["seq"], timeout=15_000)
     raise AssertionError("the game did not end")
 
 
-RUNBUSTER_MOVE = """live => { const v = live.game.view; if (!v.your_turn) return;
+# Each move script answers whether it sent a move (the page then waits for its answer).
+RUNBUSTER_MOVE = """live => { const v = live.game.view; if (!v.your_turn) return false;
   if (v.phase === 'roll') live.act({type: 'roll'});
   else if (v.phase === 'choose') live.act({type: 'choose', straight: v.hand_options.reduce((a, b) => b.length > a.length ? b : a)});
-  else if (v.phase === 'end_turn') live.act({type: 'end_turn'}); }"""
+  else if (v.phase === 'end_turn') live.act({type: 'end_turn'});
+  return !!live.pending; }"""
 
-SIXDICE_MOVE = """live => { const v = live.game.view, p = v.pending || {}; if (p.seat !== v.you) return;
+SIXDICE_MOVE = """live => { const v = live.game.view, p = v.pending || {}; if (p.seat !== v.you) return false;
   if (p.kind === 'flip' && v.legal_flips) { const f = v.legal_flips[0];
     live.act({type: 'flip', victim: f[0], own: f[1], own_to: f[2], other: f[3], other_to: f[4]}); }
   else if (p.kind === 'group' && v.groupings) live.act(Object.assign({type: 'group'}, v.groupings[0]));
-  else if (p.kind === 'keep' && v.keep_options) live.act({type: 'keep', keep: v.keep_options[0]}); }"""
+  else if (p.kind === 'keep' && v.keep_options) live.act({type: 'keep', keep: v.keep_options[0]});
+  return !!live.pending; }"""
 
 
 # Whole games on purpose: a game against the app plays on past its end into the next one.
