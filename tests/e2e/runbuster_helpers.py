@@ -9,6 +9,14 @@ from tests.e2e.harness import live_eval, wait_live
 
 BOT_TIMEOUT = 30_000  # ms: a bot moves about once a second; this is the upper bound for one move
 
+# A page function: the seat's move, as a plain player would make it (roll, take the longest straight, end the
+# turn), sent through the page; answers whether it sent one (not its turn: nothing).
+APP_MOVE = """live => { const v = live.game.view; if (!v.your_turn) return false;
+  if (v.phase === 'roll') live.act({type: 'roll'});
+  else if (v.phase === 'choose') live.act({type: 'choose', straight: v.hand_options.reduce((a, b) => b.length > a.length ? b : a)});
+  else if (v.phase === 'end_turn') live.act({type: 'end_turn'});
+  return !!live.pending; }"""
+
 
 # ---------------------------------------------------------------- driving pages
 

@@ -12,14 +12,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e import runbuster_helpers as rb
 from tests.e2e.harness import READY, live_eval, seq, wait_ready, wait_seq
 
 pytestmark = pytest.mark.browser
-
-RUNBUSTER_MOVE = """live => { const v = live.game.view; if (!v.your_turn) return;
-  if (v.phase === 'roll') live.act({type: 'roll'});
-  else if (v.phase === 'choose') live.act({type: 'choose', straight: v.hand_options.reduce((a, b) => b.length > a.length ? b : a)});
-  else if (v.phase === 'end_turn') live.act({type: 'end_turn'}); }"""
 
 
 def test_a_page_says_when_it_has_drawn_the_first_frame(server, phone):
@@ -44,7 +40,7 @@ def test_held_bots_move_one_move_per_second_the_test_advances(server, phone, clo
         if game["over"] or bot_moves == 4:
             break
         if game["mine"]:
-            live_eval(page, RUNBUSTER_MOVE)
+            live_eval(page, rb.APP_MOVE)
             wait_seq(page, game["seq"] + 1)
             continue
         state = clock.advance(0)  # a round trip through the server: the bot has had every chance to move

@@ -156,13 +156,7 @@ def _play_against_the_app(page: Page, move: str) -> None:
     raise AssertionError("the game did not end")
 
 
-# Each move script answers whether it sent a move (the page then waits for its answer).
-RUNBUSTER_MOVE = """live => { const v = live.game.view; if (!v.your_turn) return false;
-  if (v.phase === 'roll') live.act({type: 'roll'});
-  else if (v.phase === 'choose') live.act({type: 'choose', straight: v.hand_options.reduce((a, b) => b.length > a.length ? b : a)});
-  else if (v.phase === 'end_turn') live.act({type: 'end_turn'});
-  return !!live.pending; }"""
-
+# Each move script answers whether it sent a move (the page then waits for its answer): rb.APP_MOVE and this.
 SIXDICE_MOVE = """live => { const v = live.game.view, p = v.pending || {}; if (p.seat !== v.you) return false;
   if (p.kind === 'flip' && v.legal_flips) { const f = v.legal_flips[0];
     live.act({type: 'flip', victim: f[0], own: f[1], own_to: f[2], other: f[3], other_to: f[4]}); }
@@ -180,7 +174,7 @@ def test_a_game_against_the_app_plays_on_past_the_first(server, phone, game):
     page.wait_for_url(re.compile(r"/t/\w+/$"))
     wait_live(page, "live => live && live.game && live.game.view && live.table")
     assert live_eval(page, "live => (live.host)") is True  # this phone is host and seat
-    _play_against_the_app(page, RUNBUSTER_MOVE if game == "runbuster" else SIXDICE_MOVE)
+    _play_against_the_app(page, rb.APP_MOVE if game == "runbuster" else SIXDICE_MOVE)
     if game == "runbuster":
         button = page.get_by_role("button", name="Start the next round")
         expect(page.locator(".rb-end")).not_to_contain_text("The host starts the next round.")
@@ -191,7 +185,7 @@ def test_a_game_against_the_app_plays_on_past_the_first(server, phone, game):
     shoot(page, f"trust-against-app-next-{game}-360")
     button.click()
     wait_live(page, "live => live.game.number === 2 && live.game.status === 'playing'")
-    _play_against_the_app(page, RUNBUSTER_MOVE if game == "runbuster" else SIXDICE_MOVE)  # and the second game plays on too
+    _play_against_the_app(page, rb.APP_MOVE if game == "runbuster" else SIXDICE_MOVE)  # and the second game plays on too
 
 
 def test_hints_show_only_on_the_phone_whose_choice_it_is(server, phone):
