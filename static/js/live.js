@@ -342,6 +342,7 @@ function tableConnection(app) {
       if (!board) return;
       const away = this.awaySeats();
       for (const node of board.querySelectorAll("[data-hand]")) {
+        if (!/^\d+$/.test(node.dataset.hand)) continue;  // a seat number, nothing else ("" would read as seat 0)
         const gone = away.has(Number(node.dataset.hand));
         node.classList.toggle("away", gone);
         const old = node.querySelector(".away-mark");

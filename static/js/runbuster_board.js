@@ -40,7 +40,7 @@ function strip(el, v, seat, big) {
   }, String(n)));
   const label = hand.length ? f(T.handLabel, {hand: st(hand), complement: st(comp)}) : T.empty;
   return el("div", {class: "rb-strip" + (big ? " big" : ""), role: "img", "aria-label": label,
-                    "data-hand": hand.join("-"), "data-complement": comp.join("-")}, cells);
+                    "data-values": hand.join("-"), "data-complement": comp.join("-")}, cells);
 }
 
 // Cup colour of a seat: green = to roll, yellow = choosing/ending, red = waiting, done = finished.
@@ -55,18 +55,36 @@ function turnReset(live, v) {
   if (key !== ui.turnKey) { ui.turnKey = key; ui.pick = []; ui.keys = []; }
 }
 
-// A roll that busted someone: remember it for the flash line and the animation.
-function noteBust(live, v, nm) {
+// The roll that busted someone, while the board shows it: news, as hand_news.js reads it (the event's `about`),
+// ended by the next move by anyone (a straight taken, the end of the turn, a win); the move log keeps it.
+function bustRoll(live, v) {
+  if (!(v.busted && v.busted.length)) return null;
+  const log = live.log || [];
+  const last = log[log.length - 1];
+  return last && isRoll(log, log.length - 1) && (last.about ?? last.seq) === live.game.seq ? last : null;
+}
+
+// Whether the log's event i is a roll: the live log says its action; a replay's step, the phase it was made in.
+function isRoll(log, i) {
+  const e = log[i];
+  if (e.action) return e.action.type === "roll";
+  return !!e.step && (i === 0 || (log[i - 1].step && log[i - 1].step.view.phase === "roll"));
+}
+
+// A roll that busted someone: remember it for the flash line and the animation.  The flash names the hands
+// busted, but not this phone's own: its player reads that in their own words ("…busted your 3-4-5-6…", #mine-note).
+function noteBust(live, v, nm, me) {
   const key = live.game.id + ":" + v.turns;
-  if (v.busted && v.busted.length && ui.bust?.key !== key) {
-    const victims = v.busted.map((b) => {
+  const roll = bustRoll(live, v);
+  if (roll && ui.bust?.key !== key) {
+    const victims = v.busted.filter((b) => b !== me).map((b) => {
       const before = ui.prevHands && ui.prevTurns === v.turns - 1 ? ui.prevHands[b] : null;
       return before && before.length ? f(T.bustOf, {name: nm[b], straight: st(before)}) : nm[b];
     });
-    ui.bust = {key, at: Date.now(), seats: v.busted.slice(),
-               text: f(T.bustLine, {roller: nm[v.last_roller], victims: victims.join(", ")})};
+    ui.bust = {key, at: Date.now(), seats: v.busted.slice(), about: roll.about ?? roll.seq,
+               text: victims.length ? f(T.bustLine, {roller: nm[v.last_roller], victims: victims.join(", ")}) : ""};
   }
-  if (!(v.busted && v.busted.length)) ui.bust = null;
+  if (!roll) ui.bust = null;
   ui.prevHands = v.hands.map((h) => h.slice());
   ui.prevTurns = v.turns;
 }
@@ -81,7 +99,7 @@ function render(live, board) {
   const n = v.hands.length;
   const me = live.role === "seat" && !screen ? live.seat : null;
   turnReset(live, v);
-  noteBust(live, v, nm);
+  noteBust(live, v, nm, me);
   const mine = me !== null && v.your_turn && controls;
   cues.myTurn(mine && game.status === "playing");
   const rolled = freshRoll(live);
@@ -96,7 +114,7 @@ function render(live, board) {
       el("span", {class: "rb-p1"}, f(T.player1, {name: nm[p1]}))),
     turn ? el("div", {class: "rb-turn" + (mine ? " mine" : ""), "data-current": v.current}, turn) : null,
     log.length ? el("div", {class: "rb-last"}, el("span", {class: "sr"}, T.lastMove + ": "), log[log.length - 1].text) : null,
-    ui.bust && ui.bust.text ? el("p", {class: "rb-flash"}, ui.bust.text) : null));
+    ui.bust && ui.bust.text ? el("p", {class: "rb-flash", "data-about": ui.bust.about}, ui.bust.text) : null));
 
   // The last roll, for everyone but the roller who is choosing (who taps it in the cup area).
   if (!(mine && v.phase === "choose")) parts.push(rollArea(el, live, v, nm, false, rolled));

@@ -5,7 +5,9 @@ game through the phones first.  A *recorded game* is a game log in the export
 format (``docs/export-format.md``: ``players``, ``game.options``,
 ``game.first``, ``initial_state`` and ``events``, each an ``actor`` and an
 ``action``): an exported game, or one recorded here by :func:`record` (the
-app's own players, with seeded dice, through the real engine).
+app's own players, with seeded dice, through the real engine) or by
+:func:`scripted` (moves the test writes down, dice included, each checked by
+the engine: a bust, a win, exactly where the test needs it).
 
 :func:`table_at` puts a new table in the browser tests' server at the
 position after the first ``upto`` events of a recorded game.  A short script
@@ -97,6 +99,26 @@ print(json.dumps({"format": "sixdice-game", "game": {"engine": engine.slug, "opt
 '''
 
 
+SCRIPTED = r'''
+import json
+from sixdice.gamekit.engine import get_engine
+
+spec = json.loads(SPEC)
+engine = get_engine(spec["game"])
+names = spec["names"]
+options = {**engine.clean_options(spec["options"], players=len(names)), **spec.get("table_options", {})}
+first = spec.get("first", 0)
+state = engine.start(players=names, options=options, first=first)
+initial, events = state, []
+for actor, action in spec["moves"]:
+    state = engine.apply(state, action, actor=int(actor) if actor not in ("system", "host") else actor)
+    events.append({"seq": len(events) + 1, "actor": str(actor), "action": action, "round": state.get("round")})
+print(json.dumps({"format": "sixdice-game", "game": {"engine": engine.slug, "options": options, "first": first},
+                  "table": {"options": spec["options"]}, "players": [{"seat": i, "name": n, "bot": False}
+                  for i, n in enumerate(names)], "initial_state": initial, "events": events}))
+'''
+
+
 def _run(server_env: dict[str, str], script: str, spec: dict[str, Any]) -> dict[str, Any]:
     code = f"SPEC = {json.dumps(json.dumps(spec))}\n" + script
     done = subprocess.run([sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, env=server_env,
@@ -111,6 +133,14 @@ def record(server, game: str, names: list[str], options: dict[str, Any], *, seed
     """A whole game of ``game`` played by the app's players (seeded, ``strength``), as a recorded game log."""
     return _run(server.env, RECORDER, {"game": game, "names": names, "options": options, "seed": seed,
                                        "first": first, "strength": strength})
+
+
+def scripted(server, game: str, names: list[str], options: dict[str, Any], moves: list[tuple[int | str, dict[str, Any]]],
+             *, first: int = 0) -> dict[str, Any]:
+    """A recorded game of ``game`` made of the given ``moves`` (each an actor and a complete action, dice included),
+    each checked by the real engine: a position a test needs exactly (a bust, a win), without luck."""
+    return _run(server.env, SCRIPTED, {"game": game, "names": names, "options": options, "first": first,
+                                       "moves": [[str(actor), action] for actor, action in moves]})
 
 
 @dataclass(frozen=True)
