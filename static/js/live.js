@@ -430,9 +430,10 @@ function tableConnection(app) {
         this.host ? el("span", {class: "seat-actions"},
           el("button", {type: "button", class: "small", "data-seat-act": "handover",
                         onclick: () => this.confirmed(T.handOverConfirm, s.name) && this.hostCommand("handover", {position: s.position})}, T.handOver),
+          // "Give the seat back" only to a phone the app stands in for; the app's own players have no one to give it to.
           s.bot
-            ? el("button", {type: "button", class: "small", "data-seat-act": "give-back",
-                            onclick: () => this.hostCommand("bot", {position: s.position, on: false})}, T.giveBack)
+            ? (s.returnable ? el("button", {type: "button", class: "small", "data-seat-act": "give-back",
+                                            onclick: () => this.hostCommand("bot", {position: s.position, on: false})}, T.giveBack) : null)
             : el("button", {type: "button", class: "small", "data-seat-act": "bot",
                             onclick: () => this.confirmed(T.makeBotConfirm, s.name) && this.hostCommand("bot", {position: s.position, on: true})}, T.makeBot))
           : null,

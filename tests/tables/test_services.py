@@ -204,3 +204,17 @@ def test_a_single_game_table_closes_when_the_game_ends(db, rng):
     with pytest.raises(ServiceError) as exc:
         services.start_game(table=table)
     assert exc.value.code == "table_closed"
+
+
+def test_only_a_seat_a_phone_held_can_be_given_back_from_the_app(tiny_table):
+    """The host's "Give the seat back" is offered for a person's seat the app plays, not for the app's own player."""
+    table, _host, _secrets = tiny_table
+    services.add_bot(table=table)
+    services.set_bot(table=table, position=1, is_bot=True)  # Bo left: the app plays his seat
+    seats = {s["name"]: s for s in table_frame.table_info(table)["seats"]}
+    assert (seats["Ana"]["bot"], seats["Ana"]["returnable"]) == (False, False)
+    assert (seats["Bo"]["bot"], seats["Bo"]["returnable"]) == (True, True)
+    app_player = next(s for name, s in seats.items() if name not in ("Ana", "Bo"))
+    assert (app_player["bot"], app_player["returnable"]) == (True, False)
+    services.set_bot(table=table, position=1, is_bot=False)  # given back: his phone holds it again
+    assert table_frame.table_info(table)["seats"][1]["returnable"] is False

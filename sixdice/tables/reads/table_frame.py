@@ -43,7 +43,8 @@ def table_info(table: Table, seats: Sequence[Seat] | None = None) -> dict[str, A
         **offers.table_part(engine, table.options),  # the game's declarations for the page
         "join_url": reverse("tables:table", args=[table.code]),
         "seats": [
-            {"position": seat.position, "name": seat.name, "bot": seat.is_bot, "strength": seat.bot_strength, "vacant": not (seat.secret_hash or seat.is_bot)}
+            {"position": seat.position, "name": seat.name, "bot": seat.is_bot, "strength": seat.bot_strength, "vacant": not (seat.secret_hash or seat.is_bot),
+             "returnable": bool(seat.is_bot and seat.parked_secret_hash)}
             for seat in seats
         ],
     }
