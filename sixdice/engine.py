@@ -664,12 +664,12 @@ class SixDiceEngine(GameEngine):
     # ------------------------------------------------------------ review pages, statistics and house rules
 
     def first_player(self, state: Mapping[str, Any]) -> FirstPlayer | None:
-        """Once every start hand is balanced, the hand nearest to 0 begins (the lowest seat on a tie; R1)."""
+        """Once every start hand is balanced, the hand nearest to 0 begins (the lowest seat on a tie)."""
         st = self._state(state)
         if st.first is None:
             return None
         values = [f"{name} {signed(value)}" for name, value in zip(st.players, st.values(), strict=False)]
-        return FirstPlayer(st.first, part(gettext_noop("R1: the hand nearest to 0 after the start rolls (%(values)s)"),
+        return FirstPlayer(st.first, part(gettext_noop("the hand nearest to 0 after the start rolls (%(values)s)"),
                                           values=", ".join(values)))
 
     def rules_in_force(self, options: Mapping[str, Any], *, players: int) -> JSON:

@@ -129,7 +129,8 @@ def test_the_admin_says_who_began_and_why_one_based(staff):
         pytest.fail("no seed gave a first player other than the table's pick")
     first = game.state["first"]
     page = html_lib.unescape(staff.get(reverse("admin:tables_game_change", args=[game.pk])).content.decode())
-    assert f"{first + 1}. {game.players[first]} — R1: the hand nearest to 0 after the start rolls (" in page
+    assert f"{first + 1}. {game.players[first]} — the hand nearest to 0 after the start rolls (" in page
+    assert not re.search(r"\bR\d+:", page), "plain words for the reviewer, no ruling numbers"
     assert (f"(the table's random draw had named {game.players[game.first]} to begin; the game's own rule "
             "decided instead)") in page
     rb = play("runbuster", ("Ana", "Bo"), seed=7)
