@@ -457,8 +457,10 @@ function compensationLines(v) {
   const lines = Array.isArray(v.compensation) ? v.compensation : [];
   if (!lines.length) return null;
   const lang = document.documentElement.lang || undefined;
-  return el("ul", {class: "sd-compensation"}, lines.map((c) =>
-    el("li", {"data-comp-seat": c.seat}, tr("comp_" + c.place, {name: who(v, c.seat), points: Number(c.points).toLocaleString(lang)}))));
+  // The reason above names the hand's value; with the points added, what is compared is the score: said once, here.
+  return [el("p", {class: "sd-comp-why"}, tr("compWhy")),
+    el("ul", {class: "sd-compensation"}, lines.map((c) =>
+      el("li", {"data-comp-seat": c.seat}, tr("comp_" + c.place, {name: who(v, c.seat), points: Number(c.points).toLocaleString(lang)}))))];
 }
 
 function standingsTable(live) {

@@ -36,6 +36,8 @@ def test_the_end_screen_says_who_added_the_compensation(server, phone):
     line = end.locator(f'.sd-compensation li[data-comp-seat="{second}"]')
     expect(line).to_have_text(f"{view['players'][second]} +1.5 for moving second")
     expect(end.locator(".sd-compensation li")).to_have_count(1)  # the first player adds nothing: no line
+    # the reason names the hand's value; the line above the points says what is compared with them added
+    expect(end.locator(".sd-comp-why")).to_have_text("Each hand scores its distance from zero plus the points below.")
     # the summary of the win names the score that won, compensation included, not the hand alone
     score = view["final_scores"][view["winners"][0]]
     expect(host.get_by_text(re.compile(r"won: at the end, the highest score"))).to_contain_text(f"({score:g})")
