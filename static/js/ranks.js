@@ -32,9 +32,10 @@ function showRanks(app, board, strings) {
       if (!card.matches(".sd-hand, .rb-player, .rb-me, section, li")) return;
       const rank = v.ranks[s];
       const lead = rank === 1 && leaders < v.ranks.length;
-      // Small on screen (the board must fit one screen): a star for the leader, else the place; words for readers.
+      // Small on screen (the board must fit one screen): a star for the leader, else the place as people say it
+      // ("2nd", not a bare number nobody can read as a place); words for readers.
       const spoken = lead ? tr("leader") : tr("place", {n: rank});
-      const shown = lead ? "\u2605" : String(rank);
+      const shown = lead ? "\u2605" : ((T.ordinals || "").split(",")[rank - 1] || String(rank));
       let badge = card.querySelector(":scope > .rank-badge");
       if (!badge) {
         badge = document.createElement("span");

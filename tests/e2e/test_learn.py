@@ -331,6 +331,12 @@ def test_a_coached_first_game_against_the_app_with_ranks_and_why_the_winner_won(
     kinds_seen = {note.get_attribute("data-kind")}
     expect(page.locator(".rank-badge").first).to_be_visible()
     expect(page.locator(".rank-badge.leader").first).to_be_visible()
+    # every other hand's place reads as a place ("2nd"), for the eye as for a screen reader ("Place 2")
+    others = page.locator(".rank-badge:not(.leader)").all()
+    assert others, "a two-player game has a hand that is not in the lead"
+    for badge in others:
+        expect(badge.locator("span[aria-hidden]")).to_have_text(re.compile(r"^\d+(st|nd|rd|th)$"))
+        expect(badge.locator("span.sr")).to_have_text(re.compile(r"^Place \d+$"))
     page.screenshot(path=str(SHOTS / "coached-first-game-360.png"))
     assert axe_check(page, "coached game") == []
     _fold(page, "#coach-note button")
