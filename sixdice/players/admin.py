@@ -24,7 +24,7 @@ from sixdice.tables.core.errors import ServiceError
 
 from . import guests, services
 from .models import COLOURS, EMOJIS, Participant, Profile, ProfileMerge, Rating, colour_names
-from .selectors import engine_label, leaderboard
+from .selectors import engine_label, leaderboard_place
 from .text import search_key
 from .views import MIN_GAMES
 
@@ -67,10 +67,10 @@ class RatingInline(admin.TabularInline):
             return ngettext("not on the leaderboard yet: %(n)s of %(min)s rated game",
                             "not on the leaderboard yet: %(n)s of %(min)s rated games", MIN_GAMES) % {
                 "n": obj.games, "min": MIN_GAMES}
-        board = [s.profile.pk for s in leaderboard(obj.engine, min_games=MIN_GAMES)]
-        if obj.profile_id not in board:  # pragma: no cover - a rating the board does not hold
+        place = leaderboard_place(obj.engine, obj.profile_id, min_games=MIN_GAMES)
+        if place is None:  # pragma: no cover - a rating the board does not hold
             return "–"
-        return gettext("%(place)s of %(count)s") % {"place": board.index(obj.profile_id) + 1, "count": len(board)}
+        return gettext("%(place)s of %(count)s") % {"place": place[0], "count": place[1]}
 
 
 class ProfileForm(forms.ModelForm):

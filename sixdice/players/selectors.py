@@ -89,6 +89,7 @@ class EngineRecord:
     wins: int = 0
     rating: Skill | None = None
     rated_games: int = 0
+    place: tuple[int, int] | None = None  # on the leaderboard: (place, of), once rated often enough to be on it
     history: list[tuple[datetime, float]] = field(default_factory=list)
 
     @property
@@ -126,7 +127,7 @@ class PlayerPage:
     opponents: list[Opponent]
 
 
-def player_page(profile: Profile, season: Season = Season()) -> PlayerPage:
+def player_page(profile: Profile, season: Season = Season(), *, min_games: int = 3) -> PlayerPage:
     mine = season.filter(Participant.objects.filter(profile=profile, game__finished_at__isnull=False))
     mine = mine.select_related("game", "game__table").order_by("-game__finished_at", "-game_id")
     records: dict[str, EngineRecord] = {}
@@ -145,6 +146,8 @@ def player_page(profile: Profile, season: Season = Season()) -> PlayerPage:
         rec = records.setdefault(rating.engine, EngineRecord(rating.engine, engine_label(rating.engine)))
         rec.rating = Skill(rating.mu, rating.sigma)
         rec.rated_games = rating.games
+        if rating.games >= min_games:
+            rec.place = leaderboard_place(rating.engine, profile.pk, min_games=min_games)
     updates = season.filter(RatingUpdate.objects.filter(profile=profile)).order_by("rated_at", "game_id")
     for update in updates:
         if (found := records.get(update.engine)) is not None:
@@ -181,6 +184,12 @@ class Standing:
     @property
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
+
+
+def leaderboard_place(engine: str, profile_id: int, *, min_games: int) -> tuple[int, int] | None:
+    """Where a profile stands on a game's leaderboard (all time): ``(place, of)``, or ``None`` when it is not on it."""
+    board = [s.profile.pk for s in leaderboard(engine, min_games=min_games)]
+    return (board.index(profile_id) + 1, len(board)) if profile_id in board else None
 
 
 def leaderboard(engine: str, *, season: Season = Season(), min_games: int = 3) -> list[Standing]:

@@ -168,7 +168,7 @@ def player(request: HttpRequest, public_id: str) -> HttpResponse:
     if profile is None or (profile.hidden and not own):
         raise Http404(_("There is no such player."))
     season, season_error = selectors.parse_season(request.GET.get("from"), request.GET.get("to"))
-    page = selectors.player_page(profile, season)
+    page = selectors.player_page(profile, season, min_games=MIN_GAMES)
     charts = [(rec, rating_chart(rec.history, title=_("%(game)s rating after each game") % {"game": rec.label},
                                  colour=profile.colour)) for rec in page.engines]
     return render(request, "players/player.html", {

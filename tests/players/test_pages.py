@@ -143,3 +143,17 @@ def test_unknown_or_bad_addresses_say_so():
     assert client.get(reverse("players:carry", args=["nope"])).status_code == 410
     assert client.post(reverse("players:me"), {"action": "hide"}).status_code == 400
     assert client.post(reverse("players:join", args=["ZZZZZ"])).status_code == 404
+
+
+def test_the_player_page_gives_each_rating_its_place_on_the_leaderboard_and_explains_level(client, league):
+    """A rating's number alone says nothing to a person: the page gives its place, as the admin's profile page does."""
+    ana = league["Ana"]
+    html = client.get(reverse("players:player", args=[ana.public_id])).content.decode()
+    board = [s.profile.pk for s in leaderboard("tiny", min_games=3)]
+    place = f"{board.index(ana.pk) + 1} of {len(board)}"
+    records = html.split('id="record-')
+    tiny = next(r for r in records if r.startswith("tiny"))
+    sixdice = next(r for r in records if r.startswith("sixdice"))
+    assert f'class="place">{place}</strong>' in tiny
+    assert 'class="place">–</strong>' in sixdice  # one rated Six-Dice game: not on that leaderboard yet
+    assert "Level: games both finished in the same place." in html
