@@ -155,9 +155,11 @@ function tableConnection(app) {
       if (!bar || !button) return;
       const g = this.game;
       const mine = this.takeBackable();
+      // A seated host's own last move: her row's Undo names it already ("Undo Ana's grouping"); one button, not two.
+      const hostsOwn = !!(mine && this.host && g.undo && g.undo.seq === mine.seq);
       // Offered only when there is something to take back (the server's offer names this seat's last move).
       bar.hidden = !(this.role === "seat" && this.seat !== null && g && g.status === "playing" && this.table &&
-                     this.table.take_back && this.table.status !== "closed" && mine);
+                     this.table.take_back && this.table.status !== "closed" && mine) || hostsOwn;
       button.disabled = !mine;
       const label = mine ? this.moveLabel("takeBack", g.take_back) : T.takeBack;
       if (button.dataset.label !== label) { button.dataset.label = label; button.replaceChildren("\u21b6 " + label); }
