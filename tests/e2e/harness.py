@@ -37,24 +37,34 @@ def seq(page: Page) -> int:
     return int(value) if value else -1
 
 
+def _until(page: Page, predicate: str, arg: Any, timeout: float | None) -> Any:
+    """The value of ``predicate`` (a page function of ``arg``) once it is truthy.
+
+    Read in one call when it holds already (most waits: the page has drawn the move), else waited for by
+    Playwright; a ``wait_for_function`` costs several calls to the browser even when nothing is left to wait for.
+    """
+    now = page.evaluate(f"(arg) => {{ const value = ({predicate})(arg); return value ? {{value}} : null; }}", arg)
+    if now is not None:
+        return now["value"]
+    return page.wait_for_function(predicate, arg=arg, timeout=timeout).json_value()
+
+
 def wait_seq(page: Page, at_least: int) -> int:
     """Wait until the page has drawn move ``at_least`` (or a later one); returns the move drawn."""
     wait_ready(page)
-    page.wait_for_function("(n) => Number(document.documentElement.dataset.seq || -1) >= n", arg=at_least)
-    return seq(page)
+    drawn = "(n) => { const s = Number(document.documentElement.dataset.seq || -1); return s >= n && {s}; }"
+    return int(_until(page, drawn, at_least, None)["s"])
 
 
 def wait_live(page: Page, predicate: str, arg: Any = None, timeout: float | None = None) -> Any:
     """Wait until ``predicate`` (a function of ``live`` and ``arg``) is true on the ready page; returns its value."""
     wait_ready(page)
-    handle = page.wait_for_function(f"(arg) => ({predicate})(window.live, arg)", arg=arg, timeout=timeout)
-    return handle.json_value()
+    return _until(page, f"(arg) => ({predicate})(window.live, arg)", arg, timeout)
 
 
 def wait_page(page: Page, predicate: str, arg: Any = None, timeout: float | None = None) -> Any:
     """Wait until ``predicate`` (a function of ``arg`` over the page's document, no page globals) is true."""
-    handle = page.wait_for_function(predicate, arg=arg, timeout=timeout)
-    return handle.json_value()
+    return _until(page, predicate, arg, timeout)
 
 
 def settled(page: Page) -> None:

@@ -99,6 +99,12 @@ def close_all(pages: list[Page]) -> None:
         page.context.close()
 
 
+def close_page(page: Page, pages: list[Page]) -> None:
+    """Close a page the test looks at no more: an open page draws every move of the game (Chromium's time)."""
+    pages.remove(page)
+    page.context.close()
+
+
 def check_screen(screen: Page, hands: int, selector: str, name: str | None = None) -> None:
     """The table screen at 1280x800: every hand fully in view, no scrolling, no controls."""
     expect(screen.locator(selector)).to_have_count(hands)
@@ -304,10 +310,12 @@ def play_runbuster_with_bots(browser, server: Server, players: int) -> Checker:
             expect(host.locator(f'#seats li[data-seat="{k + 1}"]')).to_be_visible()
         host.get_by_role("button", name="Start").click()
         rb.wait_started(me)
+        close_page(host, pages)  # the host (not seated) has started the game: its page is looked at no more
         code = re.search(r"/t/([A-Z0-9]+)/", link).group(1)
         screen = open_page(browser, f"{server.url}/t/{code}/screen/", viewport=SCREEN)
         pages.append(screen)
         check_screen(screen, players - 0, ".rb-player", f"runbuster-{players}p-table-screen" if players == 8 else None)
+        close_page(screen, pages)
         tag = f"runbuster-{players}p"
         for _ in range(2000):
             wait_live(me, "live => live.game.view.over || live.game.view.your_turn", timeout=rb.BOT_TIMEOUT * 4)
