@@ -18,7 +18,8 @@ from tests.e2e.harness import READY, live_eval, seq, wait_ready, wait_seq
 pytestmark = pytest.mark.browser
 
 
-def test_a_page_says_when_it_has_drawn_the_first_frame(server, phone):
+def test_a_page_says_when_it_has_drawn_the_first_frame(server, phone, clock):
+    clock.hold_bots()  # nothing moves between the two reads below: the app's players wait for the test
     page = phone(f"{server.url}/play/sixdice/")
     expect(page.locator(READY)).to_have_count(0)  # the form, no table yet
     page.locator("#play-now").click()
