@@ -73,34 +73,10 @@ print(json.dumps({"code": table.code, "host": session(host=host), "seats": [sess
                   "cookie": settings.SESSION_COOKIE_NAME, "seq": len(events)}))
 '''
 
-RECORDER = r'''
+# A recorded game's script starts a game of the spec's engine and ends by printing it in the export format; the
+# middle (RECORDER, SCRIPTED) appends its events.
+_GAME_START = r'''
 import json, random
-from sixdice.gamekit.engine import get_engine
-
-spec = json.loads(SPEC)
-engine = get_engine(spec["game"])
-names, rng = spec["names"], random.Random(spec["seed"])
-options = {**engine.clean_options(spec["options"], players=len(names)), **spec.get("table_options", {})}
-first = spec.get("first", 0)
-state = engine.start(players=names, options=options, first=first)
-initial, events = state, []
-while engine.outcome(state) is None and len(events) < 5000:
-    action = engine.system_action(state, options, rng)
-    actor = "system"
-    if action is None:
-        seat = min(engine.actors(state))
-        action, actor = engine.bot_action(state, seat, rng, strength=spec["strength"]), str(seat)
-    state = engine.apply(state, action, actor=int(actor) if actor != "system" else actor)
-    # "round": where the game is after the event (not part of an export; a test finds its moment by it)
-    events.append({"seq": len(events) + 1, "actor": actor, "action": action, "round": state.get("round")})
-print(json.dumps({"format": "sixdice-game", "game": {"engine": engine.slug, "options": options, "first": first},
-                  "table": {"options": spec["options"]}, "players": [{"seat": i, "name": n, "bot": False}
-                  for i, n in enumerate(names)], "initial_state": initial, "events": events}))
-'''
-
-
-SCRIPTED = r'''
-import json
 from sixdice.gamekit.engine import get_engine
 
 spec = json.loads(SPEC)
@@ -110,13 +86,32 @@ options = {**engine.clean_options(spec["options"], players=len(names)), **spec.g
 first = spec.get("first", 0)
 state = engine.start(players=names, options=options, first=first)
 initial, events = state, []
-for actor, action in spec["moves"]:
-    state = engine.apply(state, action, actor=int(actor) if actor not in ("system", "host") else actor)
-    events.append({"seq": len(events) + 1, "actor": str(actor), "action": action, "round": state.get("round")})
+'''
+
+_GAME_EXPORT = r'''
 print(json.dumps({"format": "sixdice-game", "game": {"engine": engine.slug, "options": options, "first": first},
                   "table": {"options": spec["options"]}, "players": [{"seat": i, "name": n, "bot": False}
                   for i, n in enumerate(names)], "initial_state": initial, "events": events}))
 '''
+
+RECORDER = _GAME_START + r'''
+rng = random.Random(spec["seed"])
+while engine.outcome(state) is None and len(events) < 5000:
+    action = engine.system_action(state, options, rng)
+    actor = "system"
+    if action is None:
+        seat = min(engine.actors(state))
+        action, actor = engine.bot_action(state, seat, rng, strength=spec["strength"]), str(seat)
+    state = engine.apply(state, action, actor=int(actor) if actor != "system" else actor)
+    # "round": where the game is after the event (not part of an export; a test finds its moment by it)
+    events.append({"seq": len(events) + 1, "actor": actor, "action": action, "round": state.get("round")})
+''' + _GAME_EXPORT
+
+SCRIPTED = _GAME_START + r'''
+for actor, action in spec["moves"]:
+    state = engine.apply(state, action, actor=int(actor) if actor not in ("system", "host") else actor)
+    events.append({"seq": len(events) + 1, "actor": str(actor), "action": action, "round": state.get("round")})
+''' + _GAME_EXPORT
 
 
 def _run(server_env: dict[str, str], script: str, spec: dict[str, Any]) -> dict[str, Any]:
