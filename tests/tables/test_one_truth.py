@@ -113,3 +113,22 @@ def test_the_host_gives_her_name_once(client: Client):
     response = other.post("/new/sixdice/", {"players": "3", "dice": "app"})
     page = other.get(response.url).content.decode()
     assert 'id="host-sit-name"' in page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_places_are_one_string_on_the_run_buster_board_and_the_rank_badges(client: Client, lang: str):
+    """The Run Buster board's places and the rank badges read the same words ("2nd"), from one template."""
+    client.cookies["django_language"] = lang
+    client.post("/new/runbuster/", {"players": "3", "dice": "app"})
+    page = client.get(f"/t/{Table.objects.get().code}/").content.decode()
+
+    def strings(element_id: str) -> dict:
+        block = re.search(rf'<script id="{element_id}" type="application/json">(.*?)</script>', page, re.S)
+        assert block, element_id
+        return json.loads(block.group(1))
+
+    board, ranks = strings("rb-i18n"), strings("ranks-i18n")
+    assert board["ordinals"] == ranks["ordinals"]
+    places = board["ordinals"].split(",")
+    assert len(places) == 8 and places[1] == ("2nd" if lang == "en" else "2e")
