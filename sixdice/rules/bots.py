@@ -370,11 +370,18 @@ _PARTS: dict[tuple[Counts, int], Parts] = {}
 _CANDIDATES: dict[tuple[Counts, int], tuple[Candidate, ...]] = {}
 _PLANS: dict[tuple[Counts, int, int], MoverPlan] = {}
 _VICTIM: dict[tuple[Counts, int], Parts | None] = {}
+_UNSET: Any = (math.nan, math.nan, False)
+"""An entry of a row below not worked out yet."""
+_MOVER_ROWS: dict[tuple[Counts, int, float, int], list[Any]] = {}
+"""Per mover's hand, bank (capped at 3), game share and dice for all threes: the mover's part of the
+greedy score of each own change, at ``6 * i + ni`` (face numbers), filled as the flips ask for them."""
+_VICTIM_ROWS: dict[tuple[Counts, int], list[Any]] = {}
+"""Per victim's hand and dice for all threes: :func:`_victim_parts` of each change, at ``6 * j + nj``."""
 
 
 def clear_memos() -> None:
     """Empty the per-hand memos (they never change a result; for tests and measurements)."""
-    for d in (_PARTS, _CANDIDATES, _PLANS, _VICTIM):
+    for d in (_PARTS, _CANDIDATES, _PLANS, _VICTIM, _MOVER_ROWS, _VICTIM_ROWS):
         d.clear()
 
 
@@ -642,28 +649,50 @@ number ``j``, as (new own face, new other face, their face numbers), in the orde
 
 def _scan_flips(pos: Pos, m: int, barred: int | None, every: bool) -> tuple[list[FlipKind], list[float]]:
     """Every distinct flip of the mover ``m`` (the victim ``barred`` left out), in the order of
-    :func:`flip_kinds`, with its greedy score (:func:`greedy_flip_scores`).
+    :func:`flip_kinds`, with its greedy score (:func:`greedy_flip_scores`, the same operations).
 
     ``every`` false: only the best flip (the first of equal scores) and its score, or nothing
     when there is no flip.  The parts of the score are worked out once per own change and once
-    per victim's change, in small arrays indexed by face numbers.
+    per victim's change, in small arrays indexed by face numbers, kept per hand.
     """
-    mover_part, victim_part = _flip_parts(pos, m)
+    total = pos.total
+    t = (pos.turns + 1) / total if total else 1.0
+    u = 1.0 - t
     hands = pos.hands
+    fixed = pos.fixed
+    bonus = pos.bonus
+    ruled = bool(fixed or bonus)
+    need = pos.need
+    scores = [pos.score(s, h, t) for s, h in enumerate(hands)] if ruled else [hand_score(h, t, need) for h in hands]
+    lift = bonus[m] if bonus else 0.0
+    bank = pos.bank if pos.bank < 3 else 3
     hm = hands[m]
     own = [i for i in range(6) if hm[i]]
-    unset: tuple[float, float] = (math.nan, math.nan)
-    mover: list[tuple[float, float] | None] = [unset] * 36
+    key = (hm, bank, t, need)
+    mover = _MOVER_ROWS.get(key)
+    if mover is None:
+        if len(_MOVER_ROWS) >= _MEMO_CAP:
+            _MOVER_ROWS.clear()
+        mover = _MOVER_ROWS[key] = [_UNSET] * 36
+    unset = _UNSET
     kinds: list[FlipKind] = []
-    scores: list[float] = []
+    scores_out: list[float] = []
     best: FlipKind | None = None
     best_sc = -math.inf
     for s, h in enumerate(hands):
         if s in (m, barred):
             continue
+        rest = _best_others(scores, (m, s))
+        f = fixed.get(s) if fixed else None
+        add = bonus[s] if bonus else 0.0
+        vkey = (h, need)
+        vrow = _VICTIM_ROWS.get(vkey)
+        if vrow is None:
+            if len(_VICTIM_ROWS) >= _MEMO_CAP:
+                _VICTIM_ROWS.clear()
+            vrow = _VICTIM_ROWS[vkey] = [_UNSET] * 36
+        xs: list[Any] = [unset] * 36  # lift - worst, per victim's change (None: the victim's all threes)
         theirs = [j for j in range(6) if h[j]]
-        victim: list[float | None] = [math.nan] * 36
-        vset = [False] * 36
         for i in own:
             v = FACES[i]
             row = _FLIP_INDEX[i]
@@ -674,11 +703,32 @@ def _scan_flips(pos: Pos, m: int, barred: int | None, every: bool) -> tuple[list
                 for nv, nw, ni, nj in row[j]:
                     me = mover[base + ni]
                     if me is unset:
-                        me = mover[base + ni] = mover_part(v, nv)
-                    if not vset[vbase + nj]:
-                        vset[vbase + nj] = True
-                        victim[vbase + nj] = victim_part(s, w, nw)
-                    x = victim[vbase + nj]
+                        mine = _add(_sub(hm, UNIT[v]), UNIT[nv])
+                        if _threes(mine, need):
+                            me = None
+                        else:
+                            p_win, acc, p_rest = _mover_expectation(mine, bank, t, need)
+                            me = (p_win * WIN + acc, p_rest)
+                        mover[base + ni] = me
+                    x = xs[vbase + nj]
+                    if x is unset:
+                        parts = vrow[vbase + nj]
+                        if parts is unset:
+                            parts = vrow[vbase + nj] = _victim_parts(_add(_sub(h, UNIT[w]), UNIT[nw]), need)
+                        if parts is None:
+                            x = None
+                        else:
+                            if f is not None:
+                                y = f
+                            else:
+                                a, b, near = parts
+                                y = a + u * b
+                                if near:
+                                    y += W_NEAR
+                                if ruled:
+                                    y = y + add
+                            x = lift - (y if y > rest else rest)
+                        xs[vbase + nj] = x
                     if me is None:
                         sc = WIN / 2 if x is None else WIN
                     elif x is None:
@@ -687,12 +737,12 @@ def _scan_flips(pos: Pos, m: int, barred: int | None, every: bool) -> tuple[list
                         sc = me[0] + me[1] * x
                     if every:
                         kinds.append((s, v, nv, w, nw))
-                        scores.append(sc)
+                        scores_out.append(sc)
                     elif sc > best_sc:
                         best, best_sc = (s, v, nv, w, nw), sc
     if not every and best is not None:
         return [best], [best_sc]
-    return kinds, scores
+    return kinds, scores_out
 
 
 def greedy_flip_value(pos: Pos, m: int, k: FlipKind) -> float:
