@@ -1,7 +1,7 @@
 """The laboratory's speed: ``python -m sixdice.lab.labbench``.
 
 Times the two things a balance study spends its hours on, on one core (the
-process's CPU time, so other load on a shared machine does not count):
+process's CPU time, so other load on a shared machine counts less):
 
 * **a greedy game**: a whole seeded game of 4 greedy bots under the
   recommended rules, in a fresh process (the memo tables fill as the games go,
@@ -10,29 +10,39 @@ process's CPU time, so other load on a shared machine does not count):
   on the flips (its costly decisions) met in seeded greedy games of 2 and 4 players under the
   recommended rules (the positions are the same for every version of the bots).
 
-It measures, in one run, two fresh processes: **before** (every balancing
-computed hand by hand and the search's newer memos switched off: the
-laboratory before the balancing table, :func:`before`) and **after** (the
-balancing table of :mod:`sixdice.lab.outcomes` installed, built first with
-every core if there is none).  It prints the median and the 99th percentile
-of each, their ratio, and the ratio to :data:`BASELINE` (the same timings on
-commit 0e72f64, measured on this machine at another time; see
-``docs/sixdice-balance.md``, *The laboratory's speed*).  The same-run ratio is
-the one that counts on a shared machine.  ``--mode before|after`` measures
-one mode in this process and prints JSON.
+It measures, in one run, fresh processes: **0e72f64** (the code of commit
+0e72f64, the reference of issue 40, taken from git into a temporary folder
+and timed by this same script; skipped when git or the commit is missing),
+**before** (this code with every balancing computed hand by hand and the
+search's memos of the mover's expectation and the victims' changes switched
+off, :func:`before`) and **after** (the balancing table of
+:mod:`sixdice.lab.outcomes` installed, built first with every core if there
+is none).  It prints the median and the 99th percentile of each and the
+ratios of after to 0e72f64 and to before.  Without the 0e72f64 run, the ratio
+to 0e72f64 uses :data:`BASELINE` (the same timings measured on this machine at
+another time; see ``docs/sixdice-balance.md``, *The laboratory's speed*): the
+same-run ratio is the one that counts on a shared machine.  ``--mode
+reference|before|after`` measures one mode in this process and prints JSON.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
+REFERENCE = "0e72f64"
+"""The commit whose laboratory issue 40 asks to make five times faster."""
+ROOT = Path(__file__).resolve().parents[2]
 BASELINE: dict[str, tuple[float, float]] = {
     # what: (median, p99) in seconds, commit 0e72f64, this script, this machine (loaded)
     "greedy game, 4 players": (0.1104, 0.3937),
@@ -113,13 +123,15 @@ def before() -> None:
 
 
 def measure(mode: str, games: int, decisions: int) -> dict[str, Any]:
-    """The figures of one fresh process: ``before`` (see :func:`before`) or ``after`` (the table installed)."""
-    from sixdice.lab import outcomes
-
+    """The figures of one fresh process: ``before`` (see :func:`before`), ``after`` (the table
+    installed) or ``reference`` (the code as it is, nothing installed: for the code of
+    :data:`REFERENCE`, which has no table)."""
     load = 0.0
     if mode == "before":
         before()
-    else:
+    elif mode == "after":
+        from sixdice.lab import outcomes
+
         t = time.process_time()
         outcomes.install()
         load = time.process_time() - t
@@ -131,11 +143,40 @@ def measure(mode: str, games: int, decisions: int) -> dict[str, Any]:
     }
 
 
+def reference_tree(folder: Path) -> Path | None:
+    """The package ``sixdice`` of commit :data:`REFERENCE` under ``folder``, with this script in it
+    (the same workloads), or ``None`` when git or the commit is not at hand."""
+    git = shutil.which("git")
+    if git is None:
+        return None
+    archive = subprocess.run([git, "-C", str(ROOT), "archive", REFERENCE, "sixdice"], capture_output=True)
+    if archive.returncode != 0:
+        return None
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    shutil.copy(Path(__file__), folder / "sixdice" / "lab" / "labbench.py")
+    return folder
+
+
+def _run(mode: str, games: int, decisions: int, tree: Path | None = None) -> dict[str, Any]:
+    env = dict(os.environ)
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree)
+    out = subprocess.run(
+        [sys.executable, "-m", "sixdice.lab.labbench", "--mode", mode, "--games", str(games),
+         "--decisions", str(decisions)], check=True, capture_output=True, text=True, env=env,
+        cwd=str(tree or ROOT),
+    ).stdout
+    result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+    return result
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m sixdice.lab.labbench", description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40, help="greedy games timed")
     parser.add_argument("--decisions", type=int, default=60, help="strong decisions timed per player count")
-    parser.add_argument("--mode", choices=("before", "after"), help="measure one mode in this process, print JSON")
+    parser.add_argument("--mode", choices=("reference", "before", "after"),
+                        help="measure one mode in this process, print JSON")
+    parser.add_argument("--no-reference", action="store_true", help=f"do not time commit {REFERENCE} in this run")
     args = parser.parse_args(argv)
     if args.mode:
         print(json.dumps(measure(args.mode, args.games, args.decisions)))
@@ -145,22 +186,35 @@ def main(argv: list[str] | None = None) -> None:
     if outcomes.load() is None:
         print("building the balancing table (python -m sixdice.lab.outcomes, every core) ...", flush=True)
         outcomes.main([])
-    runs = {}
-    for mode in ("before", "after"):  # each in a fresh process: the memos start empty, as in a study
-        out = subprocess.run(
-            [sys.executable, "-m", "sixdice.lab.labbench", "--mode", mode, "--games", str(args.games),
-             "--decisions", str(args.decisions)], check=True, capture_output=True, text=True,
-        ).stdout
-        runs[mode] = json.loads(out.strip().splitlines()[-1])
+    runs: dict[str, dict[str, Any]] = {}
+    with tempfile.TemporaryDirectory(prefix="labbench-") as tmp:
+        tree = None if args.no_reference else reference_tree(Path(tmp))
+        if tree is not None:  # each in a fresh process: the memos start empty, as in a study
+            runs["reference"] = _run("reference", args.games, args.decisions, tree)
+        for mode in ("before", "after"):
+            runs[mode] = _run(mode, args.games, args.decisions)
     print(f"balancing table loaded in {runs['after']['load'] * 1e3:.0f} ms (once per process)")
+    if "reference" not in runs:
+        print(f"(commit {REFERENCE} not timed in this run: its figures are the stored ones, {BASELINE_NOTE})")
+
+    def fig(xs: list[float]) -> str:
+        return f"median {statistics.median(xs) * 1e3:6.1f} ms p99 {_p99(xs) * 1e3:6.1f} ms"
+
     for label in ("greedy game, 4 players", "strong decision, 2 players", "strong decision, 4 players"):
         b, a = runs["before"][label], runs["after"][label]
         bm, am = statistics.median(b), statistics.median(a)
-        base = BASELINE.get(label, (0.0, 0.0))
-        old = f"   (0e72f64: {base[0] * 1e3:.1f} ms, {base[0] / am:4.2f}x)" if base[0] and am else ""
-        print(f"{label:<28} before: median {bm * 1e3:6.1f} ms p99 {_p99(b) * 1e3:6.1f} ms   "
-              f"after: median {am * 1e3:6.1f} ms p99 {_p99(a) * 1e3:6.1f} ms   {bm / am:4.2f}x{old}", flush=True)
+        if "reference" in runs:
+            r = runs["reference"][label]
+            rm = statistics.median(r)
+            ref = f"{REFERENCE}: {fig(r)}   "
+        else:
+            rm = BASELINE.get(label, (0.0, 0.0))[0]
+            ref = f"{REFERENCE} (stored): median {rm * 1e3:6.1f} ms   "
+        print(f"{label:<28} {ref}before: {fig(b)}   after: {fig(a)}   "
+              f"after vs {REFERENCE}: {rm / am:4.2f}x   after vs before: {bm / am:4.2f}x", flush=True)
 
+
+BASELINE_NOTE = "measured on this machine at another time, under load"
 
 if __name__ == "__main__":
     main()

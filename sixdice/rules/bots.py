@@ -369,6 +369,7 @@ _MEMO_CAP = 300_000
 _PARTS: dict[tuple[Counts, int], Parts] = {}
 _CANDIDATES: dict[tuple[Counts, int], tuple[Candidate, ...]] = {}
 _PLANS: dict[tuple[Counts, int, int], MoverPlan] = {}
+_ENTRIES: dict[tuple[Counts, int, int], PlanEntry | None] = {}
 _VICTIM: dict[tuple[Counts, int], Parts | None] = {}
 _UNSET: Any = (math.nan, math.nan, False)
 """An entry of a row below not worked out yet."""
@@ -381,7 +382,7 @@ _VICTIM_ROWS: dict[tuple[Counts, int], list[Any]] = {}
 
 def clear_memos() -> None:
     """Empty the per-hand memos (they never change a result; for tests and measurements)."""
-    for d in (_PARTS, _CANDIDATES, _PLANS, _VICTIM, _MOVER_ROWS, _VICTIM_ROWS):
+    for d in (_PARTS, _CANDIDATES, _PLANS, _ENTRIES, _VICTIM, _MOVER_ROWS, _VICTIM_ROWS):
         d.clear()
 
 
@@ -412,9 +413,11 @@ def _candidates(c: Counts, need: int) -> tuple[Candidate, ...]:
         out: list[Candidate] = []
         for o in balance_outcomes(c):
             a, b, near = _parts(o.kept, need)
-            if any(a2 >= a and b2 >= b and (near2 or not near) for a2, b2, near2, _ in out):
-                continue
-            out.append((a, b, near, o))
+            for a2, b2, near2, _ in out:
+                if a2 >= a and b2 >= b and (near2 or not near):
+                    break
+            else:
+                out.append((a, b, near, o))
         got = tuple(out)
         if len(_CANDIDATES) >= _MEMO_CAP:
             _CANDIDATES.clear()
@@ -422,32 +425,55 @@ def _candidates(c: Counts, need: int) -> tuple[Candidate, ...]:
     return got
 
 
+def _draw_entry(c: Counts, bank: int, need: int) -> PlanEntry | None:
+    """The mover's hand ``c`` after the draw, ``bank`` dice left (capped at 2): ``None`` when it is
+    all threes, else its candidate balancings (:func:`_candidates`), each with the parts of the
+    three pair hands when the no-groups pair is due."""
+    key = (c, bank, need)
+    if key in _ENTRIES:
+        return _ENTRIES[key]
+    entry: PlanEntry | None = None
+    if not _threes(c, need):
+        rows = []
+        for a, b, near, o in _candidates(c, need):
+            pair: tuple[Parts, Parts, Parts] | None = None
+            if o.needs_pair and bank + o.returned >= 2:
+                k1, k2, k3 = (_add(o.kept, _add(UNIT[m], UNIT[-m])) for m in (1, 2, 3))
+                pair = (_parts(k1, need), _parts(k2, need), _parts(k3, need))
+            rows.append((a, b, near, pair))
+        entry = tuple(rows)
+    if len(_ENTRIES) >= _MEMO_CAP:
+        _ENTRIES.clear()
+    _ENTRIES[key] = entry
+    return entry
+
+
 def _mover_plan(mine: Counts, bank: int, need: int) -> MoverPlan:
     """What the mover's draw can bring hand ``mine`` (``bank`` capped at 3), for :func:`_expectation`:
     the number of draws, the draws that make all threes, and for every other draw (in face order)
-    its candidate balancings (:func:`_candidates`) with, when the no-groups pair is due, the parts
-    of the three pair hands."""
+    its :func:`_draw_entry`."""
     key = (mine, bank, need)
     plan = _PLANS.get(key)
     if plan is None:
-        draws: Sequence[int | None] = FACES if bank >= 1 else (None,)
         wins = 0
         entries: list[PlanEntry] = []
-        for f in draws:
-            c = mine if f is None else _add(mine, UNIT[f])
-            b = bank if f is None else bank - 1
-            if _threes(c, need):
+        if bank >= 1:
+            b = bank - 1 if bank < 3 else 2
+            for f in FACES:
+                entry = _draw_entry(_add(mine, UNIT[f]), b, need)
+                if entry is None:
+                    wins += 1
+                else:
+                    entries.append(entry)
+            k = 6
+        else:
+            entry = _draw_entry(mine, 0, need)
+            if entry is None:
                 wins += 1
-                continue
-            entry = []
-            for a, bb, near, o in _candidates(c, need):
-                pair: tuple[Parts, Parts, Parts] | None = None
-                if o.needs_pair and b + o.returned >= 2:
-                    k1, k2, k3 = (_add(o.kept, _add(UNIT[m], UNIT[-m])) for m in (1, 2, 3))
-                    pair = (_parts(k1, need), _parts(k2, need), _parts(k3, need))
-                entry.append((a, bb, near, pair))
-            entries.append(tuple(entry))
-        plan = (len(draws), wins, tuple(entries))
+            else:
+                entries.append(entry)
+            k = 1
+        plan = (k, wins, tuple(entries))
         if len(_PLANS) >= _MEMO_CAP:
             _PLANS.clear()
         _PLANS[key] = plan
