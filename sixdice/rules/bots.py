@@ -371,6 +371,7 @@ _CANDIDATES: dict[tuple[Counts, int], tuple[Candidate, ...]] = {}
 _PLANS: dict[tuple[Counts, int, int], MoverPlan] = {}
 _ENTRIES: dict[tuple[Counts, int, int], PlanEntry | None] = {}
 _VICTIM: dict[tuple[Counts, int], Parts | None] = {}
+_CHANGES: dict[tuple[Counts, int], Any] = {}
 _UNSET: Any = (math.nan, math.nan, False)
 """An entry of a row below not worked out yet."""
 _MOVER_ROWS: dict[tuple[Counts, int, float, int], list[Any]] = {}
@@ -382,8 +383,10 @@ _VICTIM_ROWS: dict[tuple[Counts, int], list[Any]] = {}
 
 def clear_memos() -> None:
     """Empty the per-hand memos (they never change a result; for tests and measurements)."""
-    for d in (_PARTS, _CANDIDATES, _PLANS, _ENTRIES, _VICTIM, _MOVER_ROWS, _VICTIM_ROWS):
+    for d in (_PARTS, _CANDIDATES, _PLANS, _ENTRIES, _VICTIM, _CHANGES, _MOVER_ROWS, _VICTIM_ROWS):
         d.clear()
+    _SIGNATURES.clear()
+    _WIN_CHANCES.clear()
 
 
 def _parts(c: Counts, need: int) -> Parts:
@@ -913,7 +916,10 @@ def _reply_flip(hands: tuple[Counts, ...], r: int, t: float, need: int = 6) -> F
     for s, h in enumerate(hands):
         if s == r:
             continue
-        rest = _best_others(scores, (r, s))
+        rest = -math.inf  # the best score among the seats other than the mover and the victim
+        for i, y in enumerate(scores):
+            if y > rest and i != r and i != s:
+                rest = y
         least = _victim_least(h, t, need)
         for d, sc, _v, _nv in best_own:
             vs = least.get(d)
@@ -942,20 +948,41 @@ def _own_changes(own: Counts, t: float, need: int) -> tuple[tuple[int, float, in
     """For each change ``d`` a flip can make to a die of the hand ``own`` (in the order first met):
     ``(d, score, v, nv)``, the own die ``v`` turned to ``nv`` that scores best after default
     balancing (the first on a tie; ``inf`` when it makes all threes)."""
+    u = 1.0 - t
     best_own: dict[int, tuple[float, int, int]] = {}  # d -> (score, v, nv)
-    for i, v in enumerate(FACES):
-        if not own[i]:
-            continue
-        less = _sub(own, UNIT[v])
-        for nv in FACES:
-            if nv == v:
-                continue
-            c = _add(less, UNIT[nv])
-            sc = math.inf if _threes(c, need) else hand_score(default_outcome(c).kept, t, need)
-            d = nv - v
+    for v, changes in _change_parts(own, need):
+        for d, nv, parts in changes:
+            d = -d  # the change of the own die
+            if parts is None:
+                sc = math.inf
+            else:
+                a, b, near = parts
+                sc = a + u * b
+                if near:
+                    sc += W_NEAR
             if d not in best_own or sc > best_own[d][0]:
                 best_own[d] = (sc, v, nv)
     return tuple((d, sc, v, nv) for d, (sc, v, nv) in best_own.items())
+
+
+def _change_parts(h: Counts, need: int) -> tuple[tuple[int, tuple[tuple[int, int, Parts | None], ...]], ...]:
+    """For each face ``w`` the hand ``h`` holds (in face order): for each new face ``nw`` (in face
+    order), ``(w - nw, nw, parts)``, the parts of what the changed hand keeps after default balancing
+    (``None`` when the change makes all threes)."""
+    key = (h, need)
+    got = _CHANGES.get(key)
+    if got is None:
+        out = []
+        for j, w in enumerate(FACES):
+            if not h[j]:
+                continue
+            less = _sub(h, UNIT[w])
+            out.append((w, tuple((w - nw, nw, _victim_parts(_add(less, UNIT[nw]), need)) for nw in FACES if nw != w)))
+        got = tuple(out)
+        if len(_CHANGES) >= _MEMO_CAP:
+            _CHANGES.clear()
+        _CHANGES[key] = got
+    return got
 
 
 @lru_cache(maxsize=100_000)
@@ -975,18 +1002,17 @@ def _victim_least(h: Counts, t: float, need: int) -> dict[int, float]:
 def _victim_changes(h: Counts, t: float, need: int) -> tuple[tuple[int, dict[int, tuple[int, float]]], ...]:
     """For each face ``w`` the hand ``h`` holds: the change ``d`` a flip can make to it -> (new face,
     the hand's score after default balancing); a change that makes all threes is left out."""
+    u = 1.0 - t
     out = []
-    for j, w in enumerate(FACES):
-        if not h[j]:
-            continue
-        less = _sub(h, UNIT[w])
+    for w, rows in _change_parts(h, need):
         changes: dict[int, tuple[int, float]] = {}
-        for nw in FACES:
-            if nw == w:
-                continue
-            theirs = _add(less, UNIT[nw])
-            if not _threes(theirs, need):
-                changes[w - nw] = (nw, hand_score(default_outcome(theirs).kept, t, need))
+        for d, nw, parts in rows:
+            if parts is not None:
+                a, b, near = parts
+                vs = a + u * b
+                if near:
+                    vs += W_NEAR
+                changes[d] = (nw, vs)
         out.append((w, changes))
     return tuple(out)
 
@@ -1134,12 +1160,40 @@ def mover_win_chance(mover: Counts, other: Counts, left: int) -> float:
     """2 players: the chance that the seat about to move (hand ``mover``) wins with ``left`` turns left."""
     if left > len(LEAF_2P):  # a longer game: the furthest row of the same parity
         left = len(LEAF_2P) - (left - len(LEAF_2P)) % 2
-    b0, bm, bms, bs, bw = LEAF_2P[left - 1]
-    vm, vo = _value(mover), _value(other)
-    margin = abs(vm) - abs(vo)
-    same = 1.0 if vm * vo > 0 else 0.0
-    z = b0 + bm * margin + (bms * margin + bs) * same + bw * flip_swing(mover, other)
-    return 1.0 / (1.0 + math.exp(-z))
+    km = _SIGNATURES.get(mover)
+    if km is None:
+        km = _signature(mover)
+    ko = _SIGNATURES.get(other)
+    if ko is None:
+        ko = _signature(other)
+    key = (km, ko, left)
+    p = _WIN_CHANCES.get(key)
+    if p is None:
+        b0, bm, bms, bs, bw = LEAF_2P[left - 1]
+        vm, vo = _value(mover), _value(other)
+        margin = abs(vm) - abs(vo)
+        same = 1.0 if vm * vo > 0 else 0.0
+        z = b0 + bm * margin + (bms * margin + bs) * same + bw * flip_swing(mover, other)
+        p = 1.0 / (1.0 + math.exp(-z))
+        if len(_WIN_CHANCES) >= _MEMO_CAP:
+            _WIN_CHANCES.clear()
+        _WIN_CHANCES[key] = p
+    return p
+
+
+_SIGNATURES: dict[Counts, tuple[int, int]] = {}
+_WIN_CHANCES: dict[tuple[tuple[int, int], tuple[int, int], int], float] = {}
+""":func:`mover_win_chance` depends on the hands only through their values and the faces they hold
+(:func:`flip_swing`): it is remembered per such signature and the turns left."""
+
+
+def _signature(c: Counts) -> tuple[int, int]:
+    """A hand's value and the faces it holds (a bit per face)."""
+    sig = (_value(c), sum(1 << i for i in range(6) if c[i]))
+    if len(_SIGNATURES) >= _MEMO_CAP:
+        _SIGNATURES.clear()
+    _SIGNATURES[c] = sig
+    return sig
 
 
 def leaf_value(
