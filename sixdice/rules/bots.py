@@ -387,6 +387,7 @@ def clear_memos() -> None:
         d.clear()
     _SIGNATURES.clear()
     _WIN_CHANCES.clear()
+    _SWINGS.clear()
 
 
 def _parts(c: Counts, need: int) -> Parts:
@@ -1149,11 +1150,44 @@ def _changes(present: tuple[bool, ...], victim: bool) -> frozenset[int]:
 @lru_cache(maxsize=200_000)
 def flip_swing(mover: Counts, other: Counts) -> int:
     """2 players: the most the mover's flip can add to ``|mover| - |other|`` (the draw left out; 0 without a flip)."""
-    vm, vo = _value(mover), _value(other)
-    ds = _changes(tuple(x > 0 for x in mover), False) & _changes(tuple(x > 0 for x in other), True)
+    km = _SIGNATURES.get(mover)
+    if km is None:
+        km = _signature(mover)
+    ko = _SIGNATURES.get(other)
+    if ko is None:
+        ko = _signature(other)
+    return _swing(km, ko)
+
+
+def _swing(km: tuple[int, int], ko: tuple[int, int]) -> int:
+    """:func:`flip_swing` from the two hands' signatures (:func:`_signature`), remembered."""
+    got = _SWINGS.get((km, ko))
+    if got is not None:
+        return got
+    vm, mm = km
+    vo, mo = ko
+    ds = _SHARED_CHANGES.get((mm, mo))
+    if ds is None:
+        ds = _SHARED_CHANGES[mm, mo] = tuple(sorted(
+            _changes(tuple(bool(mm >> i & 1) for i in range(6)), False)
+            & _changes(tuple(bool(mo >> i & 1) for i in range(6)), True)))
     if not ds:
-        return 0
-    return max(abs(vm + d) - abs(vo - d) for d in ds) - abs(vm) + abs(vo)
+        got = 0
+    else:
+        best = abs(vm + ds[0]) - abs(vo - ds[0])
+        for d in ds[1:]:
+            x = abs(vm + d) - abs(vo - d)
+            if x > best:
+                best = x
+        got = best - abs(vm) + abs(vo)
+    if len(_SWINGS) >= _MEMO_CAP:
+        _SWINGS.clear()
+    _SWINGS[km, ko] = got
+    return got
+
+
+_SHARED_CHANGES: dict[tuple[int, int], tuple[int, ...]] = {}
+"""Per pair of face sets (a bit per face): the changes a flip between such hands can make, sorted."""
 
 
 def mover_win_chance(mover: Counts, other: Counts, left: int) -> float:
@@ -1173,7 +1207,7 @@ def mover_win_chance(mover: Counts, other: Counts, left: int) -> float:
         vm, vo = _value(mover), _value(other)
         margin = abs(vm) - abs(vo)
         same = 1.0 if vm * vo > 0 else 0.0
-        z = b0 + bm * margin + (bms * margin + bs) * same + bw * flip_swing(mover, other)
+        z = b0 + bm * margin + (bms * margin + bs) * same + bw * _swing(km, ko)
         p = 1.0 / (1.0 + math.exp(-z))
         if len(_WIN_CHANCES) >= _MEMO_CAP:
             _WIN_CHANCES.clear()
@@ -1183,6 +1217,7 @@ def mover_win_chance(mover: Counts, other: Counts, left: int) -> float:
 
 _SIGNATURES: dict[Counts, tuple[int, int]] = {}
 _WIN_CHANCES: dict[tuple[tuple[int, int], tuple[int, int], int], float] = {}
+_SWINGS: dict[tuple[tuple[int, int], tuple[int, int]], int] = {}
 """:func:`mover_win_chance` depends on the hands only through their values and the faces they hold
 (:func:`flip_swing`): it is remembered per such signature and the turns left."""
 
