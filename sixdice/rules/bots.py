@@ -101,8 +101,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from .balance import _FLIP_TABLE, Grouping, default_keep, groupings, keep_options
-from .dice import FACE_INDEX, FACES, Counts, counts_of, dice_of
+from .balance import _FLIP_TABLE, Grouping, _groupings_counts, default_keep, groupings, keep_options
+from .dice import FACE_INDEX, FACES, Counts, counts_of
 from .game import State, apply, barred_victim, random_flip
 
 STRENGTHS: tuple[str, ...] = ("random", "greedy", "strong")
@@ -207,18 +207,35 @@ def compute_outcomes(c: Counts) -> tuple[Outcome, ...]:
     """:func:`balance_outcomes`, always computed from the groupings (no table, no memo)."""
     out: list[Outcome] = []
     seen: set[Counts] = set()
-    for gi, g in enumerate(groupings(dice_of(c))):
+    n = c[0] + c[1] + c[2] + c[3] + c[4] + c[5]
+    for gi, g in enumerate(_groupings_counts(c)):
+        groups = g.groups
         opts: list[tuple[int, int] | None] = list(keep_options(g)) or [None]
         if gi == 0 and len(opts) > 1:  # the default keep first
             dk = default_keep(g)
             opts.remove(dk)
             opts.insert(0, dk)
+        loose = counts_of(g.loose)
         for k in opts:
-            o = _outcome(g, gi, k)
-            if o.kept not in seen:
-                seen.add(o.kept)
-                out.append(o)
+            if k is None:  # nothing to choose: the hand keeps every die
+                kept = c
+            else:
+                kept = _add(_add(_group_counts_of(groups[k[0]]), _group_counts_of(groups[k[1]])), loose)
+            if kept not in seen:
+                seen.add(kept)
+                out.append(Outcome(kept, n - sum(kept), not groups, gi, k))
     return tuple(out)
+
+
+_GROUP_COUNTS: dict[tuple[int, ...], Counts] = {}
+
+
+def _group_counts_of(group: tuple[int, ...]) -> Counts:
+    """The count vector of a group (a zero-sum group or a pair: few, remembered)."""
+    got = _GROUP_COUNTS.get(group)
+    if got is None:
+        got = _GROUP_COUNTS[group] = counts_of(group)
+    return got
 
 
 @lru_cache(maxsize=50_000)
