@@ -381,8 +381,10 @@ Candidate = tuple[int, float, bool, Outcome]
 PlanEntry = tuple[tuple[int, float, bool, "tuple[Parts, Parts, Parts] | None"], ...]
 MoverPlan = tuple[int, int, tuple[PlanEntry, ...]]
 
-_MEMO_CAP = 300_000
+_MEMO_CAP = 100_000
 """The per-hand memos below are emptied when they reach this many entries (a bounded memory)."""
+_ROWS_CAP = 20_000
+"""The same for the rows of the flip scores (a row serves a turn or a search, and is larger)."""
 _PARTS: dict[tuple[Counts, int], Parts] = {}
 _CANDIDATES: dict[tuple[Counts, int], tuple[Candidate, ...]] = {}
 _PLANS: dict[tuple[Counts, int, int], MoverPlan] = {}
@@ -718,7 +720,7 @@ def _scan_flips(pos: Pos, m: int, barred: int | None, every: bool) -> tuple[list
     key = (hm, bank, t, need)
     mover = _MOVER_ROWS.get(key)
     if mover is None:
-        if len(_MOVER_ROWS) >= _MEMO_CAP:
+        if len(_MOVER_ROWS) >= _ROWS_CAP:
             _MOVER_ROWS.clear()
         mover = _MOVER_ROWS[key] = [_UNSET] * 36
     unset = _UNSET
@@ -735,7 +737,7 @@ def _scan_flips(pos: Pos, m: int, barred: int | None, every: bool) -> tuple[list
         vkey = (h, need)
         vrow = _VICTIM_ROWS.get(vkey)
         if vrow is None:
-            if len(_VICTIM_ROWS) >= _MEMO_CAP:
+            if len(_VICTIM_ROWS) >= _ROWS_CAP:
                 _VICTIM_ROWS.clear()
             vrow = _VICTIM_ROWS[vkey] = [_UNSET] * 36
         xs: list[Any] = [unset] * 36  # lift - worst, per victim's change (None: the victim's all threes)
