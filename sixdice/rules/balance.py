@@ -111,16 +111,22 @@ def _fits_i(c: Counts, gi: int) -> int:
 @lru_cache(maxsize=200_000)
 def _best_from(i: int, c: Counts) -> int:
     """The largest number of zero-sum groups formed from ``c`` with group kinds ``i..12``."""
-    if i == 13:
-        return 0
     red = c[0] + c[1] + c[2]
     blue = c[3] + c[4] + c[5]
     bound = red if red < blue else blue  # every group holds a die of each colour
     if bound == 0:
         return 0
+    top = 0
+    while i < 13:  # a kind that does not fit adds nothing: on to the first that does
+        top = _fits_i(c, i)
+        if top:
+            break
+        i += 1
+    if i == 13:
+        return 0
     g = GROUP_COUNTS[i]
     best = 0
-    for k in range(_fits_i(c, i), -1, -1):
+    for k in range(top, -1, -1):
         if k + bound <= best:  # what is left cannot do better
             break
         n = k + _best_from(i + 1, _sub(c, g, k))
@@ -266,6 +272,9 @@ def _groupings_from(i: int, c: Counts, left: int, ks: list[int], found: list[Gro
         for pairs, loose in _all_pairings(c):
             found.append(Grouping(zg, pairs, loose))
         return
+    while i < len(GROUP_COUNTS) and not _fits_i(c, i):  # a kind that does not fit: none of it, nothing to check
+        ks = ks + [0]
+        i += 1
     if i == len(GROUP_COUNTS):
         return
     g = GROUP_COUNTS[i]

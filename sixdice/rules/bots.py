@@ -101,8 +101,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from .balance import _FLIP_TABLE, Grouping, default_keep, groupings, keep_options
-from .dice import FACE_INDEX, FACES, Counts, counts_of, dice_of
+from .balance import _FLIP_TABLE, Grouping, _groupings_counts, default_keep, groupings, keep_options
+from .dice import FACE_INDEX, FACES, Counts, counts_of
 from .game import State, apply, barred_victim, random_flip
 
 STRENGTHS: tuple[str, ...] = ("random", "greedy", "strong")
@@ -207,18 +207,35 @@ def compute_outcomes(c: Counts) -> tuple[Outcome, ...]:
     """:func:`balance_outcomes`, always computed from the groupings (no table, no memo)."""
     out: list[Outcome] = []
     seen: set[Counts] = set()
-    for gi, g in enumerate(groupings(dice_of(c))):
+    n = c[0] + c[1] + c[2] + c[3] + c[4] + c[5]
+    for gi, g in enumerate(_groupings_counts(c)):
+        groups = g.groups
         opts: list[tuple[int, int] | None] = list(keep_options(g)) or [None]
         if gi == 0 and len(opts) > 1:  # the default keep first
             dk = default_keep(g)
             opts.remove(dk)
             opts.insert(0, dk)
+        loose = counts_of(g.loose)
         for k in opts:
-            o = _outcome(g, gi, k)
-            if o.kept not in seen:
-                seen.add(o.kept)
-                out.append(o)
+            if k is None:  # nothing to choose: the hand keeps every die
+                kept = c
+            else:
+                kept = _add(_add(_group_counts_of(groups[k[0]]), _group_counts_of(groups[k[1]])), loose)
+            if kept not in seen:
+                seen.add(kept)
+                out.append(Outcome(kept, n - sum(kept), not groups, gi, k))
     return tuple(out)
+
+
+_GROUP_COUNTS: dict[tuple[int, ...], Counts] = {}
+
+
+def _group_counts_of(group: tuple[int, ...]) -> Counts:
+    """The count vector of a group (a zero-sum group or a pair: few, remembered)."""
+    got = _GROUP_COUNTS.get(group)
+    if got is None:
+        got = _GROUP_COUNTS[group] = counts_of(group)
+    return got
 
 
 @lru_cache(maxsize=50_000)
@@ -350,6 +367,155 @@ def _flipped(hands: Sequence[Counts], m: int, k: FlipKind) -> list[Counts]:
     return out
 
 
+# ---------------------------------------------------------------- what the evaluation needs of a hand
+#
+# hand_score(c, t) is ``a + (1 - t) * b``, plus W_NEAR when the hand is near all threes, with ``a``, ``b``
+# and the "near" flag depending on the hand only.  The bots keep these parts per hand (and the
+# balancings worth comparing, and what the mover's draw can bring) instead of per hand *and* game
+# share, so nothing starts again when the game share changes, turn after turn.  Every score is still
+# computed with the same operations in the same order as hand_score: results do not change.
+
+Parts = tuple[int, float, bool]
+"""A hand's ``(a, b, near)``: :func:`hand_score` is ``a + (1 - t) * b`` (+ :data:`W_NEAR` when ``near``)."""
+Candidate = tuple[int, float, bool, Outcome]
+PlanEntry = tuple[tuple[int, float, bool, "tuple[Parts, Parts, Parts] | None"], ...]
+MoverPlan = tuple[int, int, tuple[PlanEntry, ...]]
+
+_MEMO_CAP = 100_000
+"""The per-hand memos below are emptied when they reach this many entries (a bounded memory)."""
+_ROWS_CAP = 20_000
+"""The same for the rows of the flip scores (a row serves a turn or a search, and is larger)."""
+_PARTS: dict[tuple[Counts, int], Parts] = {}
+_CANDIDATES: dict[tuple[Counts, int], tuple[Candidate, ...]] = {}
+_PLANS: dict[tuple[Counts, int, int], MoverPlan] = {}
+_ENTRIES: dict[tuple[Counts, int, int], PlanEntry | None] = {}
+_VICTIM: dict[tuple[Counts, int], Parts | None] = {}
+_CHANGES: dict[tuple[Counts, int], Any] = {}
+_UNSET: Any = (math.nan, math.nan, False)
+"""An entry of a row below not worked out yet."""
+_MOVER_ROWS: dict[tuple[Counts, int, float, int], list[Any]] = {}
+"""Per mover's hand, bank (capped at 3), game share and dice for all threes: the mover's part of the
+greedy score of each own change, at ``6 * i + ni`` (face numbers), filled as the flips ask for them."""
+_VICTIM_ROWS: dict[tuple[Counts, int], list[Any]] = {}
+"""Per victim's hand and dice for all threes: :func:`_victim_parts` of each change, at ``6 * j + nj``."""
+
+
+def clear_memos() -> None:
+    """Empty the per-hand memos (they never change a result; for tests and measurements)."""
+    for d in (_PARTS, _CANDIDATES, _PLANS, _ENTRIES, _VICTIM, _CHANGES, _MOVER_ROWS, _VICTIM_ROWS):
+        d.clear()
+    _SIGNATURES.clear()
+    _WIN_CHANCES.clear()
+    _SWINGS.clear()
+
+
+def _parts(c: Counts, need: int) -> Parts:
+    """The parts of :func:`hand_score` for hand ``c`` (see :data:`Parts`)."""
+    p = _PARTS.get((c, need))
+    if p is None:
+        v = _value(c)
+        size = c[0] + c[1] + c[2] + c[3] + c[4] + c[5]
+        t3 = c[I3] if v >= 0 else c[IM3]
+        p = (abs(v), W_THREES * t3 + W_SIZE * size, size >= need and size - t3 == 1)
+        if len(_PARTS) >= _MEMO_CAP:
+            _PARTS.clear()
+        _PARTS[c, need] = p
+    return p
+
+
+def _candidates(c: Counts, need: int) -> tuple[Candidate, ...]:
+    """The balancings of ``c`` that can score best for its owner at some game share, in the order of
+    :func:`balance_outcomes` (the default first), with the parts of what each keeps.
+
+    A balancing is left out when an earlier one scores at least as much at every game share (its
+    ``a`` and ``b`` at least as large, near all threes whenever it is): it can never be chosen,
+    since the first of equal scores is.
+    """
+    got = _CANDIDATES.get((c, need))
+    if got is None:
+        out: list[Candidate] = []
+        for o in balance_outcomes(c):
+            a, b, near = _parts(o.kept, need)
+            for a2, b2, near2, _ in out:
+                if a2 >= a and b2 >= b and (near2 or not near):
+                    break
+            else:
+                out.append((a, b, near, o))
+        got = tuple(out)
+        if len(_CANDIDATES) >= _MEMO_CAP:
+            _CANDIDATES.clear()
+        _CANDIDATES[c, need] = got
+    return got
+
+
+def _draw_entry(c: Counts, bank: int, need: int) -> PlanEntry | None:
+    """The mover's hand ``c`` after the draw, ``bank`` dice left (capped at 2): ``None`` when it is
+    all threes, else its candidate balancings (:func:`_candidates`), each with the parts of the
+    three pair hands when the no-groups pair is due."""
+    key = (c, bank, need)
+    if key in _ENTRIES:
+        return _ENTRIES[key]
+    entry: PlanEntry | None = None
+    if not _threes(c, need):
+        rows = []
+        for a, b, near, o in _candidates(c, need):
+            pair: tuple[Parts, Parts, Parts] | None = None
+            if o.needs_pair and bank + o.returned >= 2:
+                k1, k2, k3 = (_add(o.kept, _add(UNIT[m], UNIT[-m])) for m in (1, 2, 3))
+                pair = (_parts(k1, need), _parts(k2, need), _parts(k3, need))
+            rows.append((a, b, near, pair))
+        entry = tuple(rows)
+    if len(_ENTRIES) >= _MEMO_CAP:
+        _ENTRIES.clear()
+    _ENTRIES[key] = entry
+    return entry
+
+
+def _mover_plan(mine: Counts, bank: int, need: int) -> MoverPlan:
+    """What the mover's draw can bring hand ``mine`` (``bank`` capped at 3), for :func:`_expectation`:
+    the number of draws, the draws that make all threes, and for every other draw (in face order)
+    its :func:`_draw_entry`."""
+    key = (mine, bank, need)
+    plan = _PLANS.get(key)
+    if plan is None:
+        wins = 0
+        entries: list[PlanEntry] = []
+        if bank >= 1:
+            b = bank - 1 if bank < 3 else 2
+            for f in FACES:
+                entry = _draw_entry(_add(mine, UNIT[f]), b, need)
+                if entry is None:
+                    wins += 1
+                else:
+                    entries.append(entry)
+            k = 6
+        else:
+            entry = _draw_entry(mine, 0, need)
+            if entry is None:
+                wins += 1
+            else:
+                entries.append(entry)
+            k = 1
+        plan = (k, wins, tuple(entries))
+        if len(_PLANS) >= _MEMO_CAP:
+            _PLANS.clear()
+        _PLANS[key] = plan
+    return plan
+
+
+def _victim_parts(theirs: Counts, need: int) -> Parts | None:
+    """A victim's hand after the flip: ``None`` when it is all threes, else the parts of what its
+    default balancing keeps."""
+    key = (theirs, need)
+    if key in _VICTIM:
+        return _VICTIM[key]
+    got = None if _threes(theirs, need) else _parts(default_outcome(theirs).kept, need)
+    if len(_VICTIM) >= _MEMO_CAP:
+        _VICTIM.clear()
+    _VICTIM[key] = got
+    return got
+
+
 @lru_cache(maxsize=200_000)
 def own_best(c: Counts, t: float, need: int = 6) -> Outcome:
     """The balancing of a hand that scores best for its owner (the default first on a tie).
@@ -357,13 +523,19 @@ def own_best(c: Counts, t: float, need: int = 6) -> Outcome:
     The others' hands do not change while a hand balances, so the best for the
     evaluation is the best :func:`hand_score`.
     """
-    opts = balance_outcomes(c)
-    best = opts[0]
-    if len(opts) == 1:
+    cands = _candidates(c, need)
+    best = cands[0][3]
+    if len(cands) == 1:
         return best
-    best_e = hand_score(best.kept, t, need)
-    for o in opts[1:]:
-        e = hand_score(o.kept, t, need)
+    u = 1.0 - t
+    a, b, near, _ = cands[0]
+    best_e = a + u * b
+    if near:
+        best_e += W_NEAR
+    for a, b, near, o in cands[1:]:
+        e = a + u * b
+        if near:
+            e += W_NEAR
         if e > best_e:
             best, best_e = o, e
     return best
@@ -388,21 +560,40 @@ def mover_expectation(mine: Counts, bank: int, t: float, need: int = 6) -> tuple
 def _mover_expectation(mine: Counts, bank: int, t: float, need: int) -> tuple[float, float, float]:
     """:func:`mover_expectation`, remembered (``bank`` capped at 3: past a die for the draw and two
     for the pair, its size changes nothing)."""
-    draws: Sequence[int | None] = FACES if bank >= 1 else (None,)
-    wins = 0
+    return _expectation(_mover_plan(mine, bank, need), 1.0 - t)
+
+
+def _expectation(plan: MoverPlan, u: float) -> tuple[float, float, float]:
+    """:func:`mover_expectation` from the hand's plan (:func:`_mover_plan`) at ``u = 1 - t``: the
+    same sums as drawing, balancing and scoring draw by draw, in the same order."""
+    k, wins, entries = plan
     acc = 0.0
-    for f in draws:
-        c = mine if f is None else _add(mine, UNIT[f])
-        b = bank if f is None else bank - 1
-        if _threes(c, need):
-            wins += 1
+    for entry in entries:
+        a, b, near, pair = entry[0]
+        e = a + u * b
+        if near:
+            e += W_NEAR
+        if len(entry) > 1:  # the owner's best balancing at this game share (the first on a tie)
+            for a2, b2, near2, pair2 in entry[1:]:
+                e2 = a2 + u * b2
+                if near2:
+                    e2 += W_NEAR
+                if e2 > e:
+                    e, pair = e2, pair2
+        if pair is None:
+            acc += e
             continue
-        o = own_best(c, t, need)
-        if o.needs_pair and b + o.returned >= 2:
-            acc += _pair_score(o.kept, t, need)
-        else:
-            acc += hand_score(o.kept, t, need)
-    k = len(draws)
+        (a1, b1, n1), (a2, b2, n2), (a3, b3, n3) = pair
+        s1 = a1 + u * b1
+        if n1:
+            s1 += W_NEAR
+        s2 = a2 + u * b2
+        if n2:
+            s2 += W_NEAR
+        s3 = a3 + u * b3
+        if n3:
+            s3 += W_NEAR
+        acc += (s1 + s2 + s3) / 3
     return wins / k, acc / k, (k - wins) / k
 
 
@@ -417,43 +608,190 @@ def greedy_flip_scores(pos: Pos, m: int, kinds: Sequence[FlipKind]) -> list[floa
     ``evaluate`` is my score minus the best other score, so the expectation
     splits into the mover's part (which depends only on the mover's own die and
     new face) and the victim's part (which depends only on the victim's die and
-    new face).
+    new face).  :func:`_scan_flips` scores every flip of the mover the same way, faster.
     """
-    t = (pos.turns + 1) / pos.total if pos.total else 1.0
+    mover_part, victim_part = _flip_parts(pos, m)
+    mover: dict[tuple[int, int], tuple[float, float] | None] = {}
+    victim: dict[tuple[int, int, int], float | None] = {}
+    out: list[float] = []
+    for s, v, nv, w, nw in kinds:
+        if (v, nv) not in mover:
+            mover[v, nv] = mover_part(v, nv)
+        if (s, w, nw) not in victim:
+            victim[s, w, nw] = victim_part(s, w, nw)
+        out.append(_flip_score(mover[v, nv], victim[s, w, nw]))
+    return out
+
+
+def _flip_score(me: tuple[float, float] | None, x: float | None) -> float:
+    """A flip's greedy score from its mover's part (``None``: the mover's all threes) and its
+    victim's part (``None``: the victim's all threes)."""
+    if me is None:
+        return WIN / 2 if x is None else WIN
+    if x is None:
+        return -WIN
+    return me[0] + me[1] * x
+
+
+def _flip_parts(
+    pos: Pos, m: int
+) -> tuple[Callable[[int, int], tuple[float, float] | None], Callable[[int, int, int], float | None]]:
+    """The two parts of the greedy score of a flip of the mover ``m`` (see :func:`greedy_flip_scores`).
+
+    The mover's part of a flip turning its ``v`` to ``nv``: ``None`` when that makes all threes,
+    else ``(p_win * WIN + acc, p_rest)`` of :func:`mover_expectation`.  The victim's part of a
+    flip turning seat ``s``'s ``w`` to ``nw``: ``None`` when that makes the victim's all threes,
+    else ``lift - worst``, ``worst`` the best score among the seats other than the mover once
+    the victim has balanced.  The score is ``p_win * WIN + acc + p_rest * (lift - worst)``.
+    """
+    total = pos.total
+    t = (pos.turns + 1) / total if total else 1.0
+    u = 1.0 - t
     hands = pos.hands
-    ruled = bool(pos.fixed or pos.bonus)
+    fixed = pos.fixed
+    bonus = pos.bonus
+    ruled = bool(fixed or bonus)
     need = pos.need
     scores = [pos.score(s, h, t) for s, h in enumerate(hands)] if ruled else [hand_score(h, t, need) for h in hands]
-    lift = pos.bonus[m] if pos.bonus else 0.0
-    bank = pos.bank
+    lift = bonus[m] if bonus else 0.0
+    bank = pos.bank if pos.bank < 3 else 3
     hm = hands[m]
     # the best score among the seats other than the mover and the victim, per victim
-    rest = {s: _best_others(scores, (m, s)) for s in range(len(hands)) if s != m}
-    mover: dict[tuple[int, int], tuple[float, float, float]] = {}
-    victim: dict[tuple[int, int, int], tuple[bool, float]] = {}
-    out: list[float] = []
-    append = out.append
-    for k in kinds:
-        s, v, nv, w, nw = k
-        me = mover.get((v, nv))
-        if me is None:
-            mine = _add(_sub(hm, UNIT[v]), UNIT[nv])
-            me = mover[v, nv] = (-1.0, 0.0, 0.0) if _threes(mine, need) else mover_expectation(mine, bank, t, need)
-        vi = victim.get((s, w, nw))
-        if vi is None:
-            theirs = _add(_sub(hands[s], UNIT[w]), UNIT[nw])
-            kept = default_outcome(theirs).kept
-            vi = victim[s, w, nw] = (_threes(theirs, need), pos.score(s, kept, t) if ruled else hand_score(kept, t, need))
-        p_win, acc, p_rest = me
-        if p_win < 0 or vi[0]:
-            mine_won = p_win < 0
-            append(WIN / 2 if (mine_won and vi[0]) else (WIN if mine_won else -WIN))
-            continue
+    rest = [_best_others(scores, (m, s)) for s in range(len(hands))]
+
+    def mover_part(v: int, nv: int) -> tuple[float, float] | None:
+        mine = _add(_sub(hm, UNIT[v]), UNIT[nv])
+        if _threes(mine, need):
+            return None
+        p_win, acc, p_rest = _mover_expectation(mine, bank, t, need)
+        return (p_win * WIN + acc, p_rest)
+
+    def victim_part(s: int, w: int, nw: int) -> float | None:
+        got = _victim_parts(_add(_sub(hands[s], UNIT[w]), UNIT[nw]), need)
+        if got is None:
+            return None
+        f = fixed.get(s) if fixed else None
+        if f is not None:
+            x = f
+        else:
+            a, b, near = got
+            x = a + u * b
+            if near:
+                x += W_NEAR
+            if ruled:
+                x = x + (bonus[s] if bonus else 0.0)
         worst = rest[s]
-        if vi[1] > worst:
-            worst = vi[1]
-        append(p_win * WIN + acc + p_rest * (lift - worst))
-    return out
+        if x > worst:
+            worst = x
+        return lift - worst
+
+    return mover_part, victim_part
+
+
+_FLIP_INDEX: tuple[tuple[tuple[tuple[int, int, int, int], ...], ...], ...] = tuple(
+    tuple(tuple((nv, nw, FACE_INDEX[nv], FACE_INDEX[nw]) for nv, nw in _FLIP_TABLE[v, w]) for w in FACES)
+    for v in FACES
+)
+"""``_FLIP_INDEX[i][j]``: the legal flips of an own die of face number ``i`` against a die of face
+number ``j``, as (new own face, new other face, their face numbers), in the order of ``_FLIP_TABLE``."""
+
+
+def _scan_flips(pos: Pos, m: int, barred: int | None, every: bool) -> tuple[list[FlipKind], list[float]]:
+    """Every distinct flip of the mover ``m`` (the victim ``barred`` left out), in the order of
+    :func:`flip_kinds`, with its greedy score (:func:`greedy_flip_scores`, the same operations).
+
+    ``every`` false: only the best flip (the first of equal scores) and its score, or nothing
+    when there is no flip.  The parts of the score are worked out once per own change and once
+    per victim's change, in small arrays indexed by face numbers, kept per hand.
+    """
+    total = pos.total
+    t = (pos.turns + 1) / total if total else 1.0
+    u = 1.0 - t
+    hands = pos.hands
+    fixed = pos.fixed
+    bonus = pos.bonus
+    ruled = bool(fixed or bonus)
+    need = pos.need
+    scores = [pos.score(s, h, t) for s, h in enumerate(hands)] if ruled else [hand_score(h, t, need) for h in hands]
+    lift = bonus[m] if bonus else 0.0
+    bank = pos.bank if pos.bank < 3 else 3
+    hm = hands[m]
+    own = [i for i in range(6) if hm[i]]
+    key = (hm, bank, t, need)
+    mover = _MOVER_ROWS.get(key)
+    if mover is None:
+        if len(_MOVER_ROWS) >= _ROWS_CAP:
+            _MOVER_ROWS.clear()
+        mover = _MOVER_ROWS[key] = [_UNSET] * 36
+    unset = _UNSET
+    kinds: list[FlipKind] = []
+    scores_out: list[float] = []
+    best: FlipKind | None = None
+    best_sc = -math.inf
+    for s, h in enumerate(hands):
+        if s in (m, barred):
+            continue
+        rest = _best_others(scores, (m, s))
+        f = fixed.get(s) if fixed else None
+        add = bonus[s] if bonus else 0.0
+        vkey = (h, need)
+        vrow = _VICTIM_ROWS.get(vkey)
+        if vrow is None:
+            if len(_VICTIM_ROWS) >= _ROWS_CAP:
+                _VICTIM_ROWS.clear()
+            vrow = _VICTIM_ROWS[vkey] = [_UNSET] * 36
+        xs: list[Any] = [unset] * 36  # lift - worst, per victim's change (None: the victim's all threes)
+        theirs = [j for j in range(6) if h[j]]
+        for i in own:
+            v = FACES[i]
+            row = _FLIP_INDEX[i]
+            base = i * 6
+            for j in theirs:
+                w = FACES[j]
+                vbase = j * 6
+                for nv, nw, ni, nj in row[j]:
+                    me = mover[base + ni]
+                    if me is unset:
+                        mine = _add(_sub(hm, UNIT[v]), UNIT[nv])
+                        if _threes(mine, need):
+                            me = None
+                        else:
+                            p_win, acc, p_rest = _mover_expectation(mine, bank, t, need)
+                            me = (p_win * WIN + acc, p_rest)
+                        mover[base + ni] = me
+                    x = xs[vbase + nj]
+                    if x is unset:
+                        parts = vrow[vbase + nj]
+                        if parts is unset:
+                            parts = vrow[vbase + nj] = _victim_parts(_add(_sub(h, UNIT[w]), UNIT[nw]), need)
+                        if parts is None:
+                            x = None
+                        else:
+                            if f is not None:
+                                y = f
+                            else:
+                                a, b, near = parts
+                                y = a + u * b
+                                if near:
+                                    y += W_NEAR
+                                if ruled:
+                                    y = y + add
+                            x = lift - (y if y > rest else rest)
+                        xs[vbase + nj] = x
+                    if me is None:
+                        sc = WIN / 2 if x is None else WIN
+                    elif x is None:
+                        sc = -WIN
+                    else:
+                        sc = me[0] + me[1] * x
+                    if every:
+                        kinds.append((s, v, nv, w, nw))
+                        scores_out.append(sc)
+                    elif sc > best_sc:
+                        best, best_sc = (s, v, nv, w, nw), sc
+    if not every and best is not None:
+        return [best], [best_sc]
+    return kinds, scores_out
 
 
 def greedy_flip_value(pos: Pos, m: int, k: FlipKind) -> float:
@@ -500,11 +838,7 @@ def scored_options(st: State) -> list[Option]:
 
 def _ranked_flips(st: State, pos: Pos, seat: int) -> tuple[list[FlipKind], list[float], list[int]]:
     """The mover's distinct flips, their greedy scores, and their order best first (stable)."""
-    kinds = flip_kinds(pos.hands, seat)
-    barred = barred_victim(st, seat)
-    if barred is not None:  # no flip back
-        kinds = [k for k in kinds if k[0] != barred]
-    scores = greedy_flip_scores(pos, seat, kinds)
+    kinds, scores = _scan_flips(pos, seat, barred_victim(st, seat), True)  # no flip back
     order = sorted(range(len(kinds)), key=scores.__getitem__, reverse=True)
     return kinds, scores, order
 
@@ -530,14 +864,9 @@ def greedy_action(st: State) -> Action:
     p = st.pending
     assert p is not None
     if p.kind == "flip":
-        pos = Pos.of(st)
-        kinds = flip_kinds(pos.hands, p.seat)
-        barred = barred_victim(st, p.seat)
-        if barred is not None:
-            kinds = [k for k in kinds if k[0] != barred]
+        kinds, _ = _scan_flips(Pos.of(st), p.seat, barred_victim(st, p.seat), False)
         if kinds:
-            scores = greedy_flip_scores(pos, p.seat, kinds)
-            return _flip_action(st, p.seat, kinds[scores.index(max(scores))])
+            return _flip_action(st, p.seat, kinds[0])
     return _top_options(st, 1)[0].action
 
 
@@ -597,55 +926,113 @@ def _reply_flip(hands: tuple[Counts, ...], r: int, t: float, need: int = 6) -> F
     so the best flip is, for each change ``d``, the mover's best own die for
     ``d`` against the victim's die that leaves the best opponent weakest.
     """
-    own = hands[r]
     scores = [hand_score(h, t, need) for h in hands]
-    best_own: dict[int, tuple[float, int, int]] = {}  # d -> (score, v, nv)
-    for i, v in enumerate(FACES):
-        if not own[i]:
-            continue
-        less = _sub(own, UNIT[v])
-        for nv in FACES:
-            if nv == v:
-                continue
-            c = _add(less, UNIT[nv])
-            sc = math.inf if _threes(c, need) else hand_score(default_outcome(c).kept, t, need)
-            d = nv - v
-            if d not in best_own or sc > best_own[d][0]:
-                best_own[d] = (sc, v, nv)
-    best: FlipKind | None = None
+    best_own = _own_changes(hands[r], t, need)
+    # The best value: for each victim and change d, the victim's die that leaves the best
+    # opponent weakest is the one with the least score after the change (the value is
+    # ``sc - max(rest, vs)``, which only grows as ``vs`` shrinks).
+    best_s = -1
     best_e = -math.inf
     for s, h in enumerate(hands):
         if s == r:
             continue
-        rest = _best_others(scores, (r, s))
-        for w, changes in _victim_changes(h, t, need):
-            for d, (sc, v, nv) in best_own.items():
-                x = changes.get(d)
-                if x is None:  # no such face, or the flip makes the victim's all threes
-                    continue
-                nw, vs = x
-                e = sc - (rest if rest > vs else vs)
-                if e > best_e:
-                    best, best_e = (s, v, nv, w, nw), e
-    return best
+        rest = -math.inf  # the best score among the seats other than the mover and the victim
+        for i, y in enumerate(scores):
+            if y > rest and i != r and i != s:
+                rest = y
+        least = _victim_least(h, t, need)
+        for d, sc, _v, _nv in best_own:
+            vs = least.get(d)
+            if vs is None:
+                continue
+            e = sc - (rest if rest > vs else vs)
+            if e > best_e:
+                best_s, best_e = s, e
+    if best_s < 0:
+        return None
+    # The flip played: the first reaching the best value, in the order victim, victim's die, change.
+    rest = _best_others(scores, (r, best_s))
+    for w, changes in _victim_changes(hands[best_s], t, need):
+        for d, sc, v, nv in best_own:
+            x = changes.get(d)
+            if x is None:  # no such face, or the flip makes the victim's all threes
+                continue
+            nw, vs = x
+            if sc - (rest if rest > vs else vs) == best_e:
+                return (best_s, v, nv, w, nw)
+    raise AssertionError("the best reply is among the flips")  # pragma: no cover
+
+
+@lru_cache(maxsize=100_000)
+def _own_changes(own: Counts, t: float, need: int) -> tuple[tuple[int, float, int, int], ...]:
+    """For each change ``d`` a flip can make to a die of the hand ``own`` (in the order first met):
+    ``(d, score, v, nv)``, the own die ``v`` turned to ``nv`` that scores best after default
+    balancing (the first on a tie; ``inf`` when it makes all threes)."""
+    u = 1.0 - t
+    best_own: dict[int, tuple[float, int, int]] = {}  # d -> (score, v, nv)
+    for v, changes in _change_parts(own, need):
+        for d, nv, parts in changes:
+            d = -d  # the change of the own die
+            if parts is None:
+                sc = math.inf
+            else:
+                a, b, near = parts
+                sc = a + u * b
+                if near:
+                    sc += W_NEAR
+            if d not in best_own or sc > best_own[d][0]:
+                best_own[d] = (sc, v, nv)
+    return tuple((d, sc, v, nv) for d, (sc, v, nv) in best_own.items())
+
+
+def _change_parts(h: Counts, need: int) -> tuple[tuple[int, tuple[tuple[int, int, Parts | None], ...]], ...]:
+    """For each face ``w`` the hand ``h`` holds (in face order): for each new face ``nw`` (in face
+    order), ``(w - nw, nw, parts)``, the parts of what the changed hand keeps after default balancing
+    (``None`` when the change makes all threes)."""
+    key = (h, need)
+    got = _CHANGES.get(key)
+    if got is None:
+        out = []
+        for j, w in enumerate(FACES):
+            if not h[j]:
+                continue
+            less = _sub(h, UNIT[w])
+            out.append((w, tuple((w - nw, nw, _victim_parts(_add(less, UNIT[nw]), need)) for nw in FACES if nw != w)))
+        got = tuple(out)
+        if len(_CHANGES) >= _MEMO_CAP:
+            _CHANGES.clear()
+        _CHANGES[key] = got
+    return got
+
+
+@lru_cache(maxsize=100_000)
+def _victim_least(h: Counts, t: float, need: int) -> dict[int, float]:
+    """For each change ``d`` a flip can make to a die of the hand ``h``: the least score the hand
+    can have after it and its default balancing (:func:`_victim_changes`)."""
+    least: dict[int, float] = {}
+    for _w, changes in _victim_changes(h, t, need):
+        for d, (_nw, vs) in changes.items():
+            x = least.get(d)
+            if x is None or vs < x:
+                least[d] = vs
+    return least
 
 
 @lru_cache(maxsize=100_000)
 def _victim_changes(h: Counts, t: float, need: int) -> tuple[tuple[int, dict[int, tuple[int, float]]], ...]:
     """For each face ``w`` the hand ``h`` holds: the change ``d`` a flip can make to it -> (new face,
     the hand's score after default balancing); a change that makes all threes is left out."""
+    u = 1.0 - t
     out = []
-    for j, w in enumerate(FACES):
-        if not h[j]:
-            continue
-        less = _sub(h, UNIT[w])
+    for w, rows in _change_parts(h, need):
         changes: dict[int, tuple[int, float]] = {}
-        for nw in FACES:
-            if nw == w:
-                continue
-            theirs = _add(less, UNIT[nw])
-            if not _threes(theirs, need):
-                changes[w - nw] = (nw, hand_score(default_outcome(theirs).kept, t, need))
+        for d, nw, parts in rows:
+            if parts is not None:
+                a, b, near = parts
+                vs = a + u * b
+                if near:
+                    vs += W_NEAR
+                changes[d] = (nw, vs)
         out.append((w, changes))
     return tuple(out)
 
@@ -735,15 +1122,8 @@ def _greedy_reply(
     ``bank`` may be capped at 3: the greedy score only asks whether the bank holds a die
     for the draw and two more for the no-groups pair.
     """
-    kinds = flip_kinds(hands, r)
-    if not kinds:
-        return None
-    scores = greedy_flip_scores(Pos(list(hands), bank, turns, total, need=need), r, kinds)
-    best = 0
-    for i in range(1, len(kinds)):
-        if scores[i] > scores[best]:
-            best = i
-    return kinds[best]
+    kinds, _ = _scan_flips(Pos(list(hands), bank, turns, total, need=need), r, None, False)
+    return kinds[0] if kinds else None
 
 
 # The 2-player leaf: the chance that the seat about to move wins, a logistic model of
@@ -789,23 +1169,85 @@ def _changes(present: tuple[bool, ...], victim: bool) -> frozenset[int]:
 @lru_cache(maxsize=200_000)
 def flip_swing(mover: Counts, other: Counts) -> int:
     """2 players: the most the mover's flip can add to ``|mover| - |other|`` (the draw left out; 0 without a flip)."""
-    vm, vo = _value(mover), _value(other)
-    ds = _changes(tuple(x > 0 for x in mover), False) & _changes(tuple(x > 0 for x in other), True)
+    km = _SIGNATURES.get(mover)
+    if km is None:
+        km = _signature(mover)
+    ko = _SIGNATURES.get(other)
+    if ko is None:
+        ko = _signature(other)
+    return _swing(km, ko)
+
+
+def _swing(km: tuple[int, int], ko: tuple[int, int]) -> int:
+    """:func:`flip_swing` from the two hands' signatures (:func:`_signature`), remembered."""
+    got = _SWINGS.get((km, ko))
+    if got is not None:
+        return got
+    vm, mm = km
+    vo, mo = ko
+    ds = _SHARED_CHANGES.get((mm, mo))
+    if ds is None:
+        ds = _SHARED_CHANGES[mm, mo] = tuple(sorted(
+            _changes(tuple(bool(mm >> i & 1) for i in range(6)), False)
+            & _changes(tuple(bool(mo >> i & 1) for i in range(6)), True)))
     if not ds:
-        return 0
-    return max(abs(vm + d) - abs(vo - d) for d in ds) - abs(vm) + abs(vo)
+        got = 0
+    else:
+        best = abs(vm + ds[0]) - abs(vo - ds[0])
+        for d in ds[1:]:
+            x = abs(vm + d) - abs(vo - d)
+            if x > best:
+                best = x
+        got = best - abs(vm) + abs(vo)
+    if len(_SWINGS) >= _MEMO_CAP:
+        _SWINGS.clear()
+    _SWINGS[km, ko] = got
+    return got
+
+
+_SHARED_CHANGES: dict[tuple[int, int], tuple[int, ...]] = {}
+"""Per pair of face sets (a bit per face): the changes a flip between such hands can make, sorted."""
 
 
 def mover_win_chance(mover: Counts, other: Counts, left: int) -> float:
     """2 players: the chance that the seat about to move (hand ``mover``) wins with ``left`` turns left."""
     if left > len(LEAF_2P):  # a longer game: the furthest row of the same parity
         left = len(LEAF_2P) - (left - len(LEAF_2P)) % 2
-    b0, bm, bms, bs, bw = LEAF_2P[left - 1]
-    vm, vo = _value(mover), _value(other)
-    margin = abs(vm) - abs(vo)
-    same = 1.0 if vm * vo > 0 else 0.0
-    z = b0 + bm * margin + (bms * margin + bs) * same + bw * flip_swing(mover, other)
-    return 1.0 / (1.0 + math.exp(-z))
+    km = _SIGNATURES.get(mover)
+    if km is None:
+        km = _signature(mover)
+    ko = _SIGNATURES.get(other)
+    if ko is None:
+        ko = _signature(other)
+    key = (km, ko, left)
+    p = _WIN_CHANCES.get(key)
+    if p is None:
+        b0, bm, bms, bs, bw = LEAF_2P[left - 1]
+        vm, vo = _value(mover), _value(other)
+        margin = abs(vm) - abs(vo)
+        same = 1.0 if vm * vo > 0 else 0.0
+        z = b0 + bm * margin + (bms * margin + bs) * same + bw * _swing(km, ko)
+        p = 1.0 / (1.0 + math.exp(-z))
+        if len(_WIN_CHANCES) >= _MEMO_CAP:
+            _WIN_CHANCES.clear()
+        _WIN_CHANCES[key] = p
+    return p
+
+
+_SIGNATURES: dict[Counts, tuple[int, int]] = {}
+_WIN_CHANCES: dict[tuple[tuple[int, int], tuple[int, int], int], float] = {}
+_SWINGS: dict[tuple[tuple[int, int], tuple[int, int]], int] = {}
+""":func:`mover_win_chance` depends on the hands only through their values and the faces they hold
+(:func:`flip_swing`): it is remembered per such signature and the turns left."""
+
+
+def _signature(c: Counts) -> tuple[int, int]:
+    """A hand's value and the faces it holds (a bit per face)."""
+    sig = (_value(c), sum(1 << i for i in range(6) if c[i]))
+    if len(_SIGNATURES) >= _MEMO_CAP:
+        _SIGNATURES.clear()
+    _SIGNATURES[c] = sig
+    return sig
 
 
 def leaf_value(
