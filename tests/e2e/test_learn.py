@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import ROOT, Server
+from tests.e2e.conftest import ROOT, Clock, Server
 from tests.e2e.harness import live_eval, settled, wait_live
 from tests.e2e.test_access import axe_check
 
@@ -318,9 +318,12 @@ def test_play_against_the_app_from_the_home_page_to_the_end(phone, server: Serve
 
 
 # A whole game on purpose: a coach's note at each new kind of prompt as it first comes.
-def test_a_coached_first_game_against_the_app_with_ranks_and_why_the_winner_won(phone, server: Server):
+def test_a_coached_first_game_against_the_app_with_ranks_and_why_the_winner_won(phone, server: Server, clock: Clock):
     """Six-Dice against the app, coached: a one-line note at each new kind of prompt (once per phone), hints in
     words, a rank on every hand and the leader marked, and an end screen that says why the winner won."""
+    # The ranks are read on the opening deal (seeded): the app's player waits until they are read, else its first
+    # move may land before the first frame and leave the two hands level (both lead, no "2nd" to read).
+    clock.hold_bots()
     page = _open(phone, server, "/play/sixdice/", "en")
     page.locator("#play-now").click()
     page.wait_for_url(re.compile(r"/t/\w+/$"))
@@ -339,6 +342,7 @@ def test_a_coached_first_game_against_the_app_with_ranks_and_why_the_winner_won(
         expect(badge.locator("span.sr")).to_have_text(re.compile(r"^Place \d+$"))
     page.screenshot(path=str(SHOTS / "coached-first-game-360.png"))
     assert axe_check(page, "coached game") == []
+    clock.free_bots()  # the app's player moves at once from here
     _fold(page, "#coach-note button")
     note.locator("button").click()
     expect(note).to_be_hidden()
