@@ -117,10 +117,14 @@ COMPENSATION: dict[int, tuple[float, ...]] = {
     # ``python -m sixdice.lab.tune fit --players N`` (docs/sixdice-balance.md, *Compensation*)
     # 2 players: none. Greedy play alone fits 0 / 0.5 (52.2 / 47.8 -> 48.1 / 51.9), strong play 0.5 / 0 (300 games,
     # 47.8 / 52.2); both together fit none, and with 0 / 0.5 strong play gave 45.3 / 54.7
-    # 3 players: none. Fitted on games played without it: 0 / 2.5 / 1 (re-scored 33.2 / 33.6 / 33.1); played by
-    # bots that know it, 42.7 / 25.8 / 31.5 over 1,000 games (the others flip the compensated player), worse than
-    # none (39.0 / 27.4 / 33.6)
-    4: (0, 1.5, 0.5, 0),
+    # 3 players: none. The fit on greedy play alone, 0 / 2.5 / 1, was chased by bots that know it (the others flip
+    # the compensated player): 42.7 / 25.8 / 31.5 over 1,000 games, worse than none. Greedy and strong play pull
+    # opposite ways (greedy: the first seat ahead, strong: the last); the best table for both, 0 / 0.5 / 0, played by
+    # bots that know it gave 38.1 / 27.3 / 34.6 (greedy, 1,000 games) and 32.7 / 29.3 / 38.0 (strong, 300): no
+    # better than none (39.0 / 27.4 / 33.6 and 30.3 / 31.8 / 37.8)
+    # 4 players: fitted on greedy and strong play together (1,000 and 300 recorded games); 0 / 1.5 / 0.5 / 0, fitted
+    # on greedy play alone, left strong play at 20.5 / 19.7 / 29.7 / 30.2
+    4: (0.5, 2, 0.5, 0),
     5: (2, 2, 0.5, 0.5, 0),
     6: (2, 1.5, 1.5, 1, 0.5, 0),  # 200 games, a monotone fit (--monotone)
     7: (1.5, 1.5, 0, 0, 0, 0, 0),  # 200 games, a monotone fit
