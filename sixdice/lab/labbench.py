@@ -127,19 +127,26 @@ def before() -> None:
     bots._victim_changes = bots._victim_changes.__wrapped__  # type: ignore[assignment]
 
 
-def measure(mode: str, games: int, decisions: int) -> dict[str, Any]:
-    """The figures of one fresh process: ``before`` (see :func:`before`), ``after`` (the table
-    installed) or ``reference`` (the code as it is, nothing installed: for the code of
-    :data:`REFERENCE`, which has no table)."""
-    load = 0.0
+def set_up(mode: str) -> float:
+    """Set this process up for ``mode`` (``before``, ``after`` or ``reference``); the table's load
+    time in CPU seconds (0 unless ``after``)."""
     if mode == "before":
         before()
-    elif mode == "after":
+        return 0.0
+    if mode == "after":
         from sixdice.lab import outcomes
 
         t = time.process_time()
         outcomes.install()
-        load = time.process_time() - t
+        return time.process_time() - t
+    return 0.0
+
+
+def measure(mode: str, games: int, decisions: int) -> dict[str, Any]:
+    """The figures of one fresh process: ``before`` (see :func:`before`), ``after`` (the table
+    installed) or ``reference`` (the code as it is, nothing installed: for the code of
+    :data:`REFERENCE`, which has no table)."""
+    load = set_up(mode)
     return {
         "load": load,
         "greedy game, 4 players": greedy_games(games),
@@ -170,15 +177,7 @@ def serve(mode: str) -> None:
     line at a time: ``greedy START COUNT`` (those greedy games) or ``strong PLAYERS TOTAL START
     COUNT`` (those of the ``TOTAL`` positions of :func:`positions`, found once).  Each answer is a
     JSON line: the CPU seconds of each item (the first line: the table's load time)."""
-    load = 0.0
-    if mode == "before":
-        before()
-    elif mode == "after":
-        from sixdice.lab import outcomes
-
-        t = time.process_time()
-        outcomes.install()
-        load = time.process_time() - t
+    load = set_up(mode)
     print(json.dumps(load), flush=True)
     found: dict[int, list[Any]] = {}
     for line in sys.stdin:
