@@ -10,6 +10,11 @@ beside it.  The server's dice are seeded (``SIXDICE_DICE_SEED``, test-only):
 a game played by the same taps gets the same dice every run, in any order of
 tests.
 
+**Phones are contexts from a pool** (``ContextPool``): a test's contexts are
+cleared when it ends (cookies, storage, service workers) and the next test
+takes them, their HTTP cache warm; a context the test closed, or touched with
+a call whose effect lasts (an init script, a route, a listener), is closed.
+
 **Time is the test's** (``SIXDICE_TEST_CLOCK``, sixdice/tables/core/clock.py):
 the ``clock`` fixture moves the server's clock.  On the shared server bots
 move at once unless a test holds them (``clock.hold_bots()``, then ``clock.advance(1)`` a move);
@@ -29,6 +34,7 @@ import os
 import shutil
 import subprocess
 import sys
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -195,6 +201,7 @@ class Browsers:
         return self.playwright is not None
 
     def close(self) -> None:
+        POOL.clear()  # its contexts close with their browsers
         for b in self._browsers.values():
             with contextlib.suppress(Exception):
                 b.close()
@@ -202,6 +209,121 @@ class Browsers:
         if self._manager is not None:
             self._manager.__exit__(None, None, None)
         self._manager = self.playwright = None
+
+
+# Calls whose effect outlives the test that made them: a context they touched is closed after the
+# test, never handed to another (Playwright cannot take back an init script, a route or a listener).
+LASTING = {
+    "BrowserContext": ("add_init_script", "route", "route_from_har", "route_web_socket", "expose_binding",
+                       "expose_function", "grant_permissions", "set_offline", "set_extra_http_headers",
+                       "set_geolocation", "new_cdp_session", "set_default_navigation_timeout", "on", "once"),
+    "Page": ("add_init_script", "route", "route_from_har", "route_web_socket", "expose_binding", "expose_function",
+             "set_extra_http_headers", "set_viewport_size", "emulate_media", "add_locator_handler",
+             "set_default_navigation_timeout", "on", "once"),
+}
+_ORIGINAL: dict[tuple[str, str], Any] = {}
+
+
+def _mark_lasting() -> None:
+    """Wrap each LASTING call so that it marks the context it touched (once per process)."""
+    from playwright.sync_api import BrowserContext, Page
+
+    for cls in (BrowserContext, Page):
+        for name in LASTING[cls.__name__]:
+            if (cls.__name__, name) in _ORIGINAL:
+                continue
+            original = _ORIGINAL[cls.__name__, name] = getattr(cls, name)
+
+            def marked(self: Any, *args: Any, _original: Any = original, **kwargs: Any) -> Any:
+                context = self if isinstance(self, BrowserContext) else self.context
+                context._impl_obj.sixdice_lasting = True
+                return _original(self, *args, **kwargs)
+
+            setattr(cls, name, marked)
+
+
+class ContextPool:
+    """Browser contexts handed from test to test, their cookies and storage cleared between.
+
+    A fresh context costs Chromium about 0.7 s of CPU to open a table page (a
+    new renderer, every script fetched and compiled again); a context kept on
+    ``about:blank`` opens the next one for about 0.3 s, its HTTP cache warm.
+    When a test ends, each context it took is cleared (cookies, permissions,
+    and every origin's storage it visited: local and session storage,
+    IndexedDB, service workers, caches) and kept for the next test with the
+    same viewport.  A context the test closed, or touched with a LASTING call,
+    is closed instead.  Only the HTTP cache carries over, as on a real phone.
+    """
+
+    KEEP = 10  # idle contexts kept per kind (an 8-seat table, its host and its screen)
+
+    def __init__(self) -> None:
+        self._idle: dict[tuple[Any, ...], list[tuple[Any, Any]]] = {}
+        self._kind: dict[int, tuple[Any, ...]] = {}
+
+    def take(self, browser: Any, viewport: dict[str, int], bypass_csp: bool) -> tuple[Any, Any]:
+        kind = (id(browser), viewport["width"], viewport["height"], viewport is PHONE, bypass_csp)
+        idle = self._idle.setdefault(kind, [])
+        if idle:
+            return idle.pop()
+        _mark_lasting()
+        context = browser.new_context(viewport=viewport, has_touch=viewport is PHONE, is_mobile=viewport is PHONE,
+                                      bypass_csp=bypass_csp, reduced_motion="reduce")
+        impl = context._impl_obj
+        impl.sixdice_origins = set()
+        impl.sixdice_lasting = impl.sixdice_closed = False
+
+        def visited(frame: Any) -> None:
+            url = urllib.parse.urlsplit(frame.url)
+            if url.scheme in ("http", "https"):
+                impl.sixdice_origins.add(f"{url.scheme}://{url.netloc}")
+
+        def closed(_: Any = None) -> None:
+            impl.sixdice_closed = True
+
+        _ORIGINAL["BrowserContext", "on"](context, "close", closed)
+        _ORIGINAL["BrowserContext", "on"](
+            context, "page", lambda page: _ORIGINAL["Page", "on"](page, "framenavigated", visited))
+        self._kind[id(context)] = kind
+        return context, context.new_page()
+
+    def give_back(self, context: Any) -> None:
+        kind = self._kind.pop(id(context), None)
+        impl = context._impl_obj
+        idle = self._idle.get(kind) if kind else None
+        if idle is None or impl.sixdice_lasting or impl.sixdice_closed or len(idle) >= self.KEEP:
+            with contextlib.suppress(Exception):
+                context.close()
+            return
+        try:
+            pages = context.pages
+            for extra in pages[1:]:
+                extra.close()
+            page = pages[0] if pages else context.new_page()
+            if page.url.startswith("http"):  # this tab's session storage (a tab of its own per origin)
+                page.evaluate("() => { try { sessionStorage.clear(); } catch (err) { /* none */ } }")
+            page.goto("about:blank")
+            cdp = _ORIGINAL["BrowserContext", "new_cdp_session"](context, page)
+            for origin in sorted(impl.sixdice_origins):
+                cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+            cdp.detach()
+            impl.sixdice_origins.clear()
+            context.clear_cookies()
+            context.clear_permissions()
+        except Exception:  # a page that will not be cleared: the context is not kept
+            with contextlib.suppress(Exception):
+                context.close()
+            return
+        self._kind[id(context)] = kind
+        idle.append((context, page))
+
+    def clear(self) -> None:
+        """Forget every idle context (the browsers are closing)."""
+        self._idle.clear()
+        self._kind.clear()
+
+
+POOL = ContextPool()
 
 
 BROWSERS = Browsers()
@@ -215,24 +337,22 @@ def browser():
 
 @pytest.fixture
 def phone(browser):
-    """Open a new phone-sized browser (own cookies) per call."""
-    contexts = []
+    """Open a new phone-sized browser (own cookies) per call: a context of this process's pool (below)."""
+    taken = []
 
     def open_phone(url: str | None = None, viewport: dict[str, int] = PHONE, bypass_csp: bool = True):
         # Playwright's wait_for_function compiles its predicate in the page, which the app's
         # Content-Security-Policy (no eval) forbids; tests/e2e/test_csp.py opens pages with the policy on.
-        context = browser.new_context(viewport=viewport, has_touch=viewport is PHONE, is_mobile=viewport is PHONE,
-                                      bypass_csp=bypass_csp, reduced_motion="reduce")
-        contexts.append(context)
-        page = context.new_page()
+        context, page = POOL.take(browser, viewport, bypass_csp)
+        taken.append(context)
         page.set_default_timeout(10_000)
         if url:
             page.goto(url)
         return page
 
     yield open_phone
-    for context in contexts:
-        context.close()
+    for context in taken:
+        POOL.give_back(context)
 
 
 def screenshot(page, name: str) -> Path:

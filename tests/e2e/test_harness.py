@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e import runbuster_helpers as rb
+from tests.e2e.conftest import PHONE, POOL
 from tests.e2e.harness import READY, live_eval, seq, wait_ready, wait_seq
 
 pytestmark = pytest.mark.browser
@@ -53,3 +54,30 @@ def test_held_bots_move_one_move_per_second_the_test_advances(server, phone, clo
         assert clock.advance(0)["bot_budget"] == 0  # the second was spent on that one move
         assert seq(page) == game["seq"] + 1  # and only one move was made
     assert bot_moves == 4, "the app's players made fewer moves than the test let them"
+
+
+def test_a_context_handed_to_the_next_test_keeps_nothing_of_the_last(server, browser):
+    """The pool of contexts (tests/e2e/conftest.py): cookies, local and session storage are gone when a
+    context is taken again; a context touched by a call whose effect lasts is closed, never handed on."""
+    context, page = POOL.take(browser, PHONE, bypass_csp=True)
+    page.goto(f"{server.url}/play/sixdice/")
+    page.evaluate("() => { localStorage.setItem('left', '1'); sessionStorage.setItem('left', '1'); }")
+    context.add_cookies([{"name": "left", "value": "1", "url": server.url}])
+    assert context.cookies() and page.evaluate("() => localStorage.length > 0 && sessionStorage.length > 0")
+    POOL.give_back(context)
+
+    again, page = POOL.take(browser, PHONE, bypass_csp=True)
+    assert again is context and page.url == "about:blank"  # the same context, its tab put away
+    page.goto(f"{server.url}/play/sixdice/")
+    assert not [c for c in again.cookies() if c["name"] == "left"]
+    assert page.evaluate("() => [localStorage.getItem('left'), sessionStorage.getItem('left')]") == [None, None]
+
+    page.add_init_script("window.leftOver = 1")  # Playwright cannot take an init script back
+    POOL.give_back(again)
+    fresh, page = POOL.take(browser, PHONE, bypass_csp=True)
+    try:
+        assert fresh is not again
+        page.goto(f"{server.url}/play/sixdice/")
+        assert page.evaluate("() => window.leftOver === undefined")
+    finally:
+        POOL.give_back(fresh)

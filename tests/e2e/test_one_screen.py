@@ -22,7 +22,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e import runbuster_helpers as rb
 from tests.e2e import sixdice_helpers as sd
-from tests.e2e.conftest import ARTIFACTS, PHONE, ROOT, Server
+from tests.e2e.conftest import ARTIFACTS, PHONE, POOL, ROOT, Server
 from tests.e2e.harness import live_eval, wait_live
 
 pytestmark = pytest.mark.browser
@@ -85,9 +85,8 @@ class Checker:
 
 
 def open_page(browser, url: str | None = None, viewport: dict[str, int] = PHONE) -> Page:
-    mobile = viewport is PHONE
-    context = browser.new_context(viewport=viewport, has_touch=mobile, is_mobile=mobile, reduced_motion="reduce")
-    page = context.new_page()
+    """A page of a context from the process's pool (tests/e2e/conftest.py), with the app's own policy on."""
+    _, page = POOL.take(browser, viewport, bypass_csp=False)
     page.set_default_timeout(15_000)
     if url:
         page.goto(url)
@@ -96,13 +95,13 @@ def open_page(browser, url: str | None = None, viewport: dict[str, int] = PHONE)
 
 def close_all(pages: list[Page]) -> None:
     for page in pages:
-        page.context.close()
+        POOL.give_back(page.context)
 
 
 def close_page(page: Page, pages: list[Page]) -> None:
-    """Close a page the test looks at no more: an open page draws every move of the game (Chromium's time)."""
+    """Put away a page the test looks at no more: an open page draws every move of the game (Chromium's time)."""
     pages.remove(page)
-    page.context.close()
+    POOL.give_back(page.context)
 
 
 def check_screen(screen: Page, hands: int, selector: str, name: str | None = None) -> None:
