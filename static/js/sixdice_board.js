@@ -54,6 +54,9 @@ function render(live, board) {
   const paused = !!(live.table && live.table.paused);
   const mayAct = (seat) => !replay && !paused && (me === seat || isHost);
   const asHost = (seat) => me !== seat;
+  // The app's players make their own choices: the host is not offered them (only their real dice, typed in).
+  const botSeat = (seat) => !!(live.table && (live.table.seats || []).some((s) => s.position === seat && s.bot));
+  const mayChoose = (seat) => mayAct(seat) && (me === seat || !botSeat(seat));
   const myFlip = !replay && !paused && p && p.kind === "flip" && me === p.seat && Array.isArray(v.legal_flips);
 
   cues.myTurn(!v.over && me !== null && (v.actors || []).includes(me));
@@ -64,8 +67,8 @@ function render(live, board) {
   if (!v.over && p && !replay) {
     if (myFlip) act = flipPanel(live, v);
     else if (p.kind === "roll" && v.dice === "physical" && mayAct(p.seat)) act = keypad(live, v, asHost(p.seat));
-    else if (p.kind === "group" && mayAct(p.seat)) act = groupPanel(live, v, asHost(p.seat));
-    else if (p.kind === "keep" && mayAct(p.seat)) act = keepPanel(live, v, asHost(p.seat));
+    else if (p.kind === "group" && mayChoose(p.seat)) act = groupPanel(live, v, asHost(p.seat));
+    else if (p.kind === "keep" && mayChoose(p.seat)) act = keepPanel(live, v, asHost(p.seat));
   }
   if (act) {
     act.setAttribute("data-region", "act");

@@ -329,6 +329,10 @@ def test_a_coached_first_game_against_the_app_with_ranks_and_why_the_winner_won(
     page.wait_for_url(re.compile(r"/t/\w+/$"))
     wait_live(page, "live => (live && live.game && live.game.view && live.table)")
     assert live_eval(page, "live => (live.table.options.coach)") is True
+    # The app's player makes its own choices: held at one, the host's phone offers no answer for it.
+    pending = live_eval(page, "live => (live.game.view.pending)")
+    assert pending["kind"] in ("group", "keep") and pending["seat"] != live_eval(page, "live => (live.seat)")
+    expect(page.locator(".sd-host-badge")).to_have_count(0)
     note = page.locator("#coach-note")
     expect(note).to_be_visible()
     kinds_seen = {note.get_attribute("data-kind")}
