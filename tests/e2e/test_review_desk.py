@@ -32,7 +32,7 @@ from tests.review.conftest import play
 from tests.review.desk_games import corrected_game, long_game
 
 boss = get_user_model().objects.create_superuser("reviewer", "r@example.com", "pw-for-tests-1", first_name="Rita")
-long = long_game(events=1000)
+long = long_game(events=1000, seed=4)  # seed 4: the table's first game has 1,028 events (seed 1: its fourth)
 for seed, name in enumerate(("Hana", "hana", "Hána"), start=7):  # one person, a guest at three tables
     play("runbuster", (name, "Bo"), seed=seed)
 hana = players.create_profile(name="Hana")[0]

@@ -77,7 +77,8 @@ def corrected_game(*, seed: int = 5, names: tuple[str, ...] = ("Hana", "Ivo", "J
 
 def long_game(*, events: int = 1000, seed: int = 1, players: int = 8) -> Game:
     """A finished Run Buster series of at least ``events`` events (the first such rematch), every seat played by
-    the app (eight seats: a series runs longest with many players; seed 1 gets there at the table's 4th game)."""
+    the app (eight seats: a series runs longest with many players).  For 1,000 events, seed 1 gets there at the
+    table's 4th game, seed 4 at its first (1,028 events), in a third of the time."""
     rng = random.Random(seed)
     table, _host = services.create_table(game="runbuster", options={"series": True}, capacity=players,
                                          host_name="Hana")
