@@ -1,6 +1,7 @@
 /* Small helpers shared by the live table, the game boards, the lesson and the replay viewer:
  * el (build an element), plural ("5 dice" in the page's language), redraw (replace a board's
- * children and keep keyboard focus) and toast (the short message at the bottom of a table page). */
+ * children and keep keyboard focus), put (change a property only when it differs) and toast (the short
+ * message at the bottom of a table page). */
 
 export function el(tag, attrs, ...kids) {
   const node = document.createElement(tag);
@@ -11,6 +12,12 @@ export function el(tag, attrs, ...kids) {
   }
   for (const kid of kids.flat()) if (kid != null) node.append(kid);
   return node;
+}
+
+/* node[key] = value, only when it differs: the page's once-a-second checks write nothing while nothing
+ * changes (a write of the same value still makes the browser recompute the page's style and draw it again). */
+export function put(node, key, value) {
+  if (node && node[key] !== value) node[key] = value;
 }
 
 /* "5 dice" in the page's language: the form for n's plural category (sixdice/tables/core/plural_forms.py). */

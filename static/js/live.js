@@ -11,7 +11,7 @@
  * The page's other scripts read and watch the table through `live` (null on a page without #app);
  * it connects once every script of the page has run (DOMContentLoaded).
  */
-import {el, toast} from "./dom.js";
+import {el, put, toast} from "./dom.js";
 import {cues} from "./cues.js";
 import {fill} from "./board_tools.js";
 import {boardFor, boardParts} from "./game_boards.js";
@@ -367,8 +367,8 @@ function tableConnection(app) {
       const g = this.game;
       const turn = g && g.status === "playing" && this.table.status === "playing" && !this.timer ? g.actors || [] : [];
       const seat = turn.find((s) => s in since && now - since[s] >= AWAY_MS && waited[s] !== since[s] && s !== this.seat);
-      box.hidden = !this.host || seat === undefined;
-      if (box.hidden) { box.dataset.seat = ""; return; }
+      put(box, "hidden", !this.host || seat === undefined);
+      if (box.hidden) { put(box.dataset, "seat", ""); return; }
       if (box.dataset.seat === String(seat)) return;
       box.dataset.seat = String(seat);
       const name = (this.table.seats.find((s) => s.position === seat) || {}).name || "?";

@@ -1,6 +1,7 @@
 /* Who is ahead: a rank badge on every hand (the leader marked) from the ranks the server sends in the view,
  * and, when the game is over, one line on why the winner won.  It decorates the board the game's script drew. */
 import {fill} from "./board_tools.js";
+import {put} from "./dom.js";
 import {whyWon} from "./game_boards.js";
 import {live} from "./live.js";
 
@@ -44,10 +45,10 @@ function showRanks(app, board, strings) {
         card.classList.add("has-rank");  // the badge sits on the card's top edge: it takes no room on the board
         card.append(badge);
       }
-      badge.title = spoken;
-      if (badge.firstChild.textContent !== spoken) badge.firstChild.textContent = spoken;
-      if (badge.lastChild.textContent !== shown) badge.lastChild.textContent = shown;
-      badge.lastChild.setAttribute("aria-hidden", "true");
+      put(badge, "title", spoken);
+      put(badge.firstChild, "textContent", spoken);
+      put(badge.lastChild, "textContent", shown);
+      if (!badge.lastChild.hasAttribute("aria-hidden")) badge.lastChild.setAttribute("aria-hidden", "true");
       badge.classList.toggle("leader", lead);
     });
     let why = board.querySelector(".why-won");

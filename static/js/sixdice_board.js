@@ -4,7 +4,7 @@
  * dice are answered here, by the owner or by the host.  live.role "replay"
  * draws the same picture without any controls.
  */
-import {el, plural, redraw} from "./dom.js";
+import {el, plural, put, redraw} from "./dom.js";
 import {cues} from "./cues.js";
 import {fill, freshRandom, keypad as diceKeypad, seatsAfter, signed} from "./board_tools.js";
 import {registerBoard} from "./game_boards.js";
@@ -485,9 +485,9 @@ function tick(live) {
     const b = document.querySelector(".sd-timer");
     if (!b || !limit) return;
     const left = Math.max(0, Math.round((limit.left_ms - (Date.now() - live.timeLimitAt)) / 1000));
-    b.hidden = false;
+    put(b, "hidden", false);
     b.classList.toggle("up", left === 0);
-    b.textContent = left ? tr("timeLeft", {t: Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0")}) : tr("timeUp");
+    put(b, "textContent", left ? tr("timeLeft", {t: Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0")}) : tr("timeUp"));
   };
   show();
   if (!timer) timer = setInterval(show, 1000);

@@ -3,6 +3,7 @@
  * "I'm back" on the phone whose seat the app took over (after too many timeouts, or the host let it play).
  */
 import {fill} from "./board_tools.js";
+import {put} from "./dom.js";
 import {live} from "./live.js";
 
 const box = document.getElementById("turn-timer");
@@ -19,7 +20,7 @@ function showTimer(box) {
 
   function tick() {
     const t = live.timer, g = live.game, table = live.table;
-    if (!t || !table || table.status === "closed") { box.hidden = true; return; }
+    if (!t || !table || table.status === "closed") { put(box, "hidden", true); return; }
     let line = null, urgent = false;
     if (!g || table.status === "lobby") line = fmt(T.timerEach, {time: each(t.seconds)});
     else if (g.status !== "playing") line = null;
@@ -38,19 +39,19 @@ function showTimer(box) {
         const a = $("announce"); if (a) a.textContent = T.timerUp;
       }
     }
-    box.hidden = line === null;
+    put(box, "hidden", line === null);
     if (line !== null && text.textContent !== line) text.textContent = line;
     box.classList.toggle("urgent", urgent);
     if (pause) {
-      pause.hidden = !(g && g.status === "playing");
-      pause.textContent = t.paused ? T.resumeTimer : T.pauseTimer;
-      pause.dataset.paused = t.paused ? "true" : "false";
+      put(pause, "hidden", !(g && g.status === "playing"));
+      put(pause, "textContent", t.paused ? T.resumeTimer : T.pauseTimer);
+      put(pause.dataset, "paused", t.paused ? "true" : "false");
     }
   }
 
   function draw() {
     // The app plays this phone's seat (after timeouts, or the host let it): one tap takes it back.
-    if (away) away.hidden = !(live.awaySeat !== null && live.awaySeat !== undefined && live.role !== "seat");
+    put(away, "hidden", !(live.awaySeat !== null && live.awaySeat !== undefined && live.role !== "seat"));
     tick();
   }
 

@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e import runbuster_helpers as rb
+from tests.e2e import sixdice_helpers as sd
 from tests.e2e.conftest import PHONE, POOL
 from tests.e2e.harness import READY, live_eval, seq, wait_ready, wait_seq
 
@@ -81,3 +82,26 @@ def test_a_context_handed_to_the_next_test_keeps_nothing_of_the_last(server, bro
         assert page.evaluate("() => window.leftOver === undefined")
     finally:
         POOL.give_back(fresh)
+
+
+IDLE_WRITES = """() => new Promise((done) => {
+  const seen = [];
+  const watch = new MutationObserver((records) => {
+    for (const r of records) seen.push(`${r.type} ${r.attributeName || ""} on ${r.target.id || r.target.className || r.target.nodeName}`);
+  });
+  watch.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+  // A window the page's own periodic checks all fall in (every 250 ms, 500 ms and 1 s): nothing is waited for.
+  setTimeout(() => { watch.disconnect(); done(seen); }, 1100);
+})"""
+
+
+def test_a_table_nobody_touches_writes_nothing_to_its_pages(server, phone):
+    """The turn timer, the ranks and the host's away prompt are checked several times a second; while nothing
+    changes they write nothing (a write, even of the same value, makes the browser draw the page again: a phone
+    lying on the table would spend its battery on it)."""
+    host, link = sd.create_table(phone, server, players=2, dice="physical")
+    seats = [sd.join(phone, link, name) for name in ("Ana", "Bo")]
+    sd.start(host, seats)
+    for page in (host, *seats):
+        wait_ready(page)
+        assert page.evaluate(IDLE_WRITES) == []
