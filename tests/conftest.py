@@ -15,6 +15,7 @@ from django.conf import settings
 from django.utils import translation
 
 from sixdice.gamekit.engine import register
+from sixdice.tables.core import keys
 from sixdice.tables.writes import services
 from tests.ci_skips import (  # noqa: F401 - hooks: a skip fails the run in CI
     pytest_runtest_logreport,
@@ -52,6 +53,16 @@ def _bound_the_socket_waits() -> None:
 
 _bound_the_socket_waits()
 TEST_DICE_SEED = "tests"  # the app's dice in every test are seeded: see seeded_app_dice
+
+
+@pytest.fixture(autouse=True)
+def seeded_table_codes(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table's code is random (``secrets``) in the app; in a test made here it comes from a generator seeded
+    by the test's name, so a test that reads a code in a page gets the same codes every run (one that searched
+    for "cy" once failed when a code happened to hold CY).  The browser tests' servers make their own."""
+    rng = random.Random(request.node.nodeid)
+    monkeypatch.setattr(services, "new_code",
+                        lambda: "".join(rng.choice(keys.CODE_ALPHABET) for _ in range(keys.CODE_LENGTH)))
 
 
 @pytest.fixture(autouse=True, scope="session")
