@@ -99,6 +99,7 @@ def play_game(
     last_round = [0]
     third = max(1, rounds // 3)
     leaders: list[tuple[int, ...]] = [()]
+    seen: list[tuple[object, ...]] = [(None,) * n]  # the hands at the last look for five threes
 
     def watch(st: State) -> None:
         for step in st.skipped:
@@ -125,8 +126,11 @@ def play_game(
                 leaders[0] = lead
         if res.bank_empty_round is None and 1 <= st.round < st.rounds and st.bank == 0 and not st.over:
             res.bank_empty_round = st.round
-        if res.threes5_turn is None and any(_threes_at_least(h.dice(), 5) for h in st.hands):
-            res.threes5_turn = st.turns
+        if res.threes5_turn is None and st.hands is not seen[0]:
+            # only the hands changed since the last look can hold five threes now
+            if any(h is not was and _threes_at_least(h.dice(), 5) for h, was in zip(st.hands, seen[0], strict=True)):
+                res.threes5_turn = st.turns
+            seen[0] = st.hands
 
     st = new_game(n, rounds=rounds, bank=bank, variants=variants)
     res.total = st.total
