@@ -99,7 +99,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from .balance import _FLIP_TABLE, Grouping, _groupings_counts, default_keep, groupings, keep_options
 from .dice import FACE_INDEX, FACES, Counts, counts_of
@@ -633,6 +633,36 @@ def _flip_score(me: tuple[float, float] | None, x: float | None) -> float:
     return me[0] + me[1] * x
 
 
+class FlipSetting(NamedTuple):
+    """What scoring the flips of the mover ``m`` needs, worked out once (:func:`_flip_setting`)."""
+
+    t: float  # the game share once the turn is over
+    u: float  # 1 - t
+    hands: list[Counts]
+    fixed: dict[int, float]  # house rules: the seats whose score is already fixed
+    bonus: tuple[float, ...]  # house rules: the compensation
+    ruled: bool  # either of them in force
+    need: int  # the dice all threes needs
+    scores: list[float]  # every seat's score now, at game share t
+    lift: float  # the mover's compensation
+    bank: int  # capped at 3: a die for the draw and two for the pair
+    hm: Counts  # the mover's hand
+
+
+def _flip_setting(pos: Pos, m: int) -> FlipSetting:
+    """The setting of the greedy score of the mover ``m``'s flips (:func:`_flip_parts`, :func:`_scan_flips`)."""
+    total = pos.total
+    t = (pos.turns + 1) / total if total else 1.0
+    hands = pos.hands
+    fixed = pos.fixed
+    bonus = pos.bonus
+    ruled = bool(fixed or bonus)
+    need = pos.need
+    scores = [pos.score(s, h, t) for s, h in enumerate(hands)] if ruled else [hand_score(h, t, need) for h in hands]
+    return FlipSetting(t, 1.0 - t, hands, fixed, bonus, ruled, need, scores, bonus[m] if bonus else 0.0,
+                       pos.bank if pos.bank < 3 else 3, hands[m])
+
+
 def _flip_parts(
     pos: Pos, m: int
 ) -> tuple[Callable[[int, int], tuple[float, float] | None], Callable[[int, int, int], float | None]]:
@@ -644,18 +674,7 @@ def _flip_parts(
     else ``lift - worst``, ``worst`` the best score among the seats other than the mover once
     the victim has balanced.  The score is ``p_win * WIN + acc + p_rest * (lift - worst)``.
     """
-    total = pos.total
-    t = (pos.turns + 1) / total if total else 1.0
-    u = 1.0 - t
-    hands = pos.hands
-    fixed = pos.fixed
-    bonus = pos.bonus
-    ruled = bool(fixed or bonus)
-    need = pos.need
-    scores = [pos.score(s, h, t) for s, h in enumerate(hands)] if ruled else [hand_score(h, t, need) for h in hands]
-    lift = bonus[m] if bonus else 0.0
-    bank = pos.bank if pos.bank < 3 else 3
-    hm = hands[m]
+    t, u, hands, fixed, bonus, ruled, need, scores, lift, bank, hm = _flip_setting(pos, m)
     # the best score among the seats other than the mover and the victim, per victim
     rest = [_best_others(scores, (m, s)) for s in range(len(hands))]
 
@@ -704,18 +723,7 @@ def _scan_flips(pos: Pos, m: int, barred: int | None, every: bool) -> tuple[list
     when there is no flip.  The parts of the score are worked out once per own change and once
     per victim's change, in small arrays indexed by face numbers, kept per hand.
     """
-    total = pos.total
-    t = (pos.turns + 1) / total if total else 1.0
-    u = 1.0 - t
-    hands = pos.hands
-    fixed = pos.fixed
-    bonus = pos.bonus
-    ruled = bool(fixed or bonus)
-    need = pos.need
-    scores = [pos.score(s, h, t) for s, h in enumerate(hands)] if ruled else [hand_score(h, t, need) for h in hands]
-    lift = bonus[m] if bonus else 0.0
-    bank = pos.bank if pos.bank < 3 else 3
-    hm = hands[m]
+    t, u, hands, fixed, bonus, ruled, need, scores, lift, bank, hm = _flip_setting(pos, m)
     own = [i for i in range(6) if hm[i]]
     key = (hm, bank, t, need)
     mover = _MOVER_ROWS.get(key)
