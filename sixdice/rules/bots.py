@@ -862,9 +862,17 @@ def _top_options(st: State, limit: int | None) -> list[Option]:
     if p.kind == "flip":
         kinds, scores, order = _ranked_flips(st, pos, seat)
         return [Option(_flip_action(st, seat, kinds[i]), scores[i], kind=kinds[i]) for i in order[:limit]]
-    opts = _balance_options(st, pos, seat)
-    order = sorted(range(len(opts)), key=lambda i: -opts[i].score)
-    return [opts[i] for i in order[:limit]]
+    choices = _balance_choices(st, pos, seat)
+    order = sorted(range(len(choices)), key=lambda i: -choices[i][1])
+    out = []
+    for i in order[:limit]:
+        choice, score, kept = choices[i]
+        if isinstance(choice, Grouping):
+            action = _group_action(choice)
+        else:
+            action = {"type": "keep", "keep": [choice[0], choice[1]]}
+        out.append(Option(action, score, kept=kept))
+    return out
 
 
 def greedy_action(st: State) -> Action:
@@ -878,8 +886,10 @@ def greedy_action(st: State) -> Action:
     return _top_options(st, 1)[0].action
 
 
-def _balance_options(st: State, pos: Pos, seat: int) -> list[Option]:
-    """Grouping or keep choices of ``seat``, scored by the evaluation of the balanced hand.
+def _balance_choices(st: State, pos: Pos, seat: int) -> list[tuple[Grouping | tuple[int, int], float, Counts]]:
+    """Grouping or keep choices of ``seat`` (a grouping, or the indices of the two groups kept),
+    each with its score, the evaluation of the balanced hand, and the dice it keeps (after a
+    grouping: with its best keep).  Only the choices played are made into actions.
 
     The rest of the turn (the victim's balancing when ``seat`` is the mover)
     uses the defaults; the no-groups pair is taken on average.
@@ -888,7 +898,7 @@ def _balance_options(st: State, pos: Pos, seat: int) -> list[Option]:
     assert p is not None
     t = (pos.turns + 1) / pos.total if pos.total else 1.0
     hands = list(pos.hands)
-    out: list[Option] = []
+    out: list[tuple[Grouping | tuple[int, int], float, Counts]] = []
     if p.kind == "group":
         dice = st.hands[seat].dice()
         for g in groupings(dice):
@@ -899,12 +909,12 @@ def _balance_options(st: State, pos: Pos, seat: int) -> list[Option]:
                 e = _score_kept(hands, pos.bank, seat, o, t, pos.need)
                 if e > best_e:
                     best_e, best_kept = e, o.kept
-            out.append(Option(_group_action(g), best_e, kept=best_kept))
+            out.append((g, best_e, best_kept))
     else:
         g = _hand_groups(st, seat)
         for kk in keep_options(g):
             o = _outcome(g, 0, kk)
-            out.append(Option({"type": "keep", "keep": [kk[0], kk[1]]}, _score_kept(hands, pos.bank, seat, o, t, pos.need), kept=o.kept))
+            out.append((kk, _score_kept(hands, pos.bank, seat, o, t, pos.need), o.kept))
     return out
 
 
