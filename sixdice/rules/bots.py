@@ -945,7 +945,19 @@ def _reply_flip(hands: tuple[Counts, ...], r: int, t: float, need: int = 6) -> F
     ``d`` against the victim's die that leaves the best opponent weakest.
     """
     scores = [hand_score(h, t, need) for h in hands]
-    best_own = _own_changes(hands[r], t, need)
+    best_own, own_scores = _own_changes(hands[r], t, need)
+    # the best score among the seats other than the mover (``top``, seat ``top_s``) and among the
+    # seats other than the mover and ``top_s`` (``second``): the best of the seats other than the
+    # mover and a victim ``s`` is ``second`` when ``s`` is ``top_s``, else ``top``
+    top = second = -math.inf
+    top_s = -1
+    for i, y in enumerate(scores):
+        if i == r:
+            continue
+        if y > top:
+            top, second, top_s = y, top, i
+        elif y > second:
+            second = y
     # The best value: for each victim and change d, the victim's die that leaves the best
     # opponent weakest is the one with the least score after the change (the value is
     # ``sc - max(rest, vs)``, which only grows as ``vs`` shrinks).
@@ -954,22 +966,17 @@ def _reply_flip(hands: tuple[Counts, ...], r: int, t: float, need: int = 6) -> F
     for s, h in enumerate(hands):
         if s == r:
             continue
-        rest = -math.inf  # the best score among the seats other than the mover and the victim
-        for i, y in enumerate(scores):
-            if y > rest and i != r and i != s:
-                rest = y
+        rest = second if s == top_s else top
         least = _victim_least(h, t, need)
-        for d, sc, _v, _nv in best_own:
-            vs = least.get(d)
-            if vs is None:
-                continue
+        for i, sc in own_scores:
+            vs = least[i]  # inf when the victim cannot make the change: the value is -inf (or nan), never the best
             e = sc - (rest if rest > vs else vs)
             if e > best_e:
                 best_s, best_e = s, e
     if best_s < 0:
         return None
     # The flip played: the first reaching the best value, in the order victim, victim's die, change.
-    rest = _best_others(scores, (r, best_s))
+    rest = second if best_s == top_s else top
     for w, changes in _victim_changes(hands[best_s], t, need):
         for d, sc, v, nv in best_own:
             x = changes.get(d)
@@ -979,13 +986,14 @@ def _reply_flip(hands: tuple[Counts, ...], r: int, t: float, need: int = 6) -> F
             if sc - (rest if rest > vs else vs) == best_e:
                 return (best_s, v, nv, w, nw)
     raise AssertionError("the best reply is among the flips")  # pragma: no cover
-
-
 @lru_cache(maxsize=100_000)
-def _own_changes(own: Counts, t: float, need: int) -> tuple[tuple[int, float, int, int], ...]:
+def _own_changes(
+    own: Counts, t: float, need: int
+) -> tuple[tuple[tuple[int, float, int, int], ...], tuple[tuple[int, float], ...]]:
     """For each change ``d`` a flip can make to a die of the hand ``own`` (in the order first met):
     ``(d, score, v, nv)``, the own die ``v`` turned to ``nv`` that scores best after default
-    balancing (the first on a tie; ``inf`` when it makes all threes)."""
+    balancing (the first on a tie; ``inf`` when it makes all threes); and the same changes as
+    ``(d + 6, score)`` (the index of :func:`_victim_least`)."""
     u = 1.0 - t
     best_own: dict[int, tuple[float, int, int]] = {}  # d -> (score, v, nv)
     for v, changes in _change_parts(own, need):
@@ -1000,7 +1008,8 @@ def _own_changes(own: Counts, t: float, need: int) -> tuple[tuple[int, float, in
                     sc += W_NEAR
             if d not in best_own or sc > best_own[d][0]:
                 best_own[d] = (sc, v, nv)
-    return tuple((d, sc, v, nv) for d, (sc, v, nv) in best_own.items())
+    return (tuple((d, sc, v, nv) for d, (sc, v, nv) in best_own.items()),
+            tuple((d + 6, sc) for d, (sc, _v, _nv) in best_own.items()))
 
 
 def _change_parts(h: Counts, need: int) -> tuple[tuple[int, tuple[tuple[int, int, Parts | None], ...]], ...]:
@@ -1024,15 +1033,15 @@ def _change_parts(h: Counts, need: int) -> tuple[tuple[int, tuple[tuple[int, int
 
 
 @lru_cache(maxsize=100_000)
-def _victim_least(h: Counts, t: float, need: int) -> dict[int, float]:
-    """For each change ``d`` a flip can make to a die of the hand ``h``: the least score the hand
-    can have after it and its default balancing (:func:`_victim_changes`)."""
-    least: dict[int, float] = {}
+def _victim_least(h: Counts, t: float, need: int) -> list[float]:
+    """For each change ``d`` a flip can make to a die of the hand ``h``, at ``d + 6``: the least
+    score the hand can have after it and its default balancing (:func:`_victim_changes`); ``inf``
+    for a change it cannot make."""
+    least = [math.inf] * 13
     for _w, changes in _victim_changes(h, t, need):
         for d, (_nw, vs) in changes.items():
-            x = least.get(d)
-            if x is None or vs < x:
-                least[d] = vs
+            if vs < least[d + 6]:
+                least[d + 6] = vs
     return least
 
 
