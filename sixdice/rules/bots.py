@@ -1087,24 +1087,35 @@ def _reply_value(
         if won is not None:
             return won
     draws: Sequence[int | None] = FACES if bank >= 1 else (None,)
+    nxt = next_mover(r, turns, 2, reverse_at)
+    if victim is not None:  # the victim's balancing does not depend on the draw
+        ov = default_outcome(h[victim])
+        h[victim] = ov.kept
+        bank += ov.returned
+    # before the game's last turn the leaf is the chance of winning (:func:`leaf_value`)
+    chance = turns < total_turns and turns + 1 != total_turns
+    left = total_turns - turns
     total = 0.0
+    mine = h[r]
     for f in draws:
-        h2 = list(h)
         b = bank
+        c = mine
         if f is not None:
-            h2[r] = _add(h2[r], UNIT[f])
+            c = _add(c, UNIT[f])
             b -= 1
-            if _threes(h2[r], need):
+            if _threes(c, need):
                 total += WIN if r == me else -WIN
                 continue
-        o = default_outcome(h2[r])
-        h2[r] = o.kept
+        o = default_outcome(c)
+        h[r] = o.kept
         b += o.returned
-        if victim is not None:
-            ov = default_outcome(h2[victim])
-            h2[victim] = ov.kept
-            b += ov.returned
-        total += leaf_value(h2, me, next_mover(r, turns, len(h2), reverse_at), turns, total_turns, t, b, need)
+        if chance:
+            p = mover_win_chance(h[nxt], h[1 - nxt], left)
+            if nxt != me:
+                p = 1.0 - p
+            total += WIN * (2.0 * p - 1.0)
+        else:
+            total += leaf_value(h, me, nxt, turns, total_turns, t, b, need)
     return total / len(draws)
 
 
@@ -1127,14 +1138,17 @@ def playout(
         t = (done + 1) / total
         k = _reply_flip(tuple(h), r, t, need)
         if k is not None:
-            h = _flipped(h, r, k)
-            won = _threes_score(h, (r, k[0]), me, need)
-            if won is not None:
+            s, v, nv, w, nw = k
+            h[r] = _add(_sub(h[r], UNIT[v]), UNIT[nv])
+            h[s] = _add(_sub(h[s], UNIT[w]), UNIT[nw])
+            if _threes(h[r], need) or _threes(h[s], need):
+                won = _threes_score(h, (r, s), me, need)
+                assert won is not None
                 return won
-            h[k[0]] = default_outcome(h[k[0]]).kept
+            h[s] = default_outcome(h[s]).kept
         h[r] = own_best(h[r], t, need).kept
         done += 1
-        r = next_mover(r, done, n, reverse_at)
+        r = (r + 1) % n if reverse_at < 0 or done < reverse_at else next_mover(r, done, n, reverse_at)
     if done >= total:
         return final_score(h, me)
     return evaluate(h, me, done / total, need)
@@ -1220,12 +1234,12 @@ def _swing(km: tuple[int, int], ko: tuple[int, int]) -> int:
     if not ds:
         got = 0
     else:
-        best = abs(vm + ds[0]) - abs(vo - ds[0])
-        for d in ds[1:]:
-            x = abs(vm + d) - abs(vo - d)
-            if x > best:
-                best = x
-        got = best - abs(vm) + abs(vo)
+        # |vm + d| - |vo - d| only grows with d (when -vm < vo), only shrinks (when -vm > vo) or
+        # stays (when equal): its largest over the changes is at the smallest or the largest
+        lo, hi = ds[0], ds[-1]
+        a = abs(vm + lo) - abs(vo - lo)
+        b = abs(vm + hi) - abs(vo - hi)
+        got = (a if a > b else b) - abs(vm) + abs(vo)
     if len(_SWINGS) >= _MEMO_CAP:
         _SWINGS.clear()
     _SWINGS[km, ko] = got
