@@ -174,17 +174,6 @@ class Outcome:
     keep: tuple[int, int] | None  # keep choice, None when there is nothing to choose
 
 
-def _outcome(g: Grouping, gi: int, keep: tuple[int, int] | None) -> Outcome:
-    groups = g.groups
-    if keep is None:
-        kept = counts_of(g.dice())
-    else:
-        i, j = keep
-        kept = counts_of(groups[i] + groups[j] + g.loose)
-    n = sum(len(x) for x in groups) + len(g.loose)
-    return Outcome(kept, n - sum(kept), not groups, gi, keep)
-
-
 OUTCOME_TABLE: dict[Counts, tuple[Outcome, ...]] = {}
 """Balancing outcomes computed once for many hands (the laboratory installs them: ``sixdice.lab.outcomes``).
 
@@ -304,7 +293,7 @@ class Pos:
     def of(cls, st: State) -> Pos:
         done = (st.round - 1) * st.n + st.moved if st.round >= 1 else 0  # turns made, from round and moved
         v = st.variants
-        pos = cls([counts_of(h.dice()) for h in st.hands], st.bank, done, st.rounds * st.n, need=v.threes_dice,
+        pos = cls([h.counts() for h in st.hands], st.bank, done, st.rounds * st.n, need=v.threes_dice,
                   reverse_at=(st.rounds - 1) * st.n if v.reverse_last_round and st.rounds > 1 else -1)
         if (v.first_bonus or v.compensation) and st.first is not None:
             pos.bonus = tuple(float(v.first_bonus * (st.n - 1 - (s - st.first) % st.n)) + v.bonus((s - st.first) % st.n)
@@ -402,7 +391,7 @@ _VICTIM_ROWS: dict[tuple[Counts, int], list[Any]] = {}
 
 def clear_memos() -> None:
     """Empty the per-hand memos (they never change a result; for tests and measurements)."""
-    for d in (_PARTS, _CANDIDATES, _PLANS, _ENTRIES, _VICTIM, _CHANGES, _MOVER_ROWS, _VICTIM_ROWS):
+    for d in (_PARTS, _CANDIDATES, _PLANS, _ENTRIES, _VICTIM, _CHANGES, _MOVER_ROWS, _VICTIM_ROWS, _LOOSE_COUNTS):
         d.clear()
     _SIGNATURES.clear()
     _WIN_CHANCES.clear()
@@ -897,39 +886,64 @@ def _balance_choices(st: State, pos: Pos, seat: int) -> list[tuple[Grouping | tu
     p = st.pending
     assert p is not None
     t = (pos.turns + 1) / pos.total if pos.total else 1.0
-    hands = list(pos.hands)
+    need = pos.need
+    hands = pos.hands
+    # :func:`evaluate` of a balanced hand: its score minus the others' best, which balancing does not change
+    others = max(hand_score(h, t, need) for s, h in enumerate(hands) if s != seat)
+    bank = pos.bank
     out: list[tuple[Grouping | tuple[int, int], float, Counts]] = []
     if p.kind == "group":
         dice = st.hands[seat].dice()
+        whole = hands[seat]
         for g in groupings(dice):
-            kopts: list[tuple[int, int] | None] = list(keep_options(g)) or [None]
-            best_e, best_kept = -math.inf, hands[seat]
-            for kk in kopts:
-                o = _outcome(g, 0, kk)
-                e = _score_kept(hands, pos.bank, seat, o, t, pos.need)
+            opts = keep_options(g)
+            if not opts:  # nothing to choose: the hand keeps every die
+                out.append((g, _kept_score(whole, bank, not g.groups, t, need, others), whole))
+                continue
+            best_e, best_kept = -math.inf, whole
+            for kk in opts:
+                kept = _kept_of(g, kk)
+                e = _kept_score(kept, bank + sum(whole) - sum(kept), not g.groups, t, need, others)
                 if e > best_e:
-                    best_e, best_kept = e, o.kept
+                    best_e, best_kept = e, kept
             out.append((g, best_e, best_kept))
     else:
         g = _hand_groups(st, seat)
+        whole = hands[seat]
         for kk in keep_options(g):
-            o = _outcome(g, 0, kk)
-            out.append((kk, _score_kept(hands, pos.bank, seat, o, t, pos.need), o.kept))
+            kept = _kept_of(g, kk)
+            out.append((kk, _kept_score(kept, bank + sum(whole) - sum(kept), not g.groups, t, need, others), kept))
     return out
 
 
-def _score_kept(hands: list[Counts], bank: int, seat: int, o: Outcome, t: float, need: int = 6) -> float:
-    h = list(hands)
-    h[seat] = o.kept
-    bank += o.returned
-    if o.needs_pair and bank >= 2:
+def _kept_of(g: Grouping, keep: tuple[int, int]) -> Counts:
+    """The dice a hand grouped as ``g`` keeps when it keeps the groups ``keep``."""
+    groups = g.groups
+    return _add(_add(_group_counts_of(groups[keep[0]]), _group_counts_of(groups[keep[1]])), _loose_counts(g.loose))
+
+
+_LOOSE_COUNTS: dict[tuple[int, ...], Counts] = {}
+
+
+def _loose_counts(loose: tuple[int, ...]) -> Counts:
+    """The count vector of a grouping's loose dice (few distinct: remembered, bounded)."""
+    got = _LOOSE_COUNTS.get(loose)
+    if got is None:
+        if len(_LOOSE_COUNTS) >= _MEMO_CAP:
+            _LOOSE_COUNTS.clear()
+        got = _LOOSE_COUNTS[loose] = counts_of(loose)
+    return got
+
+
+def _kept_score(kept: Counts, bank: int, needs_pair: bool, t: float, need: int, others: float) -> float:
+    """:func:`evaluate` for the balancing seat once its hand keeps ``kept`` (``bank`` dice in the
+    bank then), ``others`` the best score of the other seats; the no-groups pair taken on average."""
+    if needs_pair and bank >= 2:
         tot = 0.0
         for mag in (1, 2, 3):
-            h2 = list(h)
-            h2[seat] = _add(o.kept, _add(UNIT[mag], UNIT[-mag]))
-            tot += evaluate(h2, seat, t, need)
+            tot += hand_score(_add(kept, _add(UNIT[mag], UNIT[-mag])), t, need) - others
         return tot / 3
-    return evaluate(h, seat, t, need)
+    return hand_score(kept, t, need) - others
 
 
 # ---------------------------------------------------------------- the strong search
