@@ -710,10 +710,11 @@ def _scan_flips(pos: Pos, m: int, barred: int | None, every: bool) -> tuple[list
 
     ``every`` false: only the best flip (the first of equal scores) and its score, or nothing
     when there is no flip.  The parts of the score are worked out once per own change and once
-    per victim's change, in small arrays indexed by face numbers, kept per hand.
+    per victim's change, in small arrays indexed by face numbers, kept per hand; the flips
+    between the faces the two hands hold come from :func:`_flip_grid`.
     """
     t, u, hands, fixed, bonus, ruled, need, scores, lift, bank, hm = _flip_setting(pos, m)
-    own = [i for i in range(6) if hm[i]]
+    own_mask = _face_mask(hm)
     key = (hm, bank, t, need)
     mover = _MOVER_ROWS.get(key)
     if mover is None:
@@ -728,6 +729,22 @@ def _scan_flips(pos: Pos, m: int, barred: int | None, every: bool) -> tuple[list
     for s, h in enumerate(hands):
         if s in (m, barred):
             continue
+        owns, changes, pairs, faces = _flip_grid(own_mask, _face_mask(h))
+        if not pairs:
+            continue
+        special = False  # an all threes among the parts: scored case by case
+        for a in owns:  # the mover's part of each own change (None: the change makes all threes)
+            me = mover[a]
+            if me is unset:
+                mine = _add(_sub(hm, UNIT[FACES[a // 6]]), UNIT[FACES[a % 6]])
+                if _threes(mine, need):
+                    me = None
+                else:
+                    p_win, acc, p_rest = _mover_expectation(mine, bank, t, need)
+                    me = (p_win * WIN + acc, p_rest)
+                mover[a] = me
+            if me is None:
+                special = True
         rest = _best_others(scores, (m, s))
         f = fixed.get(s) if fixed else None
         add = bonus[s] if bonus else 0.0
@@ -738,57 +755,78 @@ def _scan_flips(pos: Pos, m: int, barred: int | None, every: bool) -> tuple[list
                 _VICTIM_ROWS.clear()
             vrow = _VICTIM_ROWS[vkey] = [_UNSET] * 36
         xs: list[Any] = [unset] * 36  # lift - worst, per victim's change (None: the victim's all threes)
-        theirs = [j for j in range(6) if h[j]]
-        for i in own:
-            v = FACES[i]
-            row = _FLIP_INDEX[i]
-            base = i * 6
-            for j in theirs:
-                w = FACES[j]
-                vbase = j * 6
-                for nv, nw, ni, nj in row[j]:
-                    me = mover[base + ni]
-                    if me is unset:
-                        mine = _add(_sub(hm, UNIT[v]), UNIT[nv])
-                        if _threes(mine, need):
-                            me = None
-                        else:
-                            p_win, acc, p_rest = _mover_expectation(mine, bank, t, need)
-                            me = (p_win * WIN + acc, p_rest)
-                        mover[base + ni] = me
-                    x = xs[vbase + nj]
-                    if x is unset:
-                        parts = vrow[vbase + nj]
-                        if parts is unset:
-                            parts = vrow[vbase + nj] = _victim_parts(_add(_sub(h, UNIT[w]), UNIT[nw]), need)
-                        if parts is None:
-                            x = None
-                        else:
-                            if f is not None:
-                                y = f
-                            else:
-                                a, b, near = parts
-                                y = a + u * b
-                                if near:
-                                    y += W_NEAR
-                                if ruled:
-                                    y = y + add
-                            x = lift - (y if y > rest else rest)
-                        xs[vbase + nj] = x
-                    if me is None:
-                        sc = WIN / 2 if x is None else WIN
-                    elif x is None:
-                        sc = -WIN
-                    else:
-                        sc = me[0] + me[1] * x
-                    if every:
-                        kinds.append((s, v, nv, w, nw))
-                        scores_out.append(sc)
-                    elif sc > best_sc:
-                        best, best_sc = (s, v, nv, w, nw), sc
+        for c in changes:
+            parts = vrow[c]
+            if parts is unset:
+                parts = vrow[c] = _victim_parts(_add(_sub(h, UNIT[FACES[c // 6]]), UNIT[FACES[c % 6]]), need)
+            if parts is None:
+                xs[c] = None
+                special = True
+                continue
+            if f is not None:
+                y = f
+            else:
+                a_, b_, near = parts
+                y = a_ + u * b_
+                if near:
+                    y += W_NEAR
+                if ruled:
+                    y = y + add
+            xs[c] = lift - (y if y > rest else rest)
+        if special:
+            scs = [_flip_score(mover[a], xs[c]) for a, c in pairs]
+        else:
+            scs = [mover[a][0] + mover[a][1] * xs[c] for a, c in pairs]
+        if every:
+            kinds.extend((s, v, nv, w, nw) for v, nv, w, nw in faces)
+            scores_out.extend(scs)
+        else:
+            top = max(scs)
+            if top > best_sc:  # the first of equal scores: the first victim, then the first flip
+                v, nv, w, nw = faces[scs.index(top)]
+                best, best_sc = (s, v, nv, w, nw), top
     if not every and best is not None:
         return [best], [best_sc]
     return kinds, scores_out
+
+
+def _face_mask(c: Counts) -> int:
+    """The faces a hand holds, a bit per face number."""
+    return (bool(c[0]) | bool(c[1]) << 1 | bool(c[2]) << 2 | bool(c[3]) << 3 | bool(c[4]) << 4
+            | bool(c[5]) << 5)
+
+
+FlipGrid = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, int], ...], tuple[tuple[int, int, int, int], ...]]
+_GRIDS: dict[tuple[int, int], FlipGrid] = {}
+
+
+def _flip_grid(own: int, theirs: int) -> FlipGrid:
+    """The flips between a hand holding the faces ``own`` and one holding ``theirs`` (a bit per face
+    number; at most 64 x 64 such pairs, each worked out once): the own changes they make, the
+    other hand's changes (each as ``6 * face number + new face number``), and every flip in the
+    order of :func:`flip_kinds`, as its own and other change and as ``(v, nv, w, nw)``."""
+    got = _GRIDS.get((own, theirs))
+    if got is None:
+        owns: list[int] = []
+        changes: list[int] = []
+        pairs: list[tuple[int, int]] = []
+        faces: list[tuple[int, int, int, int]] = []
+        for i in range(6):
+            if not own >> i & 1:
+                continue
+            for j in range(6):
+                if not theirs >> j & 1:
+                    continue
+                for nv, nw, ni, nj in _FLIP_INDEX[i][j]:
+                    a, c = 6 * i + ni, 6 * j + nj
+                    if a not in owns:
+                        owns.append(a)
+                    if c not in changes:
+                        changes.append(c)
+                    pairs.append((a, c))
+                    faces.append((FACES[i], nv, FACES[j], nw))
+        got = _GRIDS[own, theirs] = (tuple(owns), tuple(changes), tuple(pairs), tuple(faces))
+    return got
 
 
 def greedy_flip_value(pos: Pos, m: int, k: FlipKind) -> float:
