@@ -124,7 +124,7 @@ def before() -> None:
 
     outcomes.uninstall()
     bots._mover_expectation = bots._mover_expectation.__wrapped__  # type: ignore[assignment]
-    bots._victim_changes = bots._victim_changes.__wrapped__  # type: ignore[assignment]
+    bots._victim_least = bots._victim_least.__wrapped__  # type: ignore[assignment]
 
 
 def set_up(mode: str) -> float:

@@ -391,11 +391,10 @@ _VICTIM_ROWS: dict[tuple[Counts, int], list[Any]] = {}
 
 def clear_memos() -> None:
     """Empty the per-hand memos (they never change a result; for tests and measurements)."""
-    for d in (_PARTS, _CANDIDATES, _PLANS, _ENTRIES, _VICTIM, _CHANGES, _MOVER_ROWS, _VICTIM_ROWS, _LOOSE_COUNTS):
+    for d in (_PARTS, _CANDIDATES, _PLANS, _ENTRIES, _VICTIM, _CHANGES, _MOVER_ROWS, _VICTIM_ROWS, _LOOSE_COUNTS, _CHANGE_ROWS):
         d.clear()
     _SIGNATURES.clear()
     _WIN_CHANCES.clear()
-    _SWINGS.clear()
 
 
 def _parts(c: Counts, need: int) -> Parts:
@@ -1029,12 +1028,16 @@ def _reply_flip(hands: tuple[Counts, ...], r: int, t: float, need: int = 6) -> F
         return None
     # The flip played: the first reaching the best value, in the order victim, victim's die, change.
     rest = second if best_s == top_s else top
-    for w, changes in _victim_changes(hands[best_s], t, need):
+    u = 1.0 - t
+    for w, row in _change_rows(hands[best_s], need):
         for d, sc, v, nv in best_own:
-            x = changes.get(d)
-            if x is None:  # no such face, or the flip makes the victim's all threes
+            x = row[d + 6]
+            if x is None:  # no such change, or it makes the victim's all threes
                 continue
-            nw, vs = x
+            nw, (a, b, near) = x
+            vs = a + u * b  # the victim's score after the change and its default balancing
+            if near:
+                vs += W_NEAR
             if sc - (rest if rest > vs else vs) == best_e:
                 return (best_s, v, nv, w, nw)
     raise AssertionError("the best reply is among the flips")  # pragma: no cover
@@ -1087,33 +1090,44 @@ def _change_parts(h: Counts, need: int) -> tuple[tuple[int, tuple[tuple[int, int
 @lru_cache(maxsize=100_000)
 def _victim_least(h: Counts, t: float, need: int) -> list[float]:
     """For each change ``d`` a flip can make to a die of the hand ``h``, at ``d + 6``: the least
-    score the hand can have after it and its default balancing (:func:`_victim_changes`); ``inf``
-    for a change it cannot make."""
-    least = [math.inf] * 13
-    for _w, changes in _victim_changes(h, t, need):
-        for d, (_nw, vs) in changes.items():
-            if vs < least[d + 6]:
-                least[d + 6] = vs
-    return least
-
-
-@lru_cache(maxsize=100_000)
-def _victim_changes(h: Counts, t: float, need: int) -> tuple[tuple[int, dict[int, tuple[int, float]]], ...]:
-    """For each face ``w`` the hand ``h`` holds: the change ``d`` a flip can make to it -> (new face,
-    the hand's score after default balancing); a change that makes all threes is left out."""
+    score the hand can have after it and its default balancing (a change that makes all threes
+    left out); ``inf`` for a change it cannot make."""
     u = 1.0 - t
-    out = []
-    for w, rows in _change_parts(h, need):
-        changes: dict[int, tuple[int, float]] = {}
-        for d, nw, parts in rows:
+    least = [math.inf] * 13
+    for _w, rows in _change_parts(h, need):
+        for d, _nw, parts in rows:
             if parts is not None:
                 a, b, near = parts
                 vs = a + u * b
                 if near:
                     vs += W_NEAR
-                changes[d] = (nw, vs)
-        out.append((w, changes))
-    return tuple(out)
+                if vs < least[d + 6]:
+                    least[d + 6] = vs
+    return least
+
+
+ChangeRow = list["tuple[int, Parts] | None"]
+_CHANGE_ROWS: dict[tuple[Counts, int], tuple[tuple[int, ChangeRow], ...]] = {}
+
+
+def _change_rows(h: Counts, need: int) -> tuple[tuple[int, ChangeRow], ...]:
+    """:func:`_change_parts` by change: for each face ``w`` the hand holds, at ``d + 6`` for each
+    change ``d`` of that die, ``(nw, parts)`` (``None``: no such change, or it makes all threes)."""
+    key = (h, need)
+    got = _CHANGE_ROWS.get(key)
+    if got is None:
+        out = []
+        for w, rows in _change_parts(h, need):
+            row: ChangeRow = [None] * 13
+            for d, nw, parts in rows:
+                if parts is not None:
+                    row[d + 6] = (nw, parts)
+            out.append((w, row))
+        got = tuple(out)
+        if len(_CHANGE_ROWS) >= _MEMO_CAP:
+            _CHANGE_ROWS.clear()
+        _CHANGE_ROWS[key] = got
+    return got
 
 
 def _reply_value(
@@ -1272,10 +1286,7 @@ def flip_swing(mover: Counts, other: Counts) -> int:
 
 
 def _swing(km: tuple[int, int], ko: tuple[int, int]) -> int:
-    """:func:`flip_swing` from the two hands' signatures (:func:`_signature`), remembered."""
-    got = _SWINGS.get((km, ko))
-    if got is not None:
-        return got
+    """:func:`flip_swing` from the two hands' signatures (:func:`_signature`)."""
     vm, mm = km
     vo, mo = ko
     ds = _SHARED_CHANGES.get((mm, mo))
@@ -1284,18 +1295,13 @@ def _swing(km: tuple[int, int], ko: tuple[int, int]) -> int:
             _changes(tuple(bool(mm >> i & 1) for i in range(6)), False)
             & _changes(tuple(bool(mo >> i & 1) for i in range(6)), True)))
     if not ds:
-        got = 0
-    else:
-        # |vm + d| - |vo - d| only grows with d (when -vm < vo), only shrinks (when -vm > vo) or
-        # stays (when equal): its largest over the changes is at the smallest or the largest
-        lo, hi = ds[0], ds[-1]
-        a = abs(vm + lo) - abs(vo - lo)
-        b = abs(vm + hi) - abs(vo - hi)
-        got = (a if a > b else b) - abs(vm) + abs(vo)
-    if len(_SWINGS) >= _MEMO_CAP:
-        _SWINGS.clear()
-    _SWINGS[km, ko] = got
-    return got
+        return 0
+    # |vm + d| - |vo - d| only grows with d (when -vm < vo), only shrinks (when -vm > vo) or
+    # stays (when equal): its largest over the changes is at the smallest or the largest
+    lo, hi = ds[0], ds[-1]
+    a = abs(vm + lo) - abs(vo - lo)
+    b = abs(vm + hi) - abs(vo - hi)
+    return (a if a > b else b) - abs(vm) + abs(vo)
 
 
 _SHARED_CHANGES: dict[tuple[int, int], tuple[int, ...]] = {}
@@ -1316,7 +1322,7 @@ def mover_win_chance(mover: Counts, other: Counts, left: int) -> float:
     p = _WIN_CHANCES.get(key)
     if p is None:
         b0, bm, bms, bs, bw = LEAF_2P[left - 1]
-        vm, vo = _value(mover), _value(other)
+        vm, vo = km[0], ko[0]
         margin = abs(vm) - abs(vo)
         same = 1.0 if vm * vo > 0 else 0.0
         z = b0 + bm * margin + (bms * margin + bs) * same + bw * _swing(km, ko)
@@ -1329,14 +1335,13 @@ def mover_win_chance(mover: Counts, other: Counts, left: int) -> float:
 
 _SIGNATURES: dict[Counts, tuple[int, int]] = {}
 _WIN_CHANCES: dict[tuple[tuple[int, int], tuple[int, int], int], float] = {}
-_SWINGS: dict[tuple[tuple[int, int], tuple[int, int]], int] = {}
 """:func:`mover_win_chance` depends on the hands only through their values and the faces they hold
 (:func:`flip_swing`): it is remembered per such signature and the turns left."""
 
 
 def _signature(c: Counts) -> tuple[int, int]:
     """A hand's value and the faces it holds (a bit per face)."""
-    sig = (_value(c), sum(1 << i for i in range(6) if c[i]))
+    sig = (_value(c), _face_mask(c))
     if len(_SIGNATURES) >= _MEMO_CAP:
         _SIGNATURES.clear()
     _SIGNATURES[c] = sig
