@@ -996,7 +996,7 @@ def _reply_flip(hands: tuple[Counts, ...], r: int, t: float, need: int = 6) -> F
     ``d`` against the victim's die that leaves the best opponent weakest.
     """
     scores = [hand_score(h, t, need) for h in hands]
-    best_own, own_scores = _own_changes(hands[r], t, need)
+    best_own, own_scores, top_sc = _own_changes(hands[r], t, need)
     # the best score among the seats other than the mover (``top``, seat ``top_s``) and among the
     # seats other than the mover and ``top_s`` (``second``): the best of the seats other than the
     # mover and a victim ``s`` is ``second`` when ``s`` is ``top_s``, else ``top``
@@ -1012,25 +1012,32 @@ def _reply_flip(hands: tuple[Counts, ...], r: int, t: float, need: int = 6) -> F
     # The best value: for each victim and change d, the victim's die that leaves the best
     # opponent weakest is the one with the least score after the change (the value is
     # ``sc - max(rest, vs)``, which only grows as ``vs`` shrinks).
+    # A victim whose best value cannot pass the best so far (at most ``top_sc - rest``) is passed over.
     best_s = -1
     best_e = -math.inf
+    inf = math.inf
     for s, h in enumerate(hands):
         if s == r:
             continue
         rest = second if s == top_s else top
+        if top_sc - rest <= best_e:
+            continue
         least = _victim_least(h, t, need)
-        for i, sc in own_scores:
-            vs = least[i]  # inf when the victim cannot make the change: the value is -inf (or nan), never the best
-            e = sc - (rest if rest > vs else vs)
+        es = [sc - (rest if rest > vs else vs) for i, sc in own_scores if (vs := least[i]) != inf]
+        if es:
+            e = max(es)
             if e > best_e:
                 best_s, best_e = s, e
     if best_s < 0:
         return None
     # The flip played: the first reaching the best value, in the order victim, victim's die, change.
     rest = second if best_s == top_s else top
+    # only a change whose best value (against the victim's least score) reaches the best can
+    least = _victim_least(hands[best_s], t, need)
+    reach = [x for x in best_own if (vs := least[x[0] + 6]) != inf and x[1] - (rest if rest > vs else vs) == best_e]
     u = 1.0 - t
     for w, row in _change_rows(hands[best_s], need):
-        for d, sc, v, nv in best_own:
+        for d, sc, v, nv in reach:
             x = row[d + 6]
             if x is None:  # no such change, or it makes the victim's all threes
                 continue
@@ -1044,11 +1051,11 @@ def _reply_flip(hands: tuple[Counts, ...], r: int, t: float, need: int = 6) -> F
 @lru_cache(maxsize=100_000)
 def _own_changes(
     own: Counts, t: float, need: int
-) -> tuple[tuple[tuple[int, float, int, int], ...], tuple[tuple[int, float], ...]]:
+) -> tuple[tuple[tuple[int, float, int, int], ...], tuple[tuple[int, float], ...], float]:
     """For each change ``d`` a flip can make to a die of the hand ``own`` (in the order first met):
     ``(d, score, v, nv)``, the own die ``v`` turned to ``nv`` that scores best after default
-    balancing (the first on a tie; ``inf`` when it makes all threes); and the same changes as
-    ``(d + 6, score)`` (the index of :func:`_victim_least`)."""
+    balancing (the first on a tie; ``inf`` when it makes all threes); the same changes as
+    ``(d + 6, score)`` (the index of :func:`_victim_least`); and the largest of those scores."""
     u = 1.0 - t
     best_own: dict[int, tuple[float, int, int]] = {}  # d -> (score, v, nv)
     for v, changes in _change_parts(own, need):
@@ -1064,7 +1071,8 @@ def _own_changes(
             if d not in best_own or sc > best_own[d][0]:
                 best_own[d] = (sc, v, nv)
     return (tuple((d, sc, v, nv) for d, (sc, v, nv) in best_own.items()),
-            tuple((d + 6, sc) for d, (sc, _v, _nv) in best_own.items()))
+            tuple((d + 6, sc) for d, (sc, _v, _nv) in best_own.items()),
+            max((sc for sc, _v, _nv in best_own.values()), default=-math.inf))
 
 
 def _change_parts(h: Counts, need: int) -> tuple[tuple[int, tuple[tuple[int, int, Parts | None], ...]], ...]:
