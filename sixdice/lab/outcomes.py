@@ -1,4 +1,4 @@
-"""The balancing table: ``python -m sixdice.lab.outcomes [--games 600] [--jobs N]``.
+"""The balancing table: ``python -m sixdice.lab.outcomes [--games 2400] [--jobs N]``.
 
 A hand is a small multiset of six faces, so what balancing can make of it
 (:func:`~sixdice.rules.bots.balance_outcomes`: every grouping, then every keep)
@@ -16,6 +16,7 @@ before, so the table changes no result, only the time.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import pickle
 import random
@@ -31,11 +32,14 @@ from sixdice.rules.dice import Counts
 
 SMALL = 10
 """Every hand of up to this many dice is in the table."""
-VERSION = 2
-"""Changes when the balancing or the table's form changes: an old table file is then built again
-(version 2: the groupings too)."""
+VERSION = 3
+"""Changes when the balancing, the table's form or what it holds changes: an old table file is then
+built again (version 2: the groupings too; version 3: the hands of :data:`GAMES` training games)."""
 PATH = Path(__file__).resolve().parents[2] / "var" / "lab" / f"outcomes-v{VERSION}.pickle"
 TRAIN_SEED = 31_000_000
+GAMES = 2400
+"""Training games whose hands go in the table (600 before version 3: a greedy 4-player game of the
+bench then met about 24 hands outside it, each computed there; with 2,400, about 5)."""
 """The training games' seeds start here (far from the bench's and the studies' seeds)."""
 
 Row = tuple[Counts, int, bool, int, "tuple[int, int] | None"]
@@ -138,6 +142,7 @@ def load(path: Path = PATH) -> Table | None:
 
 def install(table: Table | None = None) -> int:
     """Install ``table`` (default: the saved one, if any, once) for this process; the number of hands it holds."""
+    saved = table is None
     if table is None:
         if bots.OUTCOME_TABLE:  # already installed
             return len(bots.OUTCOME_TABLE)
@@ -145,6 +150,11 @@ def install(table: Table | None = None) -> int:
     if table:
         bots.OUTCOME_TABLE.update((c, os_) for c, (os_, _) in table.items())
         balance.GROUPINGS_TABLE.update((c, gs) for c, (_, gs) in table.items())
+        if saved:
+            # The table's objects (most of a million) live as long as the process: the garbage collector passes
+            # over them from now on (a full collection would read them all, game after game), and
+            # processes forked after this share them without copying.
+            gc.freeze()
     return len(bots.OUTCOME_TABLE)
 
 
@@ -152,6 +162,7 @@ def uninstall() -> None:
     """Back to computing every hand (the laboratory before the table)."""
     bots.OUTCOME_TABLE.clear()
     balance.GROUPINGS_TABLE.clear()
+    gc.unfreeze()
     bots.balance_outcomes.cache_clear()
     balance._groupings_counts.cache_clear()
     balance._groupings_set.cache_clear()
@@ -159,7 +170,7 @@ def uninstall() -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m sixdice.lab.outcomes", description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=600, help="training games whose hands go in the table")
+    parser.add_argument("--games", type=int, default=GAMES, help="training games whose hands go in the table")
     parser.add_argument("--small", type=int, default=SMALL, help="every hand of up to this many dice goes in")
     parser.add_argument("--jobs", type=int, default=0, help="processes (default: every core)")
     args = parser.parse_args(argv)
