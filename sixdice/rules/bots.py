@@ -806,26 +806,28 @@ def _flip_grid(own: int, theirs: int) -> FlipGrid:
     order of :func:`flip_kinds`, as its own and other change and as ``(v, nv, w, nw)``."""
     got = _GRIDS.get((own, theirs))
     if got is None:
-        owns: list[int] = []
-        changes: list[int] = []
-        pairs: list[tuple[int, int]] = []
-        faces: list[tuple[int, int, int, int]] = []
-        for i in range(6):
-            if not own >> i & 1:
-                continue
-            for j in range(6):
-                if not theirs >> j & 1:
-                    continue
-                for nv, nw, ni, nj in _FLIP_INDEX[i][j]:
-                    a, c = 6 * i + ni, 6 * j + nj
-                    if a not in owns:
-                        owns.append(a)
-                    if c not in changes:
-                        changes.append(c)
-                    pairs.append((a, c))
-                    faces.append((FACES[i], nv, FACES[j], nw))
-        got = _GRIDS[own, theirs] = (tuple(owns), tuple(changes), tuple(pairs), tuple(faces))
+        pairs: tuple[tuple[int, int], ...] = ()
+        faces: tuple[tuple[int, int, int, int], ...] = ()
+        for i in _BITS[own]:
+            for j in _BITS[theirs]:
+                p, f = _FACE_FLIPS[i][j]
+                pairs += p
+                faces += f
+        got = _GRIDS[own, theirs] = (tuple(dict.fromkeys(a for a, _c in pairs)),
+                                     tuple(dict.fromkeys(c for _a, c in pairs)), pairs, faces)
     return got
+
+
+_BITS: tuple[tuple[int, ...], ...] = tuple(tuple(i for i in range(6) if mask >> i & 1) for mask in range(64))
+"""The face numbers of each set of faces (a bit per face number)."""
+_FACE_FLIPS: tuple[tuple[tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int, int, int], ...]], ...], ...] = tuple(
+    tuple((tuple((6 * i + ni, 6 * j + nj) for _nv, _nw, ni, nj in _FLIP_INDEX[i][j]),
+           tuple((FACES[i], nv, FACES[j], nw) for nv, nw, _ni, _nj in _FLIP_INDEX[i][j]))
+          for j in range(6))
+    for i in range(6)
+)
+"""The flips of an own die of face number ``i`` against a die of face number ``j``, for
+:func:`_flip_grid`: as own and other change, and as ``(v, nv, w, nw)``."""
 
 
 def greedy_flip_value(pos: Pos, m: int, k: FlipKind) -> float:
@@ -1015,6 +1017,7 @@ def _reply_flip(hands: tuple[Counts, ...], r: int, t: float, need: int = 6) -> F
     # A victim whose best value cannot pass the best so far (at most ``top_sc - rest``) is passed over.
     best_s = -1
     best_e = -math.inf
+    best_least: list[float] = []
     inf = math.inf
     for s, h in enumerate(hands):
         if s == r:
@@ -1027,13 +1030,13 @@ def _reply_flip(hands: tuple[Counts, ...], r: int, t: float, need: int = 6) -> F
         if es:
             e = max(es)
             if e > best_e:
-                best_s, best_e = s, e
+                best_s, best_e, best_least = s, e, least
     if best_s < 0:
         return None
     # The flip played: the first reaching the best value, in the order victim, victim's die, change.
     rest = second if best_s == top_s else top
     # only a change whose best value (against the victim's least score) reaches the best can
-    least = _victim_least(hands[best_s], t, need)
+    least = best_least
     reach = [x for x in best_own if (vs := least[x[0] + 6]) != inf and x[1] - (rest if rest > vs else vs) == best_e]
     u = 1.0 - t
     for w, row in _change_rows(hands[best_s], need):
@@ -1463,6 +1466,7 @@ def strong_flip_value(pos: Pos, m: int, k: FlipKind) -> float:
     draws: Sequence[int | None] = FACES if pos.bank >= 1 else (None,)
     total = 0.0
     nxt = pos.after(m, pos.turns + 1)
+    ov = default_outcome(hands[victim])  # the victim's balancing: the same for every draw and pair
     for f in draws:
         h = list(hands)
         bank = pos.bank
@@ -1483,7 +1487,6 @@ def strong_flip_value(pos: Pos, m: int, k: FlipKind) -> float:
             if mag is not None:
                 h2[m] = _add(o.kept, _add(UNIT[mag], UNIT[-mag]))
                 b -= 2
-            ov = default_outcome(h2[victim])
             h2[victim] = ov.kept
             b += ov.returned
             if last:
