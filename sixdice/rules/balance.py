@@ -489,6 +489,12 @@ def keep_options(grouping: Grouping) -> list[tuple[int, int]]:
     groups = grouping.groups
     if len(groups) <= 2:
         return []
+    return list(_keep_options(groups))
+
+
+@lru_cache(maxsize=20_000)
+def _keep_options(groups: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, int], ...]:
+    """:func:`keep_options` of a hand's groups (few distinct: remembered)."""
     seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
     out: list[tuple[int, int]] = []
     for i, j in combinations(range(len(groups)), 2):
@@ -496,7 +502,7 @@ def keep_options(grouping: Grouping) -> list[tuple[int, int]]:
         if key not in seen:
             seen.add(key)
             out.append((i, j))
-    return out
+    return tuple(out)
 
 
 def default_keep(grouping: Grouping) -> tuple[int, int] | None:
