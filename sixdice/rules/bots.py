@@ -557,31 +557,53 @@ def _expectation(plan: MoverPlan, u: float) -> tuple[float, float, float]:
     k, wins, entries = plan
     acc = 0.0
     for entry in entries:
-        a, b, near, pair = entry[0]
-        e = a + u * b
-        if near:
-            e += W_NEAR
-        if len(entry) > 1:  # the owner's best balancing at this game share (the first on a tie)
-            for a2, b2, near2, pair2 in entry[1:]:
-                e2 = a2 + u * b2
-                if near2:
-                    e2 += W_NEAR
-                if e2 > e:
-                    e, pair = e2, pair2
-        if pair is None:
-            acc += e
-            continue
-        (a1, b1, n1), (a2, b2, n2), (a3, b3, n3) = pair
-        s1 = a1 + u * b1
-        if n1:
-            s1 += W_NEAR
-        s2 = a2 + u * b2
-        if n2:
-            s2 += W_NEAR
-        s3 = a3 + u * b3
-        if n3:
-            s3 += W_NEAR
-        acc += (s1 + s2 + s3) / 3
+        acc += _entry_score(entry, u)
+    return wins / k, acc / k, (k - wins) / k
+
+
+def _entry_score(entry: PlanEntry, u: float) -> float:
+    """The owner's score after one draw of :func:`_expectation` (:func:`_draw_entry`) at ``u = 1 - t``:
+    its best balancing (the first on a tie), the no-groups pair taken on average."""
+    a, b, near, pair = entry[0]
+    e = a + u * b
+    if near:
+        e += W_NEAR
+    if len(entry) > 1:  # the owner's best balancing at this game share (the first on a tie)
+        for a2, b2, near2, pair2 in entry[1:]:
+            e2 = a2 + u * b2
+            if near2:
+                e2 += W_NEAR
+            if e2 > e:
+                e, pair = e2, pair2
+    if pair is None:
+        return e
+    (a1, b1, n1), (a2, b2, n2), (a3, b3, n3) = pair
+    s1 = a1 + u * b1
+    if n1:
+        s1 += W_NEAR
+    s2 = a2 + u * b2
+    if n2:
+        s2 += W_NEAR
+    s3 = a3 + u * b3
+    if n3:
+        s3 += W_NEAR
+    return (s1 + s2 + s3) / 3
+
+
+def _shared_expectation(mine: Counts, bank: int, t: float, need: int,
+                        shared: dict[int, tuple[PlanEntry, float]]) -> tuple[float, float, float]:
+    """:func:`_mover_expectation` within one scan of flips (``bank`` capped at 3): a hand after the
+    flip and the draw that several own changes reach (the die turned to ``nv`` and the draw ``f``,
+    or to ``f`` and the draw ``nv``) is scored once (``shared``: its entry and score, by the entry's
+    id; the entry is held, so no other takes its id).  The same sums in the same order."""
+    k, wins, entries = _mover_plan(mine, bank, need)
+    u = 1.0 - t
+    acc = 0.0
+    for entry in entries:
+        got = shared.get(id(entry))
+        if got is None:
+            got = shared[id(entry)] = (entry, _entry_score(entry, u))
+        acc += got[1]
     return wins / k, acc / k, (k - wins) / k
 
 
@@ -725,6 +747,7 @@ def _scan_flips(pos: Pos, m: int, barred: int | None, every: bool) -> tuple[list
     scores_out: list[float] = []
     best: FlipKind | None = None
     best_sc = -math.inf
+    shared: dict[int, tuple[PlanEntry, float]] = {}
     for s, h in enumerate(hands):
         if s in (m, barred):
             continue
@@ -739,7 +762,7 @@ def _scan_flips(pos: Pos, m: int, barred: int | None, every: bool) -> tuple[list
                 if _threes(mine, need):
                     me = None
                 else:
-                    p_win, acc, p_rest = _mover_expectation(mine, bank, t, need)
+                    p_win, acc, p_rest = _shared_expectation(mine, bank, t, need, shared)
                     me = (p_win * WIN + acc, p_rest)
                 mover[a] = me
             if me is None:
