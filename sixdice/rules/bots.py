@@ -296,8 +296,15 @@ class Pos:
         pos = cls([h.counts() for h in st.hands], st.bank, done, st.rounds * st.n, need=v.threes_dice,
                   reverse_at=(st.rounds - 1) * st.n if v.reverse_last_round and st.rounds > 1 else -1)
         if (v.first_bonus or v.compensation) and st.first is not None:
-            pos.bonus = tuple(float(v.first_bonus * (st.n - 1 - (s - st.first) % st.n)) + v.bonus((s - st.first) % st.n)
+            key = (v.first_bonus, v.compensation, st.first, st.n)
+            bonus = _BONUSES.get(key)
+            if bonus is None:
+                bonus = tuple(float(v.first_bonus * (st.n - 1 - (s - st.first) % st.n)) + v.bonus((s - st.first) % st.n)
                               for s in range(st.n))
+                if len(_BONUSES) >= 1000:
+                    _BONUSES.clear()
+                _BONUSES[key] = bonus
+            pos.bonus = bonus
         if v.last_turn_score and st.scored:
             pos.fixed = {s: float(abs(x)) + (pos.bonus[s] if pos.bonus else 0.0)
                          for s, x in enumerate(st.scored) if x is not None}
@@ -316,6 +323,11 @@ class Pos:
     def after(self, m: int, done: int) -> int:
         """The seat that moves after ``m``, ``done`` turns made once ``m``'s turn is over."""
         return next_mover(m, done, len(self.hands), self.reverse_at)
+
+
+_BONUSES: dict[tuple[int, tuple[float, ...], int, int], tuple[float, ...]] = {}
+"""The points each seat adds at the round limit, per house rules' bonus and compensation, first seat
+and number of seats (:meth:`Pos.of`)."""
 
 
 def next_mover(m: int, done: int, n: int, reverse_at: int = -1) -> int:
