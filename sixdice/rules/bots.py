@@ -1052,7 +1052,7 @@ def _reply_flip(hands: tuple[Counts, ...], r: int, t: float, need: int = 6) -> F
     # A victim whose best value cannot pass the best so far (at most ``top_sc - rest``) is passed over.
     best_s = -1
     best_e = -math.inf
-    best_least: list[float] = []
+    best_es: list[float] = []
     inf = math.inf
     for s, h in enumerate(hands):
         if s == r:
@@ -1061,18 +1061,18 @@ def _reply_flip(hands: tuple[Counts, ...], r: int, t: float, need: int = 6) -> F
         if top_sc - rest <= best_e:
             continue
         least = _victim_least(h, t, need)
-        es = [sc - (rest if rest > vs else vs) for i, sc in own_scores if (vs := least[i]) != inf]
+        # the value of each own change against this victim (-inf: the victim cannot make the change)
+        es = [sc - (rest if rest > vs else vs) if (vs := least[i]) != inf else -inf for i, sc in own_scores]
         if es:
             e = max(es)
             if e > best_e:
-                best_s, best_e, best_least = s, e, least
+                best_s, best_e, best_es = s, e, es
     if best_s < 0:
         return None
-    # The flip played: the first reaching the best value, in the order victim, victim's die, change.
+    # The flip played: the first reaching the best value, in the order victim, victim's die, change;
+    # only a change whose best value (against the victim's least score) reaches the best can.
     rest = second if best_s == top_s else top
-    # only a change whose best value (against the victim's least score) reaches the best can
-    least = best_least
-    reach = [x for x in best_own if (vs := least[x[0] + 6]) != inf and x[1] - (rest if rest > vs else vs) == best_e]
+    reach = [best_own[i] for i, e in enumerate(best_es) if e == best_e]
     u = 1.0 - t
     for w, row in _change_rows(hands[best_s], need):
         for d, sc, v, nv in reach:
