@@ -77,10 +77,6 @@ class GameResult:
     scores_third: list[int] = field(default_factory=list)  # the same after a third of the rounds
 
 
-def _threes_at_least(dice: Sequence[int], k: int) -> bool:
-    return len(dice) >= k and (all(v == 3 for v in dice) or all(v == -3 for v in dice))
-
-
 def play_game(
     seats: Sequence[str],
     seed: int,
@@ -99,6 +95,7 @@ def play_game(
     last_round = [0]
     third = max(1, rounds // 3)
     leaders: list[tuple[int, ...]] = [()]
+    seen: list[tuple[object, ...]] = [(None,) * n]  # the hands at the last look for five threes
 
     def watch(st: State) -> None:
         for step in st.skipped:
@@ -125,8 +122,18 @@ def play_game(
                 leaders[0] = lead
         if res.bank_empty_round is None and 1 <= st.round < st.rounds and st.bank == 0 and not st.over:
             res.bank_empty_round = st.round
-        if res.threes5_turn is None and any(_threes_at_least(h.dice(), 5) for h in st.hands):
-            res.threes5_turn = st.turns
+        hands = st.hands
+        if res.threes5_turn is None and hands is not seen[0]:
+            # only the hands changed since the last look can hold five threes now
+            before = seen[0]
+            for i, h in enumerate(hands):
+                if h is not before[i]:
+                    c = h.counts()
+                    size = c[0] + c[1] + c[2] + c[3] + c[4] + c[5]
+                    if size >= 5 and (c[5] == size or c[0] == size):  # five threes or more, one colour
+                        res.threes5_turn = st.turns
+                        break
+            seen[0] = hands
 
     st = new_game(n, rounds=rounds, bank=bank, variants=variants)
     res.total = st.total

@@ -14,7 +14,7 @@ It measures, in one run, a fresh process per mode: **0e72f64** (the code of comm
 0e72f64, the reference of issue 40, taken from git into a temporary folder
 and timed by this same script; skipped when git or the commit is missing),
 **before** (this code with every balancing computed hand by hand and the
-search's memos of the mover's expectation and the victims' changes switched
+search's memos of the mover's expectation and the victims' least scores switched
 off, :func:`before`) and **after** (the balancing table of
 :mod:`sixdice.lab.outcomes` installed, built first with every core if there
 is none).  The modes take turns, a few games or decisions each (every
@@ -118,13 +118,13 @@ def strong_decisions(players: int, count: int, sts: list[Any] | None = None) -> 
 
 def before() -> None:
     """This process plays as the laboratory did before the balancing table and the search's memos:
-    every balancing computed, the mover's expectation and the victims' changes not remembered."""
+    every balancing computed, the mover's expectation and the victims' least scores not remembered."""
     from sixdice.lab import outcomes
     from sixdice.rules import bots
 
     outcomes.uninstall()
     bots._mover_expectation = bots._mover_expectation.__wrapped__  # type: ignore[assignment]
-    bots._victim_changes = bots._victim_changes.__wrapped__  # type: ignore[assignment]
+    bots._victim_least = bots._victim_least.__wrapped__  # type: ignore[assignment]
 
 
 def set_up(mode: str) -> float:

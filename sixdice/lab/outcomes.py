@@ -1,12 +1,14 @@
-"""The balancing table: ``python -m sixdice.lab.outcomes [--games 600] [--jobs N]``.
+"""The balancing table: ``python -m sixdice.lab.outcomes [--games 2400] [--jobs N]``.
 
 A hand is a small multiset of six faces, so what balancing can make of it
 (:func:`~sixdice.rules.bots.balance_outcomes`: every grouping, then every keep)
-is a pure function of its count vector.  Computing it is most of a cold bot's
-time, so the laboratory computes it once for many hands, saves the table in
-``var/lab/`` and installs it in every process that plays
-(:data:`~sixdice.rules.bots.OUTCOME_TABLE`).  The table holds every hand of up
-to :data:`SMALL` dice and every hand met in seeded training games (seeds of
+is a pure function of its count vector, and so are its legal groupings
+(:func:`~sixdice.rules.groupings`, which the game itself asks for every hand it
+balances).  Computing them is most of a cold bot's time, so the laboratory
+computes both once for many hands, saves the table in ``var/lab/`` and installs
+it in every process that plays (:data:`~sixdice.rules.bots.OUTCOME_TABLE`,
+:data:`~sixdice.rules.balance.GROUPINGS_TABLE`).  The table holds every hand of
+up to :data:`SMALL` dice and every hand met in seeded training games (seeds of
 their own: never the games the bench times); a hand not in it is computed as
 before, so the table changes no result, only the time.
 """
@@ -14,6 +16,7 @@ before, so the table changes no result, only the time.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import pickle
 import random
@@ -21,19 +24,29 @@ import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
-from sixdice.rules import bots
+from sixdice.rules import balance, bots
+from sixdice.rules.balance import Grouping
 from sixdice.rules.dice import Counts
 
 SMALL = 10
 """Every hand of up to this many dice is in the table."""
-VERSION = 1
-"""Changes when the balancing changes: an old table file is then built again."""
+VERSION = 3
+"""Changes when the balancing, the table's form or what it holds changes: an old table file is then
+built again (version 2: the groupings too; version 3: the hands of :data:`GAMES` training games)."""
 PATH = Path(__file__).resolve().parents[2] / "var" / "lab" / f"outcomes-v{VERSION}.pickle"
 TRAIN_SEED = 31_000_000
+GAMES = 2400
+"""Training games whose hands go in the table (600 before version 3: a greedy 4-player game of the
+bench then met about 24 hands outside it, each computed there; with 2,400, about 5)."""
 """The training games' seeds start here (far from the bench's and the studies' seeds)."""
 
 Row = tuple[Counts, int, bool, int, "tuple[int, int] | None"]
+GroupingRow = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...], tuple[int, ...]]
+Entry = tuple[tuple[bots.Outcome, ...], tuple[Grouping, ...]]
+"""What the table holds for a hand: its balancing outcomes and its legal groupings."""
+Table = dict[Counts, Entry]
 
 
 def small_hands(max_dice: int) -> Iterator[Counts]:
@@ -73,8 +86,9 @@ def _met_in_game(seed: int) -> set[Counts]:
     return met
 
 
-def _rows(hands: list[Counts]) -> list[tuple[Counts, tuple[Row, ...]]]:
-    return [(c, tuple((o.kept, o.returned, o.needs_pair, o.grouping, o.keep) for o in bots.compute_outcomes(c)))
+def _rows(hands: list[Counts]) -> list[tuple[Counts, tuple[Row, ...], tuple[GroupingRow, ...]]]:
+    return [(c, tuple((o.kept, o.returned, o.needs_pair, o.grouping, o.keep) for o in bots.compute_outcomes(c)),
+             tuple((g.zero_groups, g.pairs, g.loose) for g in balance._search_groupings(c)))
             for c in hands]
 
 
@@ -83,7 +97,7 @@ def _chunks(xs: list[Counts], n: int) -> Iterable[list[Counts]]:
         yield xs[i : i + n]
 
 
-def build(small: int = SMALL, games: int = 0, jobs: int | None = None) -> dict[Counts, tuple[bots.Outcome, ...]]:
+def build(small: int = SMALL, games: int = 0, jobs: int | None = None) -> Table:
     """The table: every hand of up to ``small`` dice and every hand met in ``games`` training games,
     computed in ``jobs`` processes (default: every core)."""
     jobs = jobs or os.cpu_count() or 1
@@ -100,45 +114,63 @@ def build(small: int = SMALL, games: int = 0, jobs: int | None = None) -> dict[C
     return _table(rows)
 
 
-def _table(rows: Iterable[tuple[Counts, tuple[Row, ...]]]) -> dict[Counts, tuple[bots.Outcome, ...]]:
-    return {c: tuple(bots.Outcome(*r) for r in rs) for c, rs in rows}
+def _table(rows: Iterable[tuple[Counts, tuple[Row, ...], tuple[GroupingRow, ...]]]) -> Table:
+    same: dict[Any, Any] = {}  # equal parts of groupings held once
+    out: Table = {}
+    for c, rs, gs in rows:
+        out[c] = (tuple(bots.Outcome(*r) for r in rs),
+                  tuple(Grouping(same.setdefault(z, z), same.setdefault(p, p), same.setdefault(lo, lo)) for z, p, lo in gs))
+    return out
 
 
-def save(table: dict[Counts, tuple[bots.Outcome, ...]], path: Path = PATH) -> None:
-    rows = [(c, tuple((o.kept, o.returned, o.needs_pair, o.grouping, o.keep) for o in os_)) for c, os_ in table.items()]
+def save(table: Table, path: Path = PATH) -> None:
+    rows = [(c, tuple((o.kept, o.returned, o.needs_pair, o.grouping, o.keep) for o in os_),
+             tuple((g.zero_groups, g.pairs, g.loose) for g in gs))
+            for c, (os_, gs) in table.items()]
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     tmp.write_bytes(pickle.dumps(rows, protocol=pickle.HIGHEST_PROTOCOL))
     tmp.replace(path)
 
 
-def load(path: Path = PATH) -> dict[Counts, tuple[bots.Outcome, ...]] | None:
+def load(path: Path = PATH) -> Table | None:
     """The saved table, or ``None`` when there is none."""
     if not path.exists():
         return None
     return _table(pickle.loads(path.read_bytes()))  # noqa: S301 - our own file, written by save()
 
 
-def install(table: dict[Counts, tuple[bots.Outcome, ...]] | None = None) -> int:
+def install(table: Table | None = None) -> int:
     """Install ``table`` (default: the saved one, if any, once) for this process; the number of hands it holds."""
+    saved = table is None
     if table is None:
         if bots.OUTCOME_TABLE:  # already installed
             return len(bots.OUTCOME_TABLE)
         table = load()
     if table:
-        bots.OUTCOME_TABLE.update(table)
+        bots.OUTCOME_TABLE.update((c, os_) for c, (os_, _) in table.items())
+        balance.GROUPINGS_TABLE.update((c, gs) for c, (_, gs) in table.items())
+        if saved:
+            # The table's objects (most of a million) live as long as the process: the garbage collector passes
+            # over them from now on (a full collection would read them all, game after game), and
+            # processes forked after this share them without copying.
+            gc.freeze()
     return len(bots.OUTCOME_TABLE)
 
 
 def uninstall() -> None:
     """Back to computing every hand (the laboratory before the table)."""
     bots.OUTCOME_TABLE.clear()
+    balance.GROUPINGS_TABLE.clear()
+    gc.unfreeze()
     bots.balance_outcomes.cache_clear()
+    balance._groupings_counts.cache_clear()
+    balance._groupings_set.cache_clear()
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m sixdice.lab.outcomes", description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=600, help="training games whose hands go in the table")
+    parser.add_argument("--games", type=int, default=GAMES, help="training games whose hands go in the table")
     parser.add_argument("--small", type=int, default=SMALL, help="every hand of up to this many dice goes in")
     parser.add_argument("--jobs", type=int, default=0, help="processes (default: every core)")
     args = parser.parse_args(argv)

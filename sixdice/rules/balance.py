@@ -111,9 +111,14 @@ def _fits_i(c: Counts, gi: int) -> int:
 @lru_cache(maxsize=200_000)
 def _best_from(i: int, c: Counts) -> int:
     """The largest number of zero-sum groups formed from ``c`` with group kinds ``i..12``."""
-    red = c[0] + c[1] + c[2]
-    blue = c[3] + c[4] + c[5]
-    bound = red if red < blue else blue  # every group holds a die of each colour
+    if i == 0:
+        return _most_groups(c)
+    if i < 3:  # the pairs' kinds are still open: the most groups with every kind bounds it
+        bound = _most_groups(c)
+    else:
+        red = c[0] + c[1] + c[2]
+        blue = c[3] + c[4] + c[5]
+        bound = red if red < blue else blue  # every group holds a die of each colour
     if bound == 0:
         return 0
     top = 0
@@ -137,6 +142,20 @@ def _best_from(i: int, c: Counts) -> int:
     return best
 
 
+def _most_groups(c: Counts) -> int:
+    """The largest number of zero-sum groups formed from ``c`` (every kind open).
+
+    Some largest grouping holds every pair ``(m, -m)`` the hand can form: in a largest grouping
+    where an ``m`` and a ``-m`` are not paired, pairing them and regrouping the rest of their two
+    groups (a zero-sum rest: one group at least) loses none.  So the pairs come first and the rest,
+    of one colour per magnitude, is searched with the other kinds (few such rests: remembered).
+    """
+    p3 = c[0] if c[0] < c[5] else c[5]
+    p2 = c[1] if c[1] < c[4] else c[4]
+    p1 = c[2] if c[2] < c[3] else c[3]
+    return p3 + p2 + p1 + _best_from(3, (c[0] - p3, c[1] - p2, c[2] - p1, c[3] - p1, c[4] - p2, c[5] - p3))
+
+
 def max_zero_groups(dice: Iterable[int]) -> int:
     """The largest possible number of zero-sum groups in a hand (R5)."""
     return _best_from(0, counts_of(dice))
@@ -152,7 +171,9 @@ def _greedy_counts(c: Counts) -> tuple[tuple[int, ...], Counts]:
     return tuple(ks), c
 
 
-def _zero_groups_of(ks: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+@lru_cache(maxsize=20_000)
+def _zero_groups_of(ks: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The zero-sum groups of ``ks[i]`` groups of each kind ``i`` (few distinct: remembered)."""
     out: list[tuple[int, ...]] = []
     for k, g in zip(ks, ZERO_GROUPS, strict=True):
         out.extend([g] * k)
@@ -193,16 +214,19 @@ def _default_pairing(rest: Counts) -> tuple[tuple[tuple[int, int], ...], tuple[i
     return pairs, loose
 
 
-def _all_pairings(rest: Counts) -> list[tuple[tuple[tuple[int, int], ...], tuple[int, ...]]]:
+@lru_cache(maxsize=20_000)
+def _all_pairings(rest: Counts) -> tuple[tuple[tuple[tuple[int, int], ...], tuple[int, ...]], ...]:
+    """Every R6 pairing of the dice ``rest`` left after the zero-sum groups, with the loose dice
+    (remembered: the same rest comes back from many hands)."""
     blue, red = _colours(rest)
     nb, nr = sum(blue), sum(red)
     if not nb or not nr:
-        return [((), _loose_of(blue, red))]
+        return (((), _loose_of(blue, red)),)
     minority_is_red = nr <= nb
     mino, majo = (red, blue) if minority_is_red else (blue, red)
     results: list[tuple[tuple[tuple[int, int], ...], tuple[int, ...]]] = []
     _pairings_from(3, list(majo), [], mino, minority_is_red, results)
-    return results
+    return tuple(results)
 
 
 # The searches below are module functions, not nested closures that call themselves: a closure that
@@ -241,7 +265,7 @@ def _pairings_dist(
 
 def _grouping_from(ks: Sequence[int], rest: Counts) -> Grouping:
     pairs, loose = _default_pairing(rest)
-    return Grouping(_zero_groups_of(ks), pairs, loose)
+    return Grouping(_zero_groups_of(tuple(ks)), pairs, loose)
 
 
 @lru_cache(maxsize=100_000)
@@ -255,33 +279,59 @@ def group_hand(dice: Iterable[int]) -> Grouping:
     return _group_counts(counts_of(dice))
 
 
+GROUPINGS_TABLE: dict[Counts, tuple[Grouping, ...]] = {}
+"""Every legal grouping of many hands, found once (the laboratory installs them: ``sixdice.lab.outcomes``).
+
+:func:`groupings` reads it before searching.  Empty unless someone installs a table; its
+entries equal what the search finds, so results never change."""
+
+
 @lru_cache(maxsize=20_000)
 def _groupings_counts(c: Counts) -> tuple[Grouping, ...]:
-    target = _best_from(0, c)
-    found: list[Grouping] = []
-    _groupings_from(0, c, target, [], found)
+    known = GROUPINGS_TABLE.get(c)
+    if known is not None:
+        return known
+    return _search_groupings(c)
+
+
+def _search_groupings(c: Counts) -> tuple[Grouping, ...]:
+    """Every legal grouping of the hand ``c``, the default first (always searched: no table, no memo)."""
+    found = [
+        Grouping(_zero_groups_of(ks), pairs, loose)
+        for ks, rest in _ks_from(0, c, _best_from(0, c))
+        for pairs, loose in _all_pairings(rest)
+    ]
     default = _group_counts(c)
     rest = [g for g in found if g != default]
     return (default, *rest)
 
 
-def _groupings_from(i: int, c: Counts, left: int, ks: list[int], found: list[Grouping]) -> None:
-    """Every way to take ``left`` more zero-sum groups from group kind ``i`` on (a module function: see above)."""
+_NO_KINDS: tuple[tuple[int, ...], ...] = tuple((0,) * (len(GROUP_COUNTS) - i) for i in range(len(GROUP_COUNTS) + 1))
+"""``_NO_KINDS[i]``: no group of the kinds ``i`` to 12."""
+
+
+@lru_cache(maxsize=100_000)
+def _ks_from(i: int, c: Counts, left: int) -> tuple[tuple[tuple[int, ...], Counts], ...]:
+    """Every way to take ``left`` more zero-sum groups from ``c`` with the group kinds ``i`` to 12, in
+    the search's order (the most of each kind first): the number of groups of each of those kinds
+    and the dice left.  Remembered: what is left of a hand once some groups are taken comes back
+    from many hands."""
     if left == 0:
-        zg = _zero_groups_of(ks + [0] * (len(GROUP_COUNTS) - len(ks)))
-        for pairs, loose in _all_pairings(c):
-            found.append(Grouping(zg, pairs, loose))
-        return
-    while i < len(GROUP_COUNTS) and not _fits_i(c, i):  # a kind that does not fit: none of it, nothing to check
-        ks = ks + [0]
-        i += 1
-    if i == len(GROUP_COUNTS):
-        return
-    g = GROUP_COUNTS[i]
-    for k in range(min(_fits_i(c, i), left), -1, -1):
+        return ((_NO_KINDS[i], c),)
+    j = i
+    while j < len(GROUP_COUNTS) and not _fits_i(c, j):  # a kind that does not fit: none of it, nothing to check
+        j += 1
+    if j == len(GROUP_COUNTS):
+        return ()
+    skip = _NO_KINDS[len(GROUP_COUNTS) - (j - i)]
+    g = GROUP_COUNTS[j]
+    out: list[tuple[tuple[int, ...], Counts]] = []
+    for k in range(min(_fits_i(c, j), left), -1, -1):
         c2 = _sub(c, g, k)
-        if k + _best_from(i + 1, c2) >= left:
-            _groupings_from(i + 1, c2, left - k, ks + [k], found)
+        if k + _best_from(j + 1, c2) >= left:
+            for ks, rest in _ks_from(j + 1, c2, left - k):
+                out.append(((*skip, k, *ks), rest))
+    return tuple(out)
 
 
 @lru_cache(maxsize=20_000)
@@ -439,6 +489,12 @@ def keep_options(grouping: Grouping) -> list[tuple[int, int]]:
     groups = grouping.groups
     if len(groups) <= 2:
         return []
+    return list(_keep_options(groups))
+
+
+@lru_cache(maxsize=20_000)
+def _keep_options(groups: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, int], ...]:
+    """:func:`keep_options` of a hand's groups (few distinct: remembered)."""
     seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
     out: list[tuple[int, int]] = []
     for i, j in combinations(range(len(groups)), 2):
@@ -446,7 +502,7 @@ def keep_options(grouping: Grouping) -> list[tuple[int, int]]:
         if key not in seen:
             seen.add(key)
             out.append((i, j))
-    return out
+    return tuple(out)
 
 
 def default_keep(grouping: Grouping) -> tuple[int, int] | None:

@@ -99,7 +99,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from .balance import _FLIP_TABLE, Grouping, _groupings_counts, default_keep, groupings, keep_options
 from .dice import FACE_INDEX, FACES, Counts, counts_of
@@ -172,17 +172,6 @@ class Outcome:
     needs_pair: bool
     grouping: int  # index into groupings(dice)
     keep: tuple[int, int] | None  # keep choice, None when there is nothing to choose
-
-
-def _outcome(g: Grouping, gi: int, keep: tuple[int, int] | None) -> Outcome:
-    groups = g.groups
-    if keep is None:
-        kept = counts_of(g.dice())
-    else:
-        i, j = keep
-        kept = counts_of(groups[i] + groups[j] + g.loose)
-    n = sum(len(x) for x in groups) + len(g.loose)
-    return Outcome(kept, n - sum(kept), not groups, gi, keep)
 
 
 OUTCOME_TABLE: dict[Counts, tuple[Outcome, ...]] = {}
@@ -304,11 +293,18 @@ class Pos:
     def of(cls, st: State) -> Pos:
         done = (st.round - 1) * st.n + st.moved if st.round >= 1 else 0  # turns made, from round and moved
         v = st.variants
-        pos = cls([counts_of(h.dice()) for h in st.hands], st.bank, done, st.rounds * st.n, need=v.threes_dice,
+        pos = cls([h.counts() for h in st.hands], st.bank, done, st.rounds * st.n, need=v.threes_dice,
                   reverse_at=(st.rounds - 1) * st.n if v.reverse_last_round and st.rounds > 1 else -1)
         if (v.first_bonus or v.compensation) and st.first is not None:
-            pos.bonus = tuple(float(v.first_bonus * (st.n - 1 - (s - st.first) % st.n)) + v.bonus((s - st.first) % st.n)
+            key = (v.first_bonus, v.compensation, st.first, st.n)
+            bonus = _BONUSES.get(key)
+            if bonus is None:
+                bonus = tuple(float(v.first_bonus * (st.n - 1 - (s - st.first) % st.n)) + v.bonus((s - st.first) % st.n)
                               for s in range(st.n))
+                if len(_BONUSES) >= 1000:
+                    _BONUSES.clear()
+                _BONUSES[key] = bonus
+            pos.bonus = bonus
         if v.last_turn_score and st.scored:
             pos.fixed = {s: float(abs(x)) + (pos.bonus[s] if pos.bonus else 0.0)
                          for s, x in enumerate(st.scored) if x is not None}
@@ -327,6 +323,11 @@ class Pos:
     def after(self, m: int, done: int) -> int:
         """The seat that moves after ``m``, ``done`` turns made once ``m``'s turn is over."""
         return next_mover(m, done, len(self.hands), self.reverse_at)
+
+
+_BONUSES: dict[tuple[int, tuple[float, ...], int, int], tuple[float, ...]] = {}
+"""The points each seat adds at the round limit, per house rules' bonus and compensation, first seat
+and number of seats (:meth:`Pos.of`)."""
 
 
 def next_mover(m: int, done: int, n: int, reverse_at: int = -1) -> int:
@@ -402,11 +403,10 @@ _VICTIM_ROWS: dict[tuple[Counts, int], list[Any]] = {}
 
 def clear_memos() -> None:
     """Empty the per-hand memos (they never change a result; for tests and measurements)."""
-    for d in (_PARTS, _CANDIDATES, _PLANS, _ENTRIES, _VICTIM, _CHANGES, _MOVER_ROWS, _VICTIM_ROWS):
+    for d in (_PARTS, _CANDIDATES, _PLANS, _ENTRIES, _VICTIM, _CHANGES, _MOVER_ROWS, _VICTIM_ROWS, _LOOSE_COUNTS, _CHANGE_ROWS):
         d.clear()
     _SIGNATURES.clear()
     _WIN_CHANCES.clear()
-    _SWINGS.clear()
 
 
 def _parts(c: Counts, need: int) -> Parts:
@@ -569,31 +569,53 @@ def _expectation(plan: MoverPlan, u: float) -> tuple[float, float, float]:
     k, wins, entries = plan
     acc = 0.0
     for entry in entries:
-        a, b, near, pair = entry[0]
-        e = a + u * b
-        if near:
-            e += W_NEAR
-        if len(entry) > 1:  # the owner's best balancing at this game share (the first on a tie)
-            for a2, b2, near2, pair2 in entry[1:]:
-                e2 = a2 + u * b2
-                if near2:
-                    e2 += W_NEAR
-                if e2 > e:
-                    e, pair = e2, pair2
-        if pair is None:
-            acc += e
-            continue
-        (a1, b1, n1), (a2, b2, n2), (a3, b3, n3) = pair
-        s1 = a1 + u * b1
-        if n1:
-            s1 += W_NEAR
-        s2 = a2 + u * b2
-        if n2:
-            s2 += W_NEAR
-        s3 = a3 + u * b3
-        if n3:
-            s3 += W_NEAR
-        acc += (s1 + s2 + s3) / 3
+        acc += _entry_score(entry, u)
+    return wins / k, acc / k, (k - wins) / k
+
+
+def _entry_score(entry: PlanEntry, u: float) -> float:
+    """The owner's score after one draw of :func:`_expectation` (:func:`_draw_entry`) at ``u = 1 - t``:
+    its best balancing (the first on a tie), the no-groups pair taken on average."""
+    a, b, near, pair = entry[0]
+    e = a + u * b
+    if near:
+        e += W_NEAR
+    if len(entry) > 1:  # the owner's best balancing at this game share (the first on a tie)
+        for a2, b2, near2, pair2 in entry[1:]:
+            e2 = a2 + u * b2
+            if near2:
+                e2 += W_NEAR
+            if e2 > e:
+                e, pair = e2, pair2
+    if pair is None:
+        return e
+    (a1, b1, n1), (a2, b2, n2), (a3, b3, n3) = pair
+    s1 = a1 + u * b1
+    if n1:
+        s1 += W_NEAR
+    s2 = a2 + u * b2
+    if n2:
+        s2 += W_NEAR
+    s3 = a3 + u * b3
+    if n3:
+        s3 += W_NEAR
+    return (s1 + s2 + s3) / 3
+
+
+def _shared_expectation(mine: Counts, bank: int, t: float, need: int,
+                        shared: dict[int, tuple[PlanEntry, float]]) -> tuple[float, float, float]:
+    """:func:`_mover_expectation` within one scan of flips (``bank`` capped at 3): a hand after the
+    flip and the draw that several own changes reach (the die turned to ``nv`` and the draw ``f``,
+    or to ``f`` and the draw ``nv``) is scored once (``shared``: its entry and score, by the entry's
+    id; the entry is held, so no other takes its id).  The same sums in the same order."""
+    k, wins, entries = _mover_plan(mine, bank, need)
+    u = 1.0 - t
+    acc = 0.0
+    for entry in entries:
+        got = shared.get(id(entry))
+        if got is None:
+            got = shared[id(entry)] = (entry, _entry_score(entry, u))
+        acc += got[1]
     return wins / k, acc / k, (k - wins) / k
 
 
@@ -633,6 +655,36 @@ def _flip_score(me: tuple[float, float] | None, x: float | None) -> float:
     return me[0] + me[1] * x
 
 
+class FlipSetting(NamedTuple):
+    """What scoring the flips of the mover ``m`` needs, worked out once (:func:`_flip_setting`)."""
+
+    t: float  # the game share once the turn is over
+    u: float  # 1 - t
+    hands: list[Counts]
+    fixed: dict[int, float]  # house rules: the seats whose score is already fixed
+    bonus: tuple[float, ...]  # house rules: the compensation
+    ruled: bool  # either of them in force
+    need: int  # the dice all threes needs
+    scores: list[float]  # every seat's score now, at game share t
+    lift: float  # the mover's compensation
+    bank: int  # capped at 3: a die for the draw and two for the pair
+    hm: Counts  # the mover's hand
+
+
+def _flip_setting(pos: Pos, m: int) -> FlipSetting:
+    """The setting of the greedy score of the mover ``m``'s flips (:func:`_flip_parts`, :func:`_scan_flips`)."""
+    total = pos.total
+    t = (pos.turns + 1) / total if total else 1.0
+    hands = pos.hands
+    fixed = pos.fixed
+    bonus = pos.bonus
+    ruled = bool(fixed or bonus)
+    need = pos.need
+    scores = [pos.score(s, h, t) for s, h in enumerate(hands)] if ruled else [hand_score(h, t, need) for h in hands]
+    return FlipSetting(t, 1.0 - t, hands, fixed, bonus, ruled, need, scores, bonus[m] if bonus else 0.0,
+                       pos.bank if pos.bank < 3 else 3, hands[m])
+
+
 def _flip_parts(
     pos: Pos, m: int
 ) -> tuple[Callable[[int, int], tuple[float, float] | None], Callable[[int, int, int], float | None]]:
@@ -644,18 +696,7 @@ def _flip_parts(
     else ``lift - worst``, ``worst`` the best score among the seats other than the mover once
     the victim has balanced.  The score is ``p_win * WIN + acc + p_rest * (lift - worst)``.
     """
-    total = pos.total
-    t = (pos.turns + 1) / total if total else 1.0
-    u = 1.0 - t
-    hands = pos.hands
-    fixed = pos.fixed
-    bonus = pos.bonus
-    ruled = bool(fixed or bonus)
-    need = pos.need
-    scores = [pos.score(s, h, t) for s, h in enumerate(hands)] if ruled else [hand_score(h, t, need) for h in hands]
-    lift = bonus[m] if bonus else 0.0
-    bank = pos.bank if pos.bank < 3 else 3
-    hm = hands[m]
+    t, u, hands, fixed, bonus, ruled, need, scores, lift, bank, hm = _flip_setting(pos, m)
     # the best score among the seats other than the mover and the victim, per victim
     rest = [_best_others(scores, (m, s)) for s in range(len(hands))]
 
@@ -702,21 +743,11 @@ def _scan_flips(pos: Pos, m: int, barred: int | None, every: bool) -> tuple[list
 
     ``every`` false: only the best flip (the first of equal scores) and its score, or nothing
     when there is no flip.  The parts of the score are worked out once per own change and once
-    per victim's change, in small arrays indexed by face numbers, kept per hand.
+    per victim's change, in small arrays indexed by face numbers, kept per hand; the flips
+    between the faces the two hands hold come from :func:`_flip_grid`.
     """
-    total = pos.total
-    t = (pos.turns + 1) / total if total else 1.0
-    u = 1.0 - t
-    hands = pos.hands
-    fixed = pos.fixed
-    bonus = pos.bonus
-    ruled = bool(fixed or bonus)
-    need = pos.need
-    scores = [pos.score(s, h, t) for s, h in enumerate(hands)] if ruled else [hand_score(h, t, need) for h in hands]
-    lift = bonus[m] if bonus else 0.0
-    bank = pos.bank if pos.bank < 3 else 3
-    hm = hands[m]
-    own = [i for i in range(6) if hm[i]]
+    t, u, hands, fixed, bonus, ruled, need, scores, lift, bank, hm = _flip_setting(pos, m)
+    own_mask = _face_mask(hm)
     key = (hm, bank, t, need)
     mover = _MOVER_ROWS.get(key)
     if mover is None:
@@ -728,9 +759,26 @@ def _scan_flips(pos: Pos, m: int, barred: int | None, every: bool) -> tuple[list
     scores_out: list[float] = []
     best: FlipKind | None = None
     best_sc = -math.inf
+    shared: dict[int, tuple[PlanEntry, float]] = {}
     for s, h in enumerate(hands):
         if s in (m, barred):
             continue
+        owns, changes, pairs, faces = _flip_grid(own_mask, _face_mask(h))
+        if not pairs:
+            continue
+        special = False  # an all threes among the parts: scored case by case
+        for a in owns:  # the mover's part of each own change (None: the change makes all threes)
+            me = mover[a]
+            if me is unset:
+                mine = _add(_sub(hm, UNIT[FACES[a // 6]]), UNIT[FACES[a % 6]])
+                if _threes(mine, need):
+                    me = None
+                else:
+                    p_win, acc, p_rest = _shared_expectation(mine, bank, t, need, shared)
+                    me = (p_win * WIN + acc, p_rest)
+                mover[a] = me
+            if me is None:
+                special = True
         rest = _best_others(scores, (m, s))
         f = fixed.get(s) if fixed else None
         add = bonus[s] if bonus else 0.0
@@ -741,57 +789,80 @@ def _scan_flips(pos: Pos, m: int, barred: int | None, every: bool) -> tuple[list
                 _VICTIM_ROWS.clear()
             vrow = _VICTIM_ROWS[vkey] = [_UNSET] * 36
         xs: list[Any] = [unset] * 36  # lift - worst, per victim's change (None: the victim's all threes)
-        theirs = [j for j in range(6) if h[j]]
-        for i in own:
-            v = FACES[i]
-            row = _FLIP_INDEX[i]
-            base = i * 6
-            for j in theirs:
-                w = FACES[j]
-                vbase = j * 6
-                for nv, nw, ni, nj in row[j]:
-                    me = mover[base + ni]
-                    if me is unset:
-                        mine = _add(_sub(hm, UNIT[v]), UNIT[nv])
-                        if _threes(mine, need):
-                            me = None
-                        else:
-                            p_win, acc, p_rest = _mover_expectation(mine, bank, t, need)
-                            me = (p_win * WIN + acc, p_rest)
-                        mover[base + ni] = me
-                    x = xs[vbase + nj]
-                    if x is unset:
-                        parts = vrow[vbase + nj]
-                        if parts is unset:
-                            parts = vrow[vbase + nj] = _victim_parts(_add(_sub(h, UNIT[w]), UNIT[nw]), need)
-                        if parts is None:
-                            x = None
-                        else:
-                            if f is not None:
-                                y = f
-                            else:
-                                a, b, near = parts
-                                y = a + u * b
-                                if near:
-                                    y += W_NEAR
-                                if ruled:
-                                    y = y + add
-                            x = lift - (y if y > rest else rest)
-                        xs[vbase + nj] = x
-                    if me is None:
-                        sc = WIN / 2 if x is None else WIN
-                    elif x is None:
-                        sc = -WIN
-                    else:
-                        sc = me[0] + me[1] * x
-                    if every:
-                        kinds.append((s, v, nv, w, nw))
-                        scores_out.append(sc)
-                    elif sc > best_sc:
-                        best, best_sc = (s, v, nv, w, nw), sc
+        for c in changes:
+            parts = vrow[c]
+            if parts is unset:
+                parts = vrow[c] = _victim_parts(_add(_sub(h, UNIT[FACES[c // 6]]), UNIT[FACES[c % 6]]), need)
+            if parts is None:
+                xs[c] = None
+                special = True
+                continue
+            if f is not None:
+                y = f
+            else:
+                a_, b_, near = parts
+                y = a_ + u * b_
+                if near:
+                    y += W_NEAR
+                if ruled:
+                    y = y + add
+            xs[c] = lift - (y if y > rest else rest)
+        if special:
+            scs = [_flip_score(mover[a], xs[c]) for a, c in pairs]
+        else:
+            scs = [mover[a][0] + mover[a][1] * xs[c] for a, c in pairs]
+        if every:
+            kinds.extend((s, v, nv, w, nw) for v, nv, w, nw in faces)
+            scores_out.extend(scs)
+        else:
+            top = max(scs)
+            if top > best_sc:  # the first of equal scores: the first victim, then the first flip
+                v, nv, w, nw = faces[scs.index(top)]
+                best, best_sc = (s, v, nv, w, nw), top
     if not every and best is not None:
         return [best], [best_sc]
     return kinds, scores_out
+
+
+def _face_mask(c: Counts) -> int:
+    """The faces a hand holds, a bit per face number."""
+    return (bool(c[0]) | bool(c[1]) << 1 | bool(c[2]) << 2 | bool(c[3]) << 3 | bool(c[4]) << 4
+            | bool(c[5]) << 5)
+
+
+FlipGrid = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, int], ...], tuple[tuple[int, int, int, int], ...]]
+_GRIDS: dict[tuple[int, int], FlipGrid] = {}
+
+
+def _flip_grid(own: int, theirs: int) -> FlipGrid:
+    """The flips between a hand holding the faces ``own`` and one holding ``theirs`` (a bit per face
+    number; at most 64 x 64 such pairs, each worked out once): the own changes they make, the
+    other hand's changes (each as ``6 * face number + new face number``), and every flip in the
+    order of :func:`flip_kinds`, as its own and other change and as ``(v, nv, w, nw)``."""
+    got = _GRIDS.get((own, theirs))
+    if got is None:
+        pairs: tuple[tuple[int, int], ...] = ()
+        faces: tuple[tuple[int, int, int, int], ...] = ()
+        for i in _BITS[own]:
+            for j in _BITS[theirs]:
+                p, f = _FACE_FLIPS[i][j]
+                pairs += p
+                faces += f
+        got = _GRIDS[own, theirs] = (tuple(dict.fromkeys(a for a, _c in pairs)),
+                                     tuple(dict.fromkeys(c for _a, c in pairs)), pairs, faces)
+    return got
+
+
+_BITS: tuple[tuple[int, ...], ...] = tuple(tuple(i for i in range(6) if mask >> i & 1) for mask in range(64))
+"""The face numbers of each set of faces (a bit per face number)."""
+_FACE_FLIPS: tuple[tuple[tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int, int, int], ...]], ...], ...] = tuple(
+    tuple((tuple((6 * i + ni, 6 * j + nj) for _nv, _nw, ni, nj in _FLIP_INDEX[i][j]),
+           tuple((FACES[i], nv, FACES[j], nw) for nv, nw, _ni, _nj in _FLIP_INDEX[i][j]))
+          for j in range(6))
+    for i in range(6)
+)
+"""The flips of an own die of face number ``i`` against a die of face number ``j``, for
+:func:`_flip_grid`: as own and other change, and as ``(v, nv, w, nw)``."""
 
 
 def greedy_flip_value(pos: Pos, m: int, k: FlipKind) -> float:
@@ -854,9 +925,17 @@ def _top_options(st: State, limit: int | None) -> list[Option]:
     if p.kind == "flip":
         kinds, scores, order = _ranked_flips(st, pos, seat)
         return [Option(_flip_action(st, seat, kinds[i]), scores[i], kind=kinds[i]) for i in order[:limit]]
-    opts = _balance_options(st, pos, seat)
-    order = sorted(range(len(opts)), key=lambda i: -opts[i].score)
-    return [opts[i] for i in order[:limit]]
+    choices = _balance_choices(st, pos, seat)
+    order = sorted(range(len(choices)), key=lambda i: -choices[i][1])
+    out = []
+    for i in order[:limit]:
+        choice, score, kept = choices[i]
+        if isinstance(choice, Grouping):
+            action = _group_action(choice)
+        else:
+            action = {"type": "keep", "keep": [choice[0], choice[1]]}
+        out.append(Option(action, score, kept=kept))
+    return out
 
 
 def greedy_action(st: State) -> Action:
@@ -870,8 +949,10 @@ def greedy_action(st: State) -> Action:
     return _top_options(st, 1)[0].action
 
 
-def _balance_options(st: State, pos: Pos, seat: int) -> list[Option]:
-    """Grouping or keep choices of ``seat``, scored by the evaluation of the balanced hand.
+def _balance_choices(st: State, pos: Pos, seat: int) -> list[tuple[Grouping | tuple[int, int], float, Counts]]:
+    """Grouping or keep choices of ``seat`` (a grouping, or the indices of the two groups kept),
+    each with its score, the evaluation of the balanced hand, and the dice it keeps (after a
+    grouping: with its best keep).  Only the choices played are made into actions.
 
     The rest of the turn (the victim's balancing when ``seat`` is the mover)
     uses the defaults; the no-groups pair is taken on average.
@@ -879,39 +960,64 @@ def _balance_options(st: State, pos: Pos, seat: int) -> list[Option]:
     p = st.pending
     assert p is not None
     t = (pos.turns + 1) / pos.total if pos.total else 1.0
-    hands = list(pos.hands)
-    out: list[Option] = []
+    need = pos.need
+    hands = pos.hands
+    # :func:`evaluate` of a balanced hand: its score minus the others' best, which balancing does not change
+    others = max(hand_score(h, t, need) for s, h in enumerate(hands) if s != seat)
+    bank = pos.bank
+    out: list[tuple[Grouping | tuple[int, int], float, Counts]] = []
     if p.kind == "group":
         dice = st.hands[seat].dice()
+        whole = hands[seat]
         for g in groupings(dice):
-            kopts: list[tuple[int, int] | None] = list(keep_options(g)) or [None]
-            best_e, best_kept = -math.inf, hands[seat]
-            for kk in kopts:
-                o = _outcome(g, 0, kk)
-                e = _score_kept(hands, pos.bank, seat, o, t, pos.need)
+            opts = keep_options(g)
+            if not opts:  # nothing to choose: the hand keeps every die
+                out.append((g, _kept_score(whole, bank, not g.groups, t, need, others), whole))
+                continue
+            best_e, best_kept = -math.inf, whole
+            for kk in opts:
+                kept = _kept_of(g, kk)
+                e = _kept_score(kept, bank + sum(whole) - sum(kept), not g.groups, t, need, others)
                 if e > best_e:
-                    best_e, best_kept = e, o.kept
-            out.append(Option(_group_action(g), best_e, kept=best_kept))
+                    best_e, best_kept = e, kept
+            out.append((g, best_e, best_kept))
     else:
         g = _hand_groups(st, seat)
+        whole = hands[seat]
         for kk in keep_options(g):
-            o = _outcome(g, 0, kk)
-            out.append(Option({"type": "keep", "keep": [kk[0], kk[1]]}, _score_kept(hands, pos.bank, seat, o, t, pos.need), kept=o.kept))
+            kept = _kept_of(g, kk)
+            out.append((kk, _kept_score(kept, bank + sum(whole) - sum(kept), not g.groups, t, need, others), kept))
     return out
 
 
-def _score_kept(hands: list[Counts], bank: int, seat: int, o: Outcome, t: float, need: int = 6) -> float:
-    h = list(hands)
-    h[seat] = o.kept
-    bank += o.returned
-    if o.needs_pair and bank >= 2:
+def _kept_of(g: Grouping, keep: tuple[int, int]) -> Counts:
+    """The dice a hand grouped as ``g`` keeps when it keeps the groups ``keep``."""
+    groups = g.groups
+    return _add(_add(_group_counts_of(groups[keep[0]]), _group_counts_of(groups[keep[1]])), _loose_counts(g.loose))
+
+
+_LOOSE_COUNTS: dict[tuple[int, ...], Counts] = {}
+
+
+def _loose_counts(loose: tuple[int, ...]) -> Counts:
+    """The count vector of a grouping's loose dice (few distinct: remembered, bounded)."""
+    got = _LOOSE_COUNTS.get(loose)
+    if got is None:
+        if len(_LOOSE_COUNTS) >= _MEMO_CAP:
+            _LOOSE_COUNTS.clear()
+        got = _LOOSE_COUNTS[loose] = counts_of(loose)
+    return got
+
+
+def _kept_score(kept: Counts, bank: int, needs_pair: bool, t: float, need: int, others: float) -> float:
+    """:func:`evaluate` for the balancing seat once its hand keeps ``kept`` (``bank`` dice in the
+    bank then), ``others`` the best score of the other seats; the no-groups pair taken on average."""
+    if needs_pair and bank >= 2:
         tot = 0.0
         for mag in (1, 2, 3):
-            h2 = list(h)
-            h2[seat] = _add(o.kept, _add(UNIT[mag], UNIT[-mag]))
-            tot += evaluate(h2, seat, t, need)
+            tot += hand_score(_add(kept, _add(UNIT[mag], UNIT[-mag])), t, need) - others
         return tot / 3
-    return evaluate(h, seat, t, need)
+    return hand_score(kept, t, need) - others
 
 
 # ---------------------------------------------------------------- the strong search
@@ -927,47 +1033,67 @@ def _reply_flip(hands: tuple[Counts, ...], r: int, t: float, need: int = 6) -> F
     ``d`` against the victim's die that leaves the best opponent weakest.
     """
     scores = [hand_score(h, t, need) for h in hands]
-    best_own = _own_changes(hands[r], t, need)
+    best_own, own_scores, top_sc = _own_changes(hands[r], t, need)
+    # the best score among the seats other than the mover (``top``, seat ``top_s``) and among the
+    # seats other than the mover and ``top_s`` (``second``): the best of the seats other than the
+    # mover and a victim ``s`` is ``second`` when ``s`` is ``top_s``, else ``top``
+    top = second = -math.inf
+    top_s = -1
+    for i, y in enumerate(scores):
+        if i == r:
+            continue
+        if y > top:
+            top, second, top_s = y, top, i
+        elif y > second:
+            second = y
     # The best value: for each victim and change d, the victim's die that leaves the best
     # opponent weakest is the one with the least score after the change (the value is
     # ``sc - max(rest, vs)``, which only grows as ``vs`` shrinks).
+    # A victim whose best value cannot pass the best so far (at most ``top_sc - rest``) is passed over.
     best_s = -1
     best_e = -math.inf
+    best_es: list[float] = []
+    inf = math.inf
     for s, h in enumerate(hands):
         if s == r:
             continue
-        rest = -math.inf  # the best score among the seats other than the mover and the victim
-        for i, y in enumerate(scores):
-            if y > rest and i != r and i != s:
-                rest = y
+        rest = second if s == top_s else top
+        if top_sc - rest <= best_e:
+            continue
         least = _victim_least(h, t, need)
-        for d, sc, _v, _nv in best_own:
-            vs = least.get(d)
-            if vs is None:
-                continue
-            e = sc - (rest if rest > vs else vs)
+        # the value of each own change against this victim (-inf: the victim cannot make the change)
+        es = [sc - (rest if rest > vs else vs) if (vs := least[i]) != inf else -inf for i, sc in own_scores]
+        if es:
+            e = max(es)
             if e > best_e:
-                best_s, best_e = s, e
+                best_s, best_e, best_es = s, e, es
     if best_s < 0:
         return None
-    # The flip played: the first reaching the best value, in the order victim, victim's die, change.
-    rest = _best_others(scores, (r, best_s))
-    for w, changes in _victim_changes(hands[best_s], t, need):
-        for d, sc, v, nv in best_own:
-            x = changes.get(d)
-            if x is None:  # no such face, or the flip makes the victim's all threes
+    # The flip played: the first reaching the best value, in the order victim, victim's die, change;
+    # only a change whose best value (against the victim's least score) reaches the best can.
+    rest = second if best_s == top_s else top
+    reach = [best_own[i] for i, e in enumerate(best_es) if e == best_e]
+    u = 1.0 - t
+    for w, row in _change_rows(hands[best_s], need):
+        for d, sc, v, nv in reach:
+            x = row[d + 6]
+            if x is None:  # no such change, or it makes the victim's all threes
                 continue
-            nw, vs = x
+            nw, (a, b, near) = x
+            vs = a + u * b  # the victim's score after the change and its default balancing
+            if near:
+                vs += W_NEAR
             if sc - (rest if rest > vs else vs) == best_e:
                 return (best_s, v, nv, w, nw)
     raise AssertionError("the best reply is among the flips")  # pragma: no cover
-
-
 @lru_cache(maxsize=100_000)
-def _own_changes(own: Counts, t: float, need: int) -> tuple[tuple[int, float, int, int], ...]:
+def _own_changes(
+    own: Counts, t: float, need: int
+) -> tuple[tuple[tuple[int, float, int, int], ...], tuple[tuple[int, float], ...], float]:
     """For each change ``d`` a flip can make to a die of the hand ``own`` (in the order first met):
     ``(d, score, v, nv)``, the own die ``v`` turned to ``nv`` that scores best after default
-    balancing (the first on a tie; ``inf`` when it makes all threes)."""
+    balancing (the first on a tie; ``inf`` when it makes all threes); the same changes as
+    ``(d + 6, score)`` (the index of :func:`_victim_least`); and the largest of those scores."""
     u = 1.0 - t
     best_own: dict[int, tuple[float, int, int]] = {}  # d -> (score, v, nv)
     for v, changes in _change_parts(own, need):
@@ -982,7 +1108,9 @@ def _own_changes(own: Counts, t: float, need: int) -> tuple[tuple[int, float, in
                     sc += W_NEAR
             if d not in best_own or sc > best_own[d][0]:
                 best_own[d] = (sc, v, nv)
-    return tuple((d, sc, v, nv) for d, (sc, v, nv) in best_own.items())
+    return (tuple((d, sc, v, nv) for d, (sc, v, nv) in best_own.items()),
+            tuple((d + 6, sc) for d, (sc, _v, _nv) in best_own.items()),
+            max((sc for sc, _v, _nv in best_own.values()), default=-math.inf))
 
 
 def _change_parts(h: Counts, need: int) -> tuple[tuple[int, tuple[tuple[int, int, Parts | None], ...]], ...]:
@@ -1006,35 +1134,46 @@ def _change_parts(h: Counts, need: int) -> tuple[tuple[int, tuple[tuple[int, int
 
 
 @lru_cache(maxsize=100_000)
-def _victim_least(h: Counts, t: float, need: int) -> dict[int, float]:
-    """For each change ``d`` a flip can make to a die of the hand ``h``: the least score the hand
-    can have after it and its default balancing (:func:`_victim_changes`)."""
-    least: dict[int, float] = {}
-    for _w, changes in _victim_changes(h, t, need):
-        for d, (_nw, vs) in changes.items():
-            x = least.get(d)
-            if x is None or vs < x:
-                least[d] = vs
-    return least
-
-
-@lru_cache(maxsize=100_000)
-def _victim_changes(h: Counts, t: float, need: int) -> tuple[tuple[int, dict[int, tuple[int, float]]], ...]:
-    """For each face ``w`` the hand ``h`` holds: the change ``d`` a flip can make to it -> (new face,
-    the hand's score after default balancing); a change that makes all threes is left out."""
+def _victim_least(h: Counts, t: float, need: int) -> list[float]:
+    """For each change ``d`` a flip can make to a die of the hand ``h``, at ``d + 6``: the least
+    score the hand can have after it and its default balancing (a change that makes all threes
+    left out); ``inf`` for a change it cannot make."""
     u = 1.0 - t
-    out = []
-    for w, rows in _change_parts(h, need):
-        changes: dict[int, tuple[int, float]] = {}
-        for d, nw, parts in rows:
+    least = [math.inf] * 13
+    for _w, rows in _change_parts(h, need):
+        for d, _nw, parts in rows:
             if parts is not None:
                 a, b, near = parts
                 vs = a + u * b
                 if near:
                     vs += W_NEAR
-                changes[d] = (nw, vs)
-        out.append((w, changes))
-    return tuple(out)
+                if vs < least[d + 6]:
+                    least[d + 6] = vs
+    return least
+
+
+ChangeRow = list["tuple[int, Parts] | None"]
+_CHANGE_ROWS: dict[tuple[Counts, int], tuple[tuple[int, ChangeRow], ...]] = {}
+
+
+def _change_rows(h: Counts, need: int) -> tuple[tuple[int, ChangeRow], ...]:
+    """:func:`_change_parts` by change: for each face ``w`` the hand holds, at ``d + 6`` for each
+    change ``d`` of that die, ``(nw, parts)`` (``None``: no such change, or it makes all threes)."""
+    key = (h, need)
+    got = _CHANGE_ROWS.get(key)
+    if got is None:
+        out = []
+        for w, rows in _change_parts(h, need):
+            row: ChangeRow = [None] * 13
+            for d, nw, parts in rows:
+                if parts is not None:
+                    row[d + 6] = (nw, parts)
+            out.append((w, row))
+        got = tuple(out)
+        if len(_CHANGE_ROWS) >= _MEMO_CAP:
+            _CHANGE_ROWS.clear()
+        _CHANGE_ROWS[key] = got
+    return got
 
 
 def _reply_value(
@@ -1060,24 +1199,35 @@ def _reply_value(
         if won is not None:
             return won
     draws: Sequence[int | None] = FACES if bank >= 1 else (None,)
+    nxt = next_mover(r, turns, 2, reverse_at)
+    if victim is not None:  # the victim's balancing does not depend on the draw
+        ov = default_outcome(h[victim])
+        h[victim] = ov.kept
+        bank += ov.returned
+    # before the game's last turn the leaf is the chance of winning (:func:`leaf_value`)
+    chance = turns < total_turns and turns + 1 != total_turns
+    left = total_turns - turns
     total = 0.0
+    mine = h[r]
     for f in draws:
-        h2 = list(h)
         b = bank
+        c = mine
         if f is not None:
-            h2[r] = _add(h2[r], UNIT[f])
+            c = _add(c, UNIT[f])
             b -= 1
-            if _threes(h2[r], need):
+            if _threes(c, need):
                 total += WIN if r == me else -WIN
                 continue
-        o = default_outcome(h2[r])
-        h2[r] = o.kept
+        o = default_outcome(c)
+        h[r] = o.kept
         b += o.returned
-        if victim is not None:
-            ov = default_outcome(h2[victim])
-            h2[victim] = ov.kept
-            b += ov.returned
-        total += leaf_value(h2, me, next_mover(r, turns, len(h2), reverse_at), turns, total_turns, t, b, need)
+        if chance:
+            p = mover_win_chance(h[nxt], h[1 - nxt], left)
+            if nxt != me:
+                p = 1.0 - p
+            total += WIN * (2.0 * p - 1.0)
+        else:
+            total += leaf_value(h, me, nxt, turns, total_turns, t, b, need)
     return total / len(draws)
 
 
@@ -1100,14 +1250,17 @@ def playout(
         t = (done + 1) / total
         k = _reply_flip(tuple(h), r, t, need)
         if k is not None:
-            h = _flipped(h, r, k)
-            won = _threes_score(h, (r, k[0]), me, need)
-            if won is not None:
+            s, v, nv, w, nw = k
+            h[r] = _add(_sub(h[r], UNIT[v]), UNIT[nv])
+            h[s] = _add(_sub(h[s], UNIT[w]), UNIT[nw])
+            if _threes(h[r], need) or _threes(h[s], need):
+                won = _threes_score(h, (r, s), me, need)
+                assert won is not None
                 return won
-            h[k[0]] = default_outcome(h[k[0]]).kept
+            h[s] = default_outcome(h[s]).kept
         h[r] = own_best(h[r], t, need).kept
         done += 1
-        r = next_mover(r, done, n, reverse_at)
+        r = (r + 1) % n if reverse_at < 0 or done < reverse_at else next_mover(r, done, n, reverse_at)
     if done >= total:
         return final_score(h, me)
     return evaluate(h, me, done / total, need)
@@ -1179,10 +1332,7 @@ def flip_swing(mover: Counts, other: Counts) -> int:
 
 
 def _swing(km: tuple[int, int], ko: tuple[int, int]) -> int:
-    """:func:`flip_swing` from the two hands' signatures (:func:`_signature`), remembered."""
-    got = _SWINGS.get((km, ko))
-    if got is not None:
-        return got
+    """:func:`flip_swing` from the two hands' signatures (:func:`_signature`)."""
     vm, mm = km
     vo, mo = ko
     ds = _SHARED_CHANGES.get((mm, mo))
@@ -1191,18 +1341,13 @@ def _swing(km: tuple[int, int], ko: tuple[int, int]) -> int:
             _changes(tuple(bool(mm >> i & 1) for i in range(6)), False)
             & _changes(tuple(bool(mo >> i & 1) for i in range(6)), True)))
     if not ds:
-        got = 0
-    else:
-        best = abs(vm + ds[0]) - abs(vo - ds[0])
-        for d in ds[1:]:
-            x = abs(vm + d) - abs(vo - d)
-            if x > best:
-                best = x
-        got = best - abs(vm) + abs(vo)
-    if len(_SWINGS) >= _MEMO_CAP:
-        _SWINGS.clear()
-    _SWINGS[km, ko] = got
-    return got
+        return 0
+    # |vm + d| - |vo - d| only grows with d (when -vm < vo), only shrinks (when -vm > vo) or
+    # stays (when equal): its largest over the changes is at the smallest or the largest
+    lo, hi = ds[0], ds[-1]
+    a = abs(vm + lo) - abs(vo - lo)
+    b = abs(vm + hi) - abs(vo - hi)
+    return (a if a > b else b) - abs(vm) + abs(vo)
 
 
 _SHARED_CHANGES: dict[tuple[int, int], tuple[int, ...]] = {}
@@ -1223,7 +1368,7 @@ def mover_win_chance(mover: Counts, other: Counts, left: int) -> float:
     p = _WIN_CHANCES.get(key)
     if p is None:
         b0, bm, bms, bs, bw = LEAF_2P[left - 1]
-        vm, vo = _value(mover), _value(other)
+        vm, vo = km[0], ko[0]
         margin = abs(vm) - abs(vo)
         same = 1.0 if vm * vo > 0 else 0.0
         z = b0 + bm * margin + (bms * margin + bs) * same + bw * _swing(km, ko)
@@ -1236,14 +1381,13 @@ def mover_win_chance(mover: Counts, other: Counts, left: int) -> float:
 
 _SIGNATURES: dict[Counts, tuple[int, int]] = {}
 _WIN_CHANCES: dict[tuple[tuple[int, int], tuple[int, int], int], float] = {}
-_SWINGS: dict[tuple[tuple[int, int], tuple[int, int]], int] = {}
 """:func:`mover_win_chance` depends on the hands only through their values and the faces they hold
 (:func:`flip_swing`): it is remembered per such signature and the turns left."""
 
 
 def _signature(c: Counts) -> tuple[int, int]:
     """A hand's value and the faces it holds (a bit per face)."""
-    sig = (_value(c), sum(1 << i for i in range(6) if c[i]))
+    sig = (_value(c), _face_mask(c))
     if len(_SIGNATURES) >= _MEMO_CAP:
         _SIGNATURES.clear()
     _SIGNATURES[c] = sig
@@ -1357,6 +1501,7 @@ def strong_flip_value(pos: Pos, m: int, k: FlipKind) -> float:
     draws: Sequence[int | None] = FACES if pos.bank >= 1 else (None,)
     total = 0.0
     nxt = pos.after(m, pos.turns + 1)
+    ov = default_outcome(hands[victim])  # the victim's balancing: the same for every draw and pair
     for f in draws:
         h = list(hands)
         bank = pos.bank
@@ -1377,7 +1522,6 @@ def strong_flip_value(pos: Pos, m: int, k: FlipKind) -> float:
             if mag is not None:
                 h2[m] = _add(o.kept, _add(UNIT[mag], UNIT[-mag]))
                 b -= 2
-            ov = default_outcome(h2[victim])
             h2[victim] = ov.kept
             b += ov.returned
             if last:

@@ -37,7 +37,7 @@ from .balance import (
     keep_options,
     legal_flips,
 )
-from .dice import FACE_SET, FACES, fmt_dice
+from .dice import FACE_SET, FACES, Counts, counts_of, fmt_dice
 from .variants import AS_WRITTEN, Variants, valid_compensation
 
 START_DICE = 6
@@ -65,6 +65,14 @@ class Hand:
         if flat is None:
             flat = d["_flat"] = sum(self.groups, ()) + self.loose
         return flat
+
+    def counts(self) -> Counts:
+        """How many dice of each face (:func:`~sixdice.rules.dice.counts_of`), remembered like :meth:`dice`."""
+        d = self.__dict__
+        c = d.get("_counts")
+        if c is None:
+            c = d["_counts"] = counts_of(self.dice())
+        return c
 
     @property
     def value(self) -> int:
