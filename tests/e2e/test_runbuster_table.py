@@ -11,7 +11,7 @@ from runbuster.rules import State, rank_options, suggestion, win_probability
 from tests.e2e import positions
 from tests.e2e import runbuster_helpers as rb
 from tests.e2e.conftest import DESKTOP, PHONE, screenshot
-from tests.e2e.harness import live_eval
+from tests.e2e.harness import live_eval, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -37,9 +37,13 @@ def assert_phone_rules(page) -> None:
         PHONE["width"],
     )
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], wide
-    for button in page.locator("#board button:visible").all():
-        box = button.bounding_box()
-        assert box["height"] >= 44 and box["width"] >= 44, button.evaluate("e => e.outerHTML")
+    # Every shown button measured in one read of the page: a board redrawn between two reads (a frame that
+    # arrives after the page is shown) would leave a button measured one at a time detached, with no box.
+    small = page.evaluate("""() => [...document.querySelectorAll('#board button')]
+        .map((b) => [b, b.getBoundingClientRect()])
+        .filter(([b, r]) => r.width > 0 && r.height > 0 && getComputedStyle(b).visibility !== 'hidden')
+        .filter(([b, r]) => r.width < 44 || r.height < 44).map(([b]) => b.outerHTML)""")
+    assert page.locator("#board button:visible").count() > 0 and small == [], small
 
 
 def first_load_bytes(page) -> dict[str, int]:
@@ -110,6 +114,7 @@ def test_two_phones_play_a_game_to_the_end_by_tapping(server, phone):
     fresh.context.add_cookies(cookies)
     fresh.goto(ana.url)
     expect(fresh.locator(".rb-end")).to_be_visible()
+    wait_ready(fresh)
     fresh.wait_for_load_state("load")
     weight = first_load_bytes(fresh)
     print(f"\nRun Buster seat page, first load: {weight['wire']} bytes on the wire "
