@@ -126,9 +126,13 @@ COMPENSATION: dict[int, tuple[float, ...]] = {
     # on greedy play alone, left strong play at 20.5 / 19.7 / 29.7 / 30.2
     4: (0.5, 2, 0.5, 0),
     5: (2, 2, 0.5, 0.5, 0),
-    6: (2, 1.5, 1.5, 1, 0.5, 0),  # 200 games, a monotone fit (--monotone)
+    # 6 players: fitted on greedy and strong play together (1,000 and 200 recorded games); 2 / 1.5 / 1.5 / 1 / 0.5 / 0,
+    # fitted on greedy play alone, left strong play's last seat at 11.0 (fair 16.7)
+    6: (1, 1, 1, 0, 0.5, 0),
     7: (1.5, 1.5, 0, 0, 0, 0, 0),  # 200 games, a monotone fit
-    # 8 players: none (200 games: every seat within 5 points of fair without one)
+    # 8 players: fitted on greedy and strong play together (200 recorded games each); without one, strong play
+    # left the first seat at 5.2 (fair 12.5)
+    8: (2, 2, 1.5, 0, 0.5, 0, 0, 0),
 }
 """The compensation of the recommended rules by number of players (none where not yet measured)."""
 
