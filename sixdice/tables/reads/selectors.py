@@ -40,12 +40,13 @@ from sixdice.tables.wire.outgoing import (
 
 
 def events_since(game: Game, since: int) -> list[Event] | None:
-    """Events after ``since``; ``None`` when the client is too far behind (send a snapshot)."""
+    """Events after ``since`` up to ``game.seq`` (the row as read: an event committed since comes in its own
+    update); ``None`` when the client is too far behind (send a snapshot)."""
     if since < 0 or since > game.seq:
         return None
     if game.seq - since > settings.SIXDICE_RESYNC_MAX_EVENTS:
         return None
-    return list(game.events.filter(seq__gt=since).order_by("seq"))
+    return list(game.events.filter(seq__gt=since, seq__lte=game.seq).order_by("seq"))
 
 
 def role(seat: int | None, host: bool) -> str:

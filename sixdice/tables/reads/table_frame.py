@@ -55,7 +55,9 @@ def current_game(table: Table) -> Game | None:
 
 
 def recent_events(game: Game, limit: int = 40) -> list[Event]:
-    return list(reversed(game.events.order_by("-seq")[:limit]))
+    """The game's last ``limit`` events up to ``game.seq``: the row as read, not what another process
+    committed since (a frame whose log ran ahead of its seq made a client take one move twice)."""
+    return list(reversed(game.events.filter(seq__lte=game.seq).order_by("-seq")[:limit]))
 
 
 def standings(table: Table, seats: Sequence[Seat] | None = None) -> list[dict[str, Any]]:
