@@ -163,11 +163,35 @@ def preset(name: str, players: int) -> tuple[Variants, int]:
     return table[max(k for k in table if k <= players)]
 
 
+def _v(**kw: Any) -> Variants:
+    return Variants(**kw)
+
+
+_R = {"refill": 3, "threes_dice": 5}
+EARLIER_RECOMMENDED: dict[int, tuple[Variants, ...]] = {
+    # The recommended rules of earlier versions (from the history of this file): a game played under them, or a
+    # file exported then, still reads as played under the recommended rules of its day, not as house rules.
+    2: (_v(reverse_last_round=True), _v(reverse_last_round=True, compensation=(0, 0.5), **_R)),
+    3: (_v(last_turn_score=True, **_R), _v(reverse_last_round=True, compensation=(0, 2.5, 1), **_R)),
+    4: (_v(last_turn_score=True, **_R), _v(reverse_last_round=True, **_R),
+        _v(reverse_last_round=True, compensation=(0, 0.5, 0, 0), **_R),
+        _v(reverse_last_round=True, compensation=(0, 1.5, 0.5, 0), **_R)),
+    5: (_v(last_turn_score=True, **_R), _v(last_turn_score=True, no_flip_back=True, **_R)),
+    6: (_v(last_turn_score=True, **_R), _v(last_turn_score=True, no_flip_back=True, **_R),
+        _v(last_turn_score=True, no_flip_back=True, compensation=(2, 1.5, 1.5, 1, 0.5, 0), **_R)),
+    7: (_v(last_turn_score=True, **_R), _v(last_turn_score=True, no_flip_back=True, **_R)),
+    8: (_v(last_turn_score=True, **_R), _v(last_turn_score=True, no_flip_back=True, **_R)),
+}
+
+
 def preset_of(variants: Variants, bank_per_player: float, players: int) -> str:
-    """The preset that these rules are for ``players`` players (``"custom"`` when none)."""
+    """The preset that these rules are for ``players`` players (``"custom"`` when none); the recommended
+    rules of an earlier version count as ``"recommended"``."""
     for name in PRESETS:
         if preset(name, players) == (variants, bank_per_player):
             return name
+    if bank_per_player == 12 and variants in EARLIER_RECOMMENDED.get(players, ()):
+        return "recommended"
     return "custom"
 
 

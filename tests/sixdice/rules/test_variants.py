@@ -10,7 +10,7 @@ import pytest
 from sixdice.rules import Hand, IllegalAction, State, apply, default_action, new_game, position, roll_action
 from sixdice.rules.bots import Bot, play
 from sixdice.rules.game import barred_victim, final_scores, flip_actions, random_flip
-from sixdice.rules.variants import AS_WRITTEN, PRESETS, Variants, preset, preset_of
+from sixdice.rules.variants import AS_WRITTEN, EARLIER_RECOMMENDED, PRESETS, Variants, preset, preset_of
 
 
 def flip(victim, own, own_to, other, other_to):
@@ -207,3 +207,17 @@ def test_the_greedy_bot_plays_every_preset_to_the_end():
         bots = {s: Bot("greedy", seed=f"{name}-{s}").act for s in range(4)}
         end = play(st, bots, random.Random(f"dice-{name}"))
         assert end.over and conserved(end)
+
+
+def test_the_recommended_rules_of_an_earlier_version_still_read_as_recommended():
+    # 6 players before 6 December: the table fitted on greedy play alone (a game played then, or its export)
+    before = Variants(last_turn_score=True, no_flip_back=True, refill=3, threes_dice=5, compensation=(2, 1.5, 1.5, 1, 0.5, 0))
+    assert preset("recommended", 6)[0] != before
+    assert preset_of(before, 12, 6) == "recommended"
+    assert preset_of(before, 18, 6) == "custom"  # another bank: house rules
+    assert preset_of(Variants(last_turn_score=True, compensation=(2, 1.5, 1.5, 1, 0.5, 0)), 12, 6) == "custom"
+    for players, versions in EARLIER_RECOMMENDED.items():
+        current, bank = preset("recommended", players)
+        assert current not in versions and bank == 12
+        for v in versions:
+            assert preset_of(v, 12, players) == "recommended"
