@@ -163,24 +163,20 @@ def preset(name: str, players: int) -> tuple[Variants, int]:
     return table[max(k for k in table if k <= players)]
 
 
-def _v(**kw: Any) -> Variants:
-    return Variants(**kw)
-
-
-_R = {"refill": 3, "threes_dice": 5}
+_R = Variants(refill=3, threes_dice=5)  # the bank refill and all threes of every version but the first 2-player one
 EARLIER_RECOMMENDED: dict[int, tuple[Variants, ...]] = {
     # The recommended rules of earlier versions (from the history of this file): a game played under them, or a
     # file exported then, still reads as played under the recommended rules of its day, not as house rules.
-    2: (_v(reverse_last_round=True), _v(reverse_last_round=True, compensation=(0, 0.5), **_R)),
-    3: (_v(last_turn_score=True, **_R), _v(reverse_last_round=True, compensation=(0, 2.5, 1), **_R)),
-    4: (_v(last_turn_score=True, **_R), _v(reverse_last_round=True, **_R),
-        _v(reverse_last_round=True, compensation=(0, 0.5, 0, 0), **_R),
-        _v(reverse_last_round=True, compensation=(0, 1.5, 0.5, 0), **_R)),
-    5: (_v(last_turn_score=True, **_R), _v(last_turn_score=True, no_flip_back=True, **_R)),
-    6: (_v(last_turn_score=True, **_R), _v(last_turn_score=True, no_flip_back=True, **_R),
-        _v(last_turn_score=True, no_flip_back=True, compensation=(2, 1.5, 1.5, 1, 0.5, 0), **_R)),
-    7: (_v(last_turn_score=True, **_R), _v(last_turn_score=True, no_flip_back=True, **_R)),
-    8: (_v(last_turn_score=True, **_R), _v(last_turn_score=True, no_flip_back=True, **_R)),
+    2: (Variants(reverse_last_round=True), replace(_R, reverse_last_round=True, compensation=(0, 0.5))),
+    3: (replace(_R, last_turn_score=True), replace(_R, reverse_last_round=True, compensation=(0, 2.5, 1))),
+    4: (replace(_R, last_turn_score=True), replace(_R, reverse_last_round=True),
+        replace(_R, reverse_last_round=True, compensation=(0, 0.5, 0, 0)),
+        replace(_R, reverse_last_round=True, compensation=(0, 1.5, 0.5, 0))),
+    5: (replace(_R, last_turn_score=True), replace(_R, last_turn_score=True, no_flip_back=True)),
+    6: (replace(_R, last_turn_score=True), replace(_R, last_turn_score=True, no_flip_back=True),
+        replace(_R, last_turn_score=True, no_flip_back=True, compensation=(2, 1.5, 1.5, 1, 0.5, 0))),
+    7: (replace(_R, last_turn_score=True), replace(_R, last_turn_score=True, no_flip_back=True)),
+    8: (replace(_R, last_turn_score=True), replace(_R, last_turn_score=True, no_flip_back=True)),
 }
 
 
@@ -190,7 +186,7 @@ def preset_of(variants: Variants, bank_per_player: float, players: int) -> str:
     for name in PRESETS:
         if preset(name, players) == (variants, bank_per_player):
             return name
-    if bank_per_player == 12 and variants in EARLIER_RECOMMENDED.get(players, ()):
+    if bank_per_player == preset("recommended", players)[1] and variants in EARLIER_RECOMMENDED.get(players, ()):
         return "recommended"
     return "custom"
 
