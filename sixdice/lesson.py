@@ -303,7 +303,7 @@ def steps() -> tuple[Step, ...]:
             ask=gettext_noop("In a round everyone has one turn; the usual game has 12 rounds. The hand closest to "
                              "zero after the start rolls moves first: it is furthest behind. Under the rules as "
                              "written the last round goes in the usual order; under the recommended rules, with 2 "
-                             "to 4 players, it is played in reverse, so the first player moves last. It is your "
+                             "or 4 players, it is played in reverse, so the first player moves last. It is your "
                              "turn: whose dice pay most to flip?"),
             done=gettext_noop("Right: flip the leader, the hand furthest from zero, plus or minus: what the leader "
                               "loses, the others gain on the win."),

@@ -138,6 +138,10 @@ COMPENSATION: dict[int, tuple[float, ...]] = {
 
 _RECOMMENDED_BASE: dict[int, tuple[Variants, int]] = {
     2: (Variants(reverse_last_round=True, refill=3, threes_dice=5), 12),
+    # 3 players: each hand scored at its owner's last turn, not the reversed last round (docs/sixdice-balance.md,
+    # *3 players under another rule*): every seat within 5 points of fair under greedy and strong play, no table
+    3: (Variants(last_turn_score=True, refill=3, threes_dice=5), 12),
+    4: (Variants(reverse_last_round=True, refill=3, threes_dice=5), 12),
     5: (Variants(last_turn_score=True, no_flip_back=True, refill=3, threes_dice=5), 12),
 }
 
@@ -168,7 +172,7 @@ EARLIER_RECOMMENDED: dict[int, tuple[Variants, ...]] = {
     # The recommended rules of earlier versions (from the history of this file): a game played under them, or a
     # file exported then, still reads as played under the recommended rules of its day, not as house rules.
     2: (Variants(reverse_last_round=True), replace(_R, reverse_last_round=True, compensation=(0, 0.5))),
-    3: (replace(_R, last_turn_score=True), replace(_R, reverse_last_round=True, compensation=(0, 2.5, 1))),
+    3: (replace(_R, reverse_last_round=True), replace(_R, reverse_last_round=True, compensation=(0, 2.5, 1))),
     4: (replace(_R, last_turn_score=True), replace(_R, reverse_last_round=True),
         replace(_R, reverse_last_round=True, compensation=(0, 0.5, 0, 0)),
         replace(_R, reverse_last_round=True, compensation=(0, 1.5, 0.5, 0))),

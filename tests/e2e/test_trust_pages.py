@@ -244,12 +244,15 @@ def test_the_last_round_is_announced_on_every_phone(server, phone, players):
     screen = phone(f"{server.url}/t/{position.code}/screen/", viewport={"width": 1280, "height": 720})
     wait_live(screen, "live => live && live.game && live.game.view")
     told = "live => live.log.some((e) => e.notice)"
-    for _ in range(20):  # each seat's phone plays its own moves, until an event announces the last round
+    for _ in range(20):  # the seat whose turn it is plays from its own phone, one move at a time, until an event
+        # announces the last round (one move each pass: a second seat moving in the same pass would move the board
+        # past the notice before it is looked at)
         if live_eval(host, told) or live_eval(host, "live => (live.game.status)") == "finished":
             break
         at = seq(host)
-        for page in seats:
-            live_eval(page, SIXDICE_MOVE)
+        mover = seats[live_eval(host, "live => (live.game.view.pending.seat)")]
+        wait_live(mover, "(live, n) => live.game.seq >= n && !live.pending", arg=at)
+        assert live_eval(mover, SIXDICE_MOVE), "the seat whose turn it is had no move to make"
         wait_live(host, "(live, n) => live.game.seq > n || live.game.status === 'finished'", arg=at)
         for page in seats:
             wait_live(page, "live => !live.pending")

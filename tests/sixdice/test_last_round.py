@@ -39,7 +39,7 @@ def _announced(parts) -> list:
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_reverse_last_round_is_announced_as_it_begins_naming_who_goes_again(seed):
-    events = _play({"rules": "recommended", "rounds": 3}, 3, seed)
+    events = _play({"rules": "recommended", "rounds": 3}, 4, seed)  # 4 players: reversed (3: scored at the last turn)
     said = [(before, action, parts) for before, action, parts in events if _announced(parts)]
     assert len(said) == 1  # once, as the last round begins
     before, action, parts = said[0]

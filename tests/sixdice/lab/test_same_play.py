@@ -5,8 +5,8 @@ table and the faster search (seeded games: a digest of every action, the
 winners, the end and the final values; seeded strong decisions: the action and
 the search's value).  Any change that alters a game or a decision fails here.
 They were recorded under the recommended rules with the compensation tables of
-``RECORDED_COMPENSATION``: tuning may change the preset's tables, so the tests
-play with these.
+``RECORDED_COMPENSATION``, and at 3 players with the reversed last round
+(``RECORDED_RULES``): tuning may change the preset, so the tests play with these.
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ from sixdice.rules.variants import preset
 
 # The recommended rules' compensation when the figures below were recorded (4 players: 0 / 1.5 / 0.5 / 0).
 RECORDED_COMPENSATION: dict[int, tuple[float, ...]] = {4: (0, 1.5, 0.5, 0), 5: (2, 2, 0.5, 0.5, 0)}
+# The recommended rules that were then other than now (3 players: the last round reversed, since scored at each last turn).
+RECORDED_RULES: dict[int, variants.Variants] = {3: variants.Variants(reverse_last_round=True, refill=3, threes_dice=5)}
 
 
 @pytest.fixture(autouse=True)
@@ -37,6 +39,7 @@ def recorded_compensation(monkeypatch: pytest.MonkeyPatch) -> None:
     recommended = variants.PRESETS["recommended"]
     for players in (2, 3, 4, 5):
         v, bank = recommended[players]
+        v = RECORDED_RULES.get(players, v)
         table = tuple(float(x) for x in RECORDED_COMPENSATION.get(players, ()))
         monkeypatch.setitem(recommended, players, (replace(v, compensation=table), bank))
 
