@@ -9,11 +9,14 @@ function syncFaces() {
   if (faces && real) faces.disabled = !real.checked;  // a disabled fieldset sends nothing: app dice need no faces
 }
 
+// While an answer is on its way the box is aria-busy (a screen reader waits for it; a test waits for it too, since
+// the answer may change the box's height and move every control below it).
 let asked = 0;
 async function refresh() {
   const n = ++asked;
   const params = new URLSearchParams();
   for (const [key, value] of new FormData(form)) if (key !== "csrfmiddlewaretoken") params.append(key, value);
+  box.setAttribute("aria-busy", "true");
   try {
     const response = await fetch(box.dataset.url + "?" + params.toString(), {headers: {Accept: "application/json"}});
     if (!response.ok || n !== asked) return;
@@ -21,6 +24,8 @@ async function refresh() {
     if (n === asked) box.innerHTML = data.html;  // the server's own template, escaped by Django
   } catch (e) {
     /* offline: the figure of the last answer stays */
+  } finally {
+    if (n === asked) box.removeAttribute("aria-busy");  // the last question asked has its answer (or none comes)
   }
 }
 

@@ -75,6 +75,19 @@ def settled(page: Page) -> None:
     page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))")
 
 
+FORM_BUSY = "#dice-needed[aria-busy=true]"
+
+
+def form_answered(page: Page) -> Page:
+    """The new-table form's dice count has the server's answer for what the form holds now.
+
+    The answer may change the count's height and move every control below it: a tap below it waits for this
+    (the box is ``aria-busy`` while a question is on its way; a form without the count has nothing to wait for).
+    """
+    expect(page.locator(FORM_BUSY)).to_have_count(0)
+    return page
+
+
 def next_draw(page: Page, script: str, arg: Any = None) -> None:
     """Run ``script`` (a function of ``live`` and ``arg``) and wait until the page draws the table again."""
     wait_ready(page)

@@ -9,7 +9,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import PHONE
-from tests.e2e.harness import live_eval, wait_live, wait_page
+from tests.e2e.harness import form_answered, live_eval, wait_live, wait_page
 
 
 def create_table(
@@ -35,10 +35,11 @@ def create_table(
     if time_limit:
         host.get_by_label("Time limit in minutes (optional)").fill(str(time_limit))
     host.get_by_label("Real dice, typed in" if dice == "physical" else "The app rolls them").check()
+    form_answered(host)  # the dice count below the dice answers what was chosen: the boxes under it stay put
     if auto_balance:
         host.get_by_label("Automatic balancing").check()
     host.locator("input[type=checkbox][name=coach]").uncheck()  # a plain table: no coaching
-    host.get_by_role("button", name="Create the table").click()
+    form_answered(host).get_by_role("button", name="Create the table").click()
     expect(host).to_have_url(re.compile(r"/t/[A-Z0-9]{5}/host/$"))
     return host, host.locator("#join-link").get_attribute("href")
 

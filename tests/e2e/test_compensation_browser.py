@@ -8,7 +8,7 @@ import re
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import PHONE, screenshot
-from tests.e2e.harness import live_eval, wait_ready
+from tests.e2e.harness import form_answered, live_eval, wait_ready
 
 
 def test_the_end_screen_says_who_added_the_compensation(server, phone):
@@ -16,11 +16,11 @@ def test_the_end_screen_says_who_added_the_compensation(server, phone):
     host.get_by_label("Players").select_option("2")
     host.get_by_label("Rounds").fill("1")
     host.get_by_label("The app rolls them").check()
-    host.locator("input[type=checkbox][name=coach]").uncheck()
+    form_answered(host).locator("input[type=checkbox][name=coach]").uncheck()
     host.get_by_label("My own house rules (below)").check()
-    host.locator("#house-rules summary").click()
+    form_answered(host).locator("#house-rules summary").click()
     host.get_by_label(re.compile("Compensation by place in the turn order")).fill("0 1.5")
-    host.get_by_role("button", name="Create the table").click()
+    form_answered(host).get_by_role("button", name="Create the table").click()
     expect(host).to_have_url(re.compile(r"/t/[A-Z0-9]{5}/host/$"))
     for k in (1, 2):
         host.get_by_label("Bot strength").select_option("greedy")

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import DESKTOP, screenshot
-from tests.e2e.harness import live_eval
+from tests.e2e.harness import form_answered, live_eval
 
 pytestmark = pytest.mark.browser
 
@@ -17,8 +17,8 @@ def test_host_creates_players_join_by_link_and_watchers_watch(server, phone):
     host = phone(server.url + "/", viewport=DESKTOP)
     host.get_by_role("link", name="Host a table").first.click()
     host.get_by_label("Players").select_option("2")
-    host.locator("input[type=checkbox][name=coach]").uncheck()  # a plain table: no coaching
-    host.get_by_role("button", name="Create the table").click()
+    form_answered(host).locator("input[type=checkbox][name=coach]").uncheck()  # a plain table: no coaching
+    form_answered(host).get_by_role("button", name="Create the table").click()
     expect(host).to_have_url(re.compile(r"/t/[A-Z0-9]{5}/host/$"))
     join_url = host.locator("#join-link").get_attribute("href")
     code = host.locator("strong.code").inner_text()

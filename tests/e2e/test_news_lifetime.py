@@ -29,7 +29,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import PHONE
-from tests.e2e.harness import live_eval, seq, wait_ready, wait_seq
+from tests.e2e.harness import form_answered, live_eval, seq, wait_ready, wait_seq
 from tests.e2e.sixdice_helpers import tap_flip, type_roll
 
 pytestmark = pytest.mark.browser
@@ -110,7 +110,7 @@ def _coached_table(phone, server) -> tuple[Page, str]:
     host.get_by_label("Players").select_option("4")
     host.get_by_label("Rounds").fill("1")
     host.get_by_label("Real dice, typed in").check()
-    expect(host.locator("input[type=checkbox][name=coach]")).to_be_checked()
+    expect(form_answered(host).locator("input[type=checkbox][name=coach]")).to_be_checked()
     host.get_by_role("button", name="Create the table").click()
     expect(host).to_have_url(re.compile(r"/t/[A-Z0-9]{5}/host/$"))
     return host, host.locator("#join-link").get_attribute("href")

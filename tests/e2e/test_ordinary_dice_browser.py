@@ -22,7 +22,7 @@ from playwright.sync_api import Page, expect
 from sixdice.engine import ENGINE
 from sixdice.gamekit.engine import HOST, SYSTEM
 from tests.e2e.conftest import screenshot
-from tests.e2e.harness import live_eval, wait_live, wait_ready, wait_seq
+from tests.e2e.harness import form_answered, live_eval, wait_live, wait_ready, wait_seq
 from tests.e2e.test_access import axe_check
 
 pytestmark = pytest.mark.browser
@@ -103,9 +103,9 @@ def _create(phone, server) -> tuple[Page, str]:
     host.get_by_label("Ordinary dice, 1 to 6 pips").check()
     expect(host.locator("#dice-needed p")).to_contain_text("The group needs 36 dice for 3 players.")
     host.get_by_label("Rounds").fill("1")
-    host.get_by_label("Automatic balancing").check()
+    form_answered(host).get_by_label("Automatic balancing").check()
     host.locator("input[type=checkbox][name=coach]").uncheck()
-    host.get_by_role("button", name="Create the table").click()
+    form_answered(host).get_by_role("button", name="Create the table").click()
     expect(host).to_have_url(re.compile(r"/t/[A-Z0-9]{5}/host/$"))
     return host, host.locator("#join-link").get_attribute("href") or ""
 

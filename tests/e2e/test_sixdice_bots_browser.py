@@ -8,7 +8,7 @@ import re
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import PHONE, ROOT, screenshot
-from tests.e2e.harness import live_eval, wait_live
+from tests.e2e.harness import form_answered, live_eval, wait_live
 
 SCREENS = ROOT / "docs" / "screens"
 
@@ -18,7 +18,7 @@ def test_bot_in_the_lobby_and_hints_on_the_phone(server, phone):
     host.get_by_label("Players").select_option("2")
     host.get_by_label("Rounds").fill("2")
     host.get_by_label("The app rolls them").check()
-    host.get_by_label("Hints: the app suggests a flip and a balancing").check()
+    form_answered(host).get_by_label("Hints: the app suggests a flip and a balancing").check()
     host.locator("input[type=checkbox][name=coach]").uncheck()  # a plain table: no coaching
     host.get_by_role("button", name="Create the table").click()
     expect(host).to_have_url(re.compile(r"/t/[A-Z0-9]{5}/host/$"))

@@ -23,7 +23,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import ROOT
-from tests.e2e.harness import live_eval, seq, wait_live, wait_ready, wait_seq
+from tests.e2e.harness import form_answered, live_eval, seq, wait_live, wait_ready, wait_seq
 from tests.e2e.test_access import axe_check
 
 pytestmark = pytest.mark.browser
@@ -265,7 +265,7 @@ def test_the_host_shows_an_away_seats_hint_for_the_choice_she_answers(phone, ser
     host = phone(server.url + "/new/sixdice/")
     host.get_by_label("Players").select_option("2")
     host.get_by_label("Real dice, typed in").check()
-    host.locator("input[type=checkbox][name=hints]").check()
+    form_answered(host).locator("input[type=checkbox][name=hints]").check()
     host.locator("input[type=checkbox][name=coach]").uncheck()
     host.get_by_role("button", name="Create the table").click()
     wait_ready(host)
