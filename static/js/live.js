@@ -24,6 +24,12 @@ if (live) {
   document.addEventListener("DOMContentLoaded", () => live.connect());
 }
 
+// The host's row of buttons keeps one line and scrolls sideways where the phone is too narrow (app.css): while
+// buttons wait past its right edge, the row is marked "more" and its end fades, so nobody takes it for the whole row.
+function moreAtTheEnd(row) {
+  row.classList.toggle("more", row.scrollLeft + row.clientWidth < row.scrollWidth - 2);
+}
+
 function tableConnection(app) {
   const T = JSON.parse(document.getElementById("i18n").textContent);
 
@@ -467,6 +473,7 @@ function tableConnection(app) {
         const label = offer ? this.moveLabel("undo", offer) : T.undoNone;
         if (undo.textContent !== label) undo.textContent = label;
         hc.hidden = status === "closed";
+        moreAtTheEnd(hc);
         const sit = $("host-sit");  // the host's own seat: taken in the lobby or between games
         if (sit) sit.hidden = !(status === "lobby" || status === "finished");
       }
@@ -497,6 +504,10 @@ function tableConnection(app) {
   };
 
   const hc = $("host-controls");
+  if (hc) {  // the row scrolls sideways on a narrow phone: its end fades while buttons wait past the edge
+    hc.addEventListener("scroll", () => moreAtTheEnd(hc), {passive: true});
+    window.addEventListener("resize", () => moreAtTheEnd(hc));
+  }
   if (hc) hc.addEventListener("click", (e) => {
     const b = e.target.closest("[data-host]");
     const ask = b && (b.dataset.host === "undo" ? fill(T.undoConfirmWhat, {what: b.textContent})

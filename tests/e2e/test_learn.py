@@ -346,6 +346,16 @@ def test_a_coached_first_game_against_the_app_with_ranks_and_why_the_winner_won(
         expect(badge.locator("span.sr")).to_have_text(re.compile(r"^Place \d+$"))
     page.screenshot(path=str(SHOTS / "coached-first-game-360.png"))
     assert axe_check(page, "coached game") == []
+    # The host's row is wider than the phone: its end fades while a button waits past the edge, and scrolling it
+    # sideways brings "End the game now" fully into view (then nothing waits past the edge: no fade).
+    row, end = page.locator("#host-controls"), page.locator('#host-controls [data-host="end"]')
+    expect(end).to_be_visible()
+    expect(row).to_have_class(re.compile(r"\bmore\b"))
+    row.evaluate("(r) => r.scrollTo({left: r.scrollWidth})")
+    expect(row).not_to_have_class(re.compile(r"\bmore\b"))
+    box = end.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360, box
+    row.evaluate("(r) => r.scrollTo({left: 0})")
     clock.free_bots()  # the app's player moves at once from here
     _fold(page, "#coach-note button")
     first_kind = note.get_attribute("data-kind")
