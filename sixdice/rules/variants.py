@@ -126,9 +126,10 @@ COMPENSATION: dict[int, tuple[float, ...]] = {
     # on greedy play alone, left strong play at 20.5 / 19.7 / 29.7 / 30.2
     4: (0.5, 2, 0.5, 0),
     5: (2, 2, 0.5, 0.5, 0),
-    # 6 players: fitted on greedy and strong play together (1,000 and 200 recorded games); 2 / 1.5 / 1.5 / 1 / 0.5 / 0,
-    # fitted on greedy play alone, left strong play's last seat at 11.0 (fair 16.7)
-    6: (1, 1, 1, 0, 0.5, 0),
+    # 6 players: played by bots that know it, every seat within 5 points (greedy 1,000 games: 11.7 / 14.2 / 15.9 /
+    # 18.5 / 18.3 / 21.3; strong 200: 15.7 / 17.2 / 15.2 / 15.3 / 16.4 / 20.2); the fit 1 / 1 / 1 / 0 / 0.5 / 0 left
+    # greedy play's fifth seat 5.8 over when known, and 2 / 1.5 / 1.5 / 1 / 0.5 / 0 strong play's last seat at 11.0
+    6: (1, 1, 1, 0, 0, 0),
     7: (1.5, 1.5, 0, 0, 0, 0, 0),  # 200 games, a monotone fit
     # 8 players: fitted on greedy and strong play together (200 recorded games each); without one, strong play
     # left the first seat at 5.2 (fair 12.5)
@@ -178,7 +179,8 @@ EARLIER_RECOMMENDED: dict[int, tuple[Variants, ...]] = {
         replace(_R, reverse_last_round=True, compensation=(0, 1.5, 0.5, 0))),
     5: (replace(_R, last_turn_score=True), replace(_R, last_turn_score=True, no_flip_back=True)),
     6: (replace(_R, last_turn_score=True), replace(_R, last_turn_score=True, no_flip_back=True),
-        replace(_R, last_turn_score=True, no_flip_back=True, compensation=(2, 1.5, 1.5, 1, 0.5, 0))),
+        replace(_R, last_turn_score=True, no_flip_back=True, compensation=(2, 1.5, 1.5, 1, 0.5, 0)),
+        replace(_R, last_turn_score=True, no_flip_back=True, compensation=(1, 1, 1, 0, 0.5, 0))),
     7: (replace(_R, last_turn_score=True), replace(_R, last_turn_score=True, no_flip_back=True)),
     8: (replace(_R, last_turn_score=True), replace(_R, last_turn_score=True, no_flip_back=True)),
 }
