@@ -137,13 +137,14 @@ COMPENSATION: dict[int, tuple[float, ...]] = {
 }
 """The compensation of the recommended rules by number of players (none where not yet measured)."""
 
+_R = Variants(refill=3, threes_dice=5)  # the bank refill and all threes of every version but the first 2-player one
 _RECOMMENDED_BASE: dict[int, tuple[Variants, int]] = {
-    2: (Variants(reverse_last_round=True, refill=3, threes_dice=5), 12),
+    2: (replace(_R, reverse_last_round=True), 12),
     # 3 players: each hand scored at its owner's last turn, not the reversed last round (docs/sixdice-balance.md,
     # *3 players under another rule*): every seat within 5 points of fair under greedy and strong play, no table
-    3: (Variants(last_turn_score=True, refill=3, threes_dice=5), 12),
-    4: (Variants(reverse_last_round=True, refill=3, threes_dice=5), 12),
-    5: (Variants(last_turn_score=True, no_flip_back=True, refill=3, threes_dice=5), 12),
+    3: (replace(_R, last_turn_score=True), 12),
+    4: (replace(_R, reverse_last_round=True), 12),
+    5: (replace(_R, last_turn_score=True, no_flip_back=True), 12),
 }
 
 
@@ -168,7 +169,6 @@ def preset(name: str, players: int) -> tuple[Variants, int]:
     return table[max(k for k in table if k <= players)]
 
 
-_R = Variants(refill=3, threes_dice=5)  # the bank refill and all threes of every version but the first 2-player one
 EARLIER_RECOMMENDED: dict[int, tuple[Variants, ...]] = {
     # The recommended rules of earlier versions (from the history of this file): a game played under them, or a
     # file exported then, still reads as played under the recommended rules of its day, not as house rules.
