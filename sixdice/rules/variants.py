@@ -125,7 +125,10 @@ COMPENSATION: dict[int, tuple[float, ...]] = {
     # 4 players: fitted on greedy and strong play together (1,000 and 300 recorded games); 0 / 1.5 / 0.5 / 0, fitted
     # on greedy play alone, left strong play at 20.5 / 19.7 / 29.7 / 30.2
     4: (0.5, 2, 0.5, 0),
-    5: (2, 2, 0.5, 0.5, 0),
+    # 5 players: played by bots that know it, every seat within 5 points (greedy 1,000 games: 16.1 / 16.0 / 21.9 /
+    # 22.3 / 23.8; strong 300: 19.3 / 16.9 / 20.4 / 23.6 / 19.7); the table before, 2 / 2 / 0.5 / 0.5 / 0, left
+    # strong play's fourth seat at 26.3 when known
+    5: (2.5, 2, 1, 0, 0.5),
     # 6 players: played by bots that know it, every seat within 5 points (greedy 1,000 games: 11.7 / 14.2 / 15.9 /
     # 18.5 / 18.3 / 21.3; strong 200: 15.7 / 17.2 / 15.2 / 15.3 / 16.4 / 20.2); the fit 1 / 1 / 1 / 0 / 0.5 / 0 left
     # greedy play's fifth seat 5.8 over when known, and 2 / 1.5 / 1.5 / 1 / 0.5 / 0 strong play's last seat at 11.0
@@ -177,7 +180,8 @@ EARLIER_RECOMMENDED: dict[int, tuple[Variants, ...]] = {
     4: (replace(_R, last_turn_score=True), replace(_R, reverse_last_round=True),
         replace(_R, reverse_last_round=True, compensation=(0, 0.5, 0, 0)),
         replace(_R, reverse_last_round=True, compensation=(0, 1.5, 0.5, 0))),
-    5: (replace(_R, last_turn_score=True), replace(_R, last_turn_score=True, no_flip_back=True)),
+    5: (replace(_R, last_turn_score=True), replace(_R, last_turn_score=True, no_flip_back=True),
+        replace(_R, last_turn_score=True, no_flip_back=True, compensation=(2, 2, 0.5, 0.5, 0))),
     6: (replace(_R, last_turn_score=True), replace(_R, last_turn_score=True, no_flip_back=True),
         replace(_R, last_turn_score=True, no_flip_back=True, compensation=(2, 1.5, 1.5, 1, 0.5, 0)),
         replace(_R, last_turn_score=True, no_flip_back=True, compensation=(1, 1, 1, 0, 0.5, 0))),

@@ -1,11 +1,13 @@
 """The browser tests wait on what a person sees, never on the clock or on a page global read too soon.
 
 Only ``tests/e2e/harness.py`` reads ``window.live`` or calls ``wait_for_function``, and it waits for the
-page's readiness signal first (``<html data-live="ready">``); no browser test sleeps a fixed time.
+page's readiness signal first (``<html data-live="ready">``); no browser test sleeps a fixed time; and a tap
+below the Six-Dice form's dice count waits for the count's answer (``harness.form_answered``).
 """
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -59,3 +61,58 @@ def test_the_harness_waits_for_the_readiness_signal_before_it_reads_the_page():
     for function in ("live_eval", "wait_live", "wait_seq", "seq", "next_draw"):
         body = text.split(f"def {function}(", 1)[1].split("\ndef ", 1)[0]
         assert "wait_ready(page)" in body, function
+
+
+# The Six-Dice form's dice count changes its height when the server's answer comes, moving every control below it;
+# a tap on one of those waits for the answer (harness.form_answered) after the last change above it.
+BELOW_THE_COUNT = ("name=coach", "name=hints", "Automatic balancing", "Create the table")
+FORM_CHANGES = {"check", "uncheck", "set_checked", "select_option", "fill"}
+
+
+def early_taps_in(text: str, name: str) -> list[str]:
+    """The taps below the Six-Dice form's dice count made before the count answered the form's last change."""
+    found = []
+    tree = ast.parse(text)
+    for fn in ast.walk(tree):
+        if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        if "new/sixdice" not in (ast.get_source_segment(text, fn) or ""):
+            continue
+        calls = sorted(
+            (n for n in ast.walk(fn) if isinstance(n, ast.Call)), key=lambda n: (n.lineno, n.col_offset)
+        )
+        answered = False
+        for call in calls:
+            called = call.func.id if isinstance(call.func, ast.Name) else getattr(call.func, "attr", "")
+            source = ast.get_source_segment(text, call) or ""
+            if called == "form_answered":
+                answered = True
+            elif called in FORM_CHANGES or called == "click":
+                below = any(control in source for control in BELOW_THE_COUNT)
+                waited = answered or "form_answered(" in source
+                if below and not waited:
+                    found.append(f"{name}:{call.lineno}: {fn.name} taps below the dice count before it answered")
+                if called in FORM_CHANGES and not below and "form_answered(" not in source:
+                    answered = False
+    return found
+
+
+def test_taps_below_the_sixdice_dice_count_wait_for_its_answer():
+    problems = []
+    for path in BROWSER_TESTS:
+        if path == THIS:
+            continue
+        problems += early_taps_in(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))
+    assert problems == [], "\n".join(problems)
+
+
+def test_the_check_finds_a_tap_below_the_count_made_too_soon():
+    sample = "\n".join([
+        "def make(host, server):",
+        '    host.goto(server.url + "/new/sixdice/")',
+        '    host.get_by_label("Real dice, typed in").check()',
+        '    form_answered(host).locator("input[name=coach]").uncheck()',  # waited: fine
+        '    host.get_by_label("Players").select_option("3")',  # a change above the count
+        '    host.get_by_role("button", name="Create the table").click()',  # too soon: line 6
+    ])
+    assert [f.split(":")[1] for f in early_taps_in(sample, "sample.py")] == ["6"]
