@@ -133,7 +133,10 @@ COMPENSATION: dict[int, tuple[float, ...]] = {
     # 18.5 / 18.3 / 21.3; strong 200: 15.7 / 17.2 / 15.2 / 15.3 / 16.4 / 20.2); the fit 1 / 1 / 1 / 0 / 0.5 / 0 left
     # greedy play's fifth seat 5.8 over when known, and 2 / 1.5 / 1.5 / 1 / 0.5 / 0 strong play's last seat at 11.0
     6: (1, 1, 1, 0, 0, 0),
-    7: (1.5, 1.5, 0, 0, 0, 0, 0),  # 200 games, a monotone fit
+    # 7 players: none. The monotone fit 1.5 / 1.5 / 0 / 0 / 0 / 0 / 0, played by bots that know it (200 games), was
+    # chased: greedy 8.0 / 15.0 / 8.5 / 15.0 / 10.9 / 19.9 / 22.7, strong 9.0 / 12.0 / 19.0 / 11.0 / 14.0 / 17.0 / 18.0;
+    # without a table greedy gives 9.6 / 9.5 / 15.7 / 16.3 / 12.4 / 17.9 / 18.6 and strong 10.5 / 10.9 / 12.1 / 13.2 /
+    # 19.6 / 15.2 / 18.5 (fair 14.3)
     # 8 players: fitted on greedy and strong play together (200 recorded games each); without one, strong play
     # left the first seat at 5.2 (fair 12.5)
     8: (2, 2, 1.5, 0, 0.5, 0, 0, 0),
@@ -185,7 +188,8 @@ EARLIER_RECOMMENDED: dict[int, tuple[Variants, ...]] = {
     6: (replace(_R, last_turn_score=True), replace(_R, last_turn_score=True, no_flip_back=True),
         replace(_R, last_turn_score=True, no_flip_back=True, compensation=(2, 1.5, 1.5, 1, 0.5, 0)),
         replace(_R, last_turn_score=True, no_flip_back=True, compensation=(1, 1, 1, 0, 0.5, 0))),
-    7: (replace(_R, last_turn_score=True), replace(_R, last_turn_score=True, no_flip_back=True)),
+    7: (replace(_R, last_turn_score=True),
+        replace(_R, last_turn_score=True, no_flip_back=True, compensation=(1.5, 1.5, 0, 0, 0, 0, 0))),
     8: (replace(_R, last_turn_score=True), replace(_R, last_turn_score=True, no_flip_back=True)),
 }
 
