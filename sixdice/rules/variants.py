@@ -122,9 +122,10 @@ COMPENSATION: dict[int, tuple[float, ...]] = {
     # opposite ways (greedy: the first seat ahead, strong: the last); the best table for both, 0 / 0.5 / 0, played by
     # bots that know it gave 38.1 / 27.3 / 34.6 (greedy, 1,000 games) and 32.7 / 29.3 / 38.0 (strong, 300): no
     # better than none (39.0 / 27.4 / 33.6 and 30.3 / 31.8 / 37.8)
-    # 4 players: fitted on greedy and strong play together (1,000 and 300 recorded games); 0 / 1.5 / 0.5 / 0, fitted
-    # on greedy play alone, left strong play at 20.5 / 19.7 / 29.7 / 30.2
-    4: (0.5, 2, 0.5, 0),
+    # 4 players: played by bots that know it, every seat within 5 points (greedy 1,000 games: 28.4 / 21.2 / 21.0 /
+    # 29.4; strong 300: 24.2 / 20.7 / 27.5 / 27.7); the table before, 0.5 / 2 / 0.5 / 0, left strong play's second
+    # seat at 19.8 when known, and 0 / 1.5 / 0.5 / 0, fitted on greedy play alone, left it at 20.5 / 19.7 / 29.7 / 30.2
+    4: (1, 2.5, 1, 0),
     # 5 players: played by bots that know it, every seat within 5 points (greedy 1,000 games: 16.1 / 16.0 / 21.9 /
     # 22.3 / 23.8; strong 300: 19.3 / 16.9 / 20.4 / 23.6 / 19.7); the table before, 2 / 2 / 0.5 / 0.5 / 0, left
     # strong play's fourth seat at 26.3 when known
@@ -182,7 +183,8 @@ EARLIER_RECOMMENDED: dict[int, tuple[Variants, ...]] = {
     3: (replace(_R, reverse_last_round=True), replace(_R, reverse_last_round=True, compensation=(0, 2.5, 1))),
     4: (replace(_R, last_turn_score=True), replace(_R, reverse_last_round=True),
         replace(_R, reverse_last_round=True, compensation=(0, 0.5, 0, 0)),
-        replace(_R, reverse_last_round=True, compensation=(0, 1.5, 0.5, 0))),
+        replace(_R, reverse_last_round=True, compensation=(0, 1.5, 0.5, 0)),
+        replace(_R, reverse_last_round=True, compensation=(0.5, 2, 0.5, 0))),
     5: (replace(_R, last_turn_score=True), replace(_R, last_turn_score=True, no_flip_back=True),
         replace(_R, last_turn_score=True, no_flip_back=True, compensation=(2, 2, 0.5, 0.5, 0))),
     6: (replace(_R, last_turn_score=True), replace(_R, last_turn_score=True, no_flip_back=True),
