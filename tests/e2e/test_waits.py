@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,6 +25,15 @@ FORBIDDEN = {
 THIS = Path(__file__).resolve()
 
 
+def found_in_browser_tests(check: Callable[[str, str], list[str]], skip: tuple[Path, ...]) -> list[str]:
+    """What ``check`` (of a file's text and its name) finds in every browser test file but those in ``skip``."""
+    found = []
+    for path in BROWSER_TESTS:
+        if path not in skip and path.name != "__init__.py":
+            found += check(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))
+    return found
+
+
 def problems_in(text: str, name: str) -> list[str]:
     found = []
     for number, line in enumerate(text.splitlines(), 1):
@@ -35,11 +45,7 @@ def problems_in(text: str, name: str) -> list[str]:
 
 
 def test_only_the_harness_reads_the_page_global_and_nothing_sleeps():
-    problems = []
-    for path in BROWSER_TESTS:
-        if path in (HARNESS, THIS) or path.name == "__init__.py":
-            continue
-        problems += problems_in(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))
+    problems = found_in_browser_tests(problems_in, skip=(HARNESS, THIS))
     assert problems == [], "\n".join(problems)
 
 
@@ -98,11 +104,7 @@ def early_taps_in(text: str, name: str) -> list[str]:
 
 
 def test_taps_below_the_sixdice_dice_count_wait_for_its_answer():
-    problems = []
-    for path in BROWSER_TESTS:
-        if path == THIS:
-            continue
-        problems += early_taps_in(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))
+    problems = found_in_browser_tests(early_taps_in, skip=(THIS,))
     assert problems == [], "\n".join(problems)
 
 
