@@ -136,8 +136,8 @@ COMPENSATION: dict[int, tuple[float, ...]] = {
     6: (1, 1, 1, 0, 0, 0),
     # 7 players: none. The monotone fit 1.5 / 1.5 / 0 / 0 / 0 / 0 / 0, played by bots that know it (200 games), was
     # chased: greedy 8.0 / 15.0 / 8.5 / 15.0 / 10.9 / 19.9 / 22.7, strong 9.0 / 12.0 / 19.0 / 11.0 / 14.0 / 17.0 / 18.0;
-    # without a table greedy gives 9.6 / 9.5 / 15.7 / 16.3 / 12.4 / 17.9 / 18.6 and strong 10.5 / 10.9 / 12.1 / 13.2 /
-    # 19.6 / 15.2 / 18.5 (fair 14.3)
+    # without a table (300 games) greedy gives 9.9 / 9.8 / 13.4 / 15.5 / 14.1 / 17.3 / 20.0 and strong 10.3 / 10.6 /
+    # 13.2 / 13.1 / 19.0 / 15.8 / 18.0 (fair 14.3); 0.5 / 0.5 / 0 / 0 / 0 / 0 / 0 known was no better
     # 8 players: fitted on greedy and strong play together (200 recorded games each); without one, strong play
     # left the first seat at 5.2 (fair 12.5)
     8: (2, 2, 1.5, 0, 0.5, 0, 0, 0),
