@@ -52,8 +52,9 @@ def join(phone, join_url: str, name: str) -> Page:
     return page
 
 
-def start(host: Page, players: Sequence[Page]) -> None:
-    for i in range(len(players)):
+def start(host: Page, players: Sequence[Page], seats: int | None = None) -> None:
+    """The host starts once every seat is here (``seats``: all of them, some maybe not pages); each page draws the game."""
+    for i in range(len(players) if seats is None else seats):
         expect(host.locator(f'#seats li[data-seat="{i}"] .dot.on')).to_be_visible()
     host.get_by_role("button", name="Start").click()
     for page in [host, *players]:

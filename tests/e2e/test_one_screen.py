@@ -5,9 +5,10 @@ the controls of the prompt ([data-region=act]) are fully on the first screen, at
 One game per (game, player count).  At each prompt of the seat under test (seat 0, tapped through its
 page) and of the host (who answers for seat 1), the same page is resized to the three viewports and the
 regions are measured.  Six-Dice uses real dice typed in (the dice come from a seeded random.Random, and
-the start rolls are chosen so that the grouping and keep choices come up); the other Six-Dice seats act
-from their own pages through the harness (tests/e2e/harness.py).  Run Buster's other seats are the app's bots (at a fast pace),
-except in the two-player game, where real dice are typed in and the host types in seat 1's dice.
+the start rolls are chosen so that the grouping and keep choices come up); the other Six-Dice seats join
+through their pages, then act over their own sockets (tests/e2e/seat_socket.py).  Run Buster's other seats
+are the app's bots (at a fast pace), except in the two-player game, where real dice are typed in and the
+host types in seat 1's dice.
 Screenshots of every prompt kind go to docs/screens/.
 """
 
@@ -23,7 +24,8 @@ from playwright.sync_api import Page, expect
 from tests.e2e import runbuster_helpers as rb
 from tests.e2e import sixdice_helpers as sd
 from tests.e2e.conftest import ARTIFACTS, PHONE, POOL, ROOT, Server
-from tests.e2e.harness import live_eval, wait_live
+from tests.e2e.harness import wait_live
+from tests.e2e.seat_socket import SeatSocket
 
 pytestmark = pytest.mark.browser
 
@@ -33,8 +35,9 @@ SCREEN = {"width": 1280, "height": 800}
 SHOTS = ROOT / "docs" / "screens"
 FACES = [-3, -2, -1, 1, 2, 3]
 
-MEASURE = """async (regions) => {
-  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));  // laid out at the new size
+MEASURE = """async ([regions, w, h]) => {
+  // Reading a box lays the page out at once; only a resize the page has not taken yet is waited for, a frame at a time.
+  for (let i = 0; i < 60 && (innerWidth !== w || innerHeight !== h); i++) await new Promise((r) => requestAnimationFrame(r));
   const out = {scrollY: window.scrollY, w: innerWidth, h: innerHeight,
                hscroll: document.documentElement.scrollWidth > document.documentElement.clientWidth, boxes: {}};
   for (const r of regions) {
@@ -44,6 +47,9 @@ MEASURE = """async (regions) => {
   }
   return out;
 }"""
+
+
+TIMES = []
 
 
 class Checker:
@@ -56,9 +62,14 @@ class Checker:
 
     def check(self, page: Page, kind: str, regions: tuple[str, ...] = ("me", "act"), shot: str | None = None) -> None:
         self.kinds[kind] = self.kinds.get(kind, 0) + 1
+        import time as _t
         for w, h in VIEWPORTS:
+            t0 = _t.perf_counter()
             page.set_viewport_size({"width": w, "height": h})
-            m = page.evaluate(MEASURE, list(regions))
+            t1 = _t.perf_counter()
+            m = page.evaluate(MEASURE, [list(regions), w, h])
+            t2 = _t.perf_counter()
+            TIMES.append((t1 - t0, t2 - t1))
             where = f"{kind} at {w}x{h}"
             try:
                 self.assert_inside(m, regions, where, w, h)
@@ -75,6 +86,7 @@ class Checker:
 
     @staticmethod
     def assert_inside(m: dict[str, Any], regions: tuple[str, ...], where: str, w: int, h: int) -> None:
+        assert (m["w"], m["h"]) == (w, h), f"{where}: measured at {m['w']}x{m['h']}"
         assert m["scrollY"] == 0, f"{where}: the page scrolled"
         assert not m["hscroll"], f"{where}: the page scrolls sideways"
         for r in regions:
@@ -140,21 +152,27 @@ def play_sixdice(browser, server: Server, players: int, start0: list[int] | None
                  checker: Checker, rng: random.Random) -> None:
     host = open_page(browser)
     pages: list[Page] = [host]
+    others: list[SeatSocket] = []  # seats 1 and up
     try:
         sd_host, link = sd.create_table(lambda url, viewport=PHONE: (host.goto(url), host)[1], server, players=players,
                                         rounds=1, dice="physical")
         names = [f"P{i + 1}" for i in range(players)]
         names[0] = "Olena"
-        seats = []
-        for name in names:
+        code = re.search(r"/t/([A-Z0-9]+)/", link).group(1)
+        # Every seat joins through its page; the seats other than Olena's are moved from the test over their own
+        # sockets after that (tests/e2e/seat_socket.py), so only the pages measured draw each move.
+        for k, name in enumerate(names):
             page = open_page(browser)
             pages.append(page)
-            seats.append(sd.join(lambda url, page=page: (page.goto(url), page)[1], link, name))
-        sd.start(host, seats)
-        code = re.search(r"/t/([A-Z0-9]+)/", link).group(1)
+            sd.join(lambda url, page=page: (page.goto(url), page)[1], link, name)
+            if k == 0:
+                me = page
+            else:
+                others.append(SeatSocket.take_over(page, server.url, code))
+                close_page(page, pages)
+        sd.start(host, [me], seats=players)
         screen = open_page(browser, f"{server.url}/t/{code}/screen/", viewport=SCREEN)
         pages.append(screen)
-        me = seats[0]
         tag = f"sixdice-{players}p"
         for _ in range(400):
             v = sd.view(host)
@@ -191,9 +209,9 @@ def play_sixdice(browser, server: Server, players: int, start0: list[int] | None
                 else:
                     host.locator('.sd-choice [data-act="accept"]').click()
             else:
-                page = seats[p["seat"]]
-                sd.wait_seq([page], at)
-                live_eval(page, "(live, a) => live.act(a, false)", sd_action(sd.view(page), rng))
+                seat = others[p["seat"] - 1]
+                seat.wait_seq(at)
+                seat.act(sd_action(seat.view, rng))
             sd.wait_seq([host], at + 1)
             if players == 8 and sd.view(host)["round"] == 1 and "sixdice-screen" not in checker.kinds:
                 checker.kinds["sixdice-screen"] = 1
@@ -208,6 +226,8 @@ def play_sixdice(browser, server: Server, players: int, start0: list[int] | None
         if players == 8:
             check_screen(screen, players, ".sd-hand", "sixdice-8p-table-screen-end")
     finally:
+        for seat in others:
+            seat.close()
         close_all(pages)
 
 
@@ -326,6 +346,7 @@ def play_runbuster_with_bots(browser, server: Server, players: int) -> Checker:
         me.set_viewport_size({"width": 360, "height": 740})
         expect(me.locator(".rb-end")).to_be_visible()
         me.screenshot(path=str(SHOTS / f"{tag}-over.png"))
+        print("T", len(TIMES), sum(a for a,b in TIMES), sum(b for a,b in TIMES))
         assert {"runbuster-roll", "runbuster-take", "runbuster-end"} <= set(checker.kinds)
         return checker
     finally:
