@@ -42,11 +42,13 @@ def _until(page: Page, predicate: str, arg: Any, timeout: float | None) -> Any:
 
     Read in one call when it holds already (most waits: the page has drawn the move), else waited for by
     Playwright; a ``wait_for_function`` costs several calls to the browser even when nothing is left to wait for.
+    It checks every 20 ms, not at every animation frame (Playwright's default): a page asked for a frame
+    draws one, 60 times a second for as long as the test waits, and Chromium's time is the suite's.
     """
     now = page.evaluate(f"(arg) => {{ const value = ({predicate})(arg); return value ? {{value}} : null; }}", arg)
     if now is not None:
         return now["value"]
-    return page.wait_for_function(predicate, arg=arg, timeout=timeout).json_value()
+    return page.wait_for_function(predicate, arg=arg, timeout=timeout, polling=20).json_value()
 
 
 def wait_seq(page: Page, at_least: int) -> int:

@@ -49,9 +49,6 @@ MEASURE = """async ([regions, w, h]) => {
 }"""
 
 
-TIMES = []
-
-
 class Checker:
     """Measures the regions at each viewport and saves the first screenshot of each prompt kind."""
 
@@ -62,14 +59,9 @@ class Checker:
 
     def check(self, page: Page, kind: str, regions: tuple[str, ...] = ("me", "act"), shot: str | None = None) -> None:
         self.kinds[kind] = self.kinds.get(kind, 0) + 1
-        import time as _t
         for w, h in VIEWPORTS:
-            t0 = _t.perf_counter()
             page.set_viewport_size({"width": w, "height": h})
-            t1 = _t.perf_counter()
             m = page.evaluate(MEASURE, [list(regions), w, h])
-            t2 = _t.perf_counter()
-            TIMES.append((t1 - t0, t2 - t1))
             where = f"{kind} at {w}x{h}"
             try:
                 self.assert_inside(m, regions, where, w, h)
@@ -346,7 +338,6 @@ def play_runbuster_with_bots(browser, server: Server, players: int) -> Checker:
         me.set_viewport_size({"width": 360, "height": 740})
         expect(me.locator(".rb-end")).to_be_visible()
         me.screenshot(path=str(SHOTS / f"{tag}-over.png"))
-        print("T", len(TIMES), sum(a for a,b in TIMES), sum(b for a,b in TIMES))
         assert {"runbuster-roll", "runbuster-take", "runbuster-end"} <= set(checker.kinds)
         return checker
     finally:
