@@ -37,7 +37,7 @@ from sixdice.gamekit.engine import (
     ParsedStates,
     PlayRecord,
     Presentation,
-    dense_ranks,
+    competition_ranks,
     register,
 )
 from sixdice.gamekit.errors import IllegalMove, NotAllowed, OptionsError
@@ -284,7 +284,7 @@ class RunBusterEngine(GameEngine):
         shared["cups"] = [6 - len(h) for h in s.hands]
         shared["active"] = list(s.active)
         # Who is ahead: finished seats by place, then the longest straight in hand (rank 1 leads); the loser last.
-        shared["ranks"] = dense_ranks([
+        shared["ranks"] = competition_ranks([
             (0, s.finished.index(p)) if p in s.finished else (2, 0) if p == s.loser else (1, -len(h))
             for p, h in enumerate(s.hands)])
         hints_on = bool((state.get("options") or {}).get("hints"))
@@ -427,7 +427,7 @@ class RunBusterEngine(GameEngine):
             return None
         assert s.loser is not None
         order = s.finished + (s.loser,)
-        return dense_ranks([order.index(seat) for seat in range(s.players)])
+        return competition_ranks([order.index(seat) for seat in range(s.players)])
 
     def is_turn(self, actor: Actor, action: Mapping[str, Any]) -> bool:
         """A turn is a roll (by the seat, the host typing physical dice in, or the app for a bot)."""

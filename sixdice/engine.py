@@ -30,7 +30,7 @@ from sixdice.gamekit.engine import (
     ParsedStates,
     PlayRecord,
     Presentation,
-    dense_ranks,
+    competition_ranks,
     register,
 )
 from sixdice.gamekit.errors import GameError, IllegalMove, NotAllowed, OptionsError
@@ -512,7 +512,7 @@ class SixDiceEngine(GameEngine):
         shared["broken_hands"] = sorted(broken)
         shared["hand_parts"] = [self._hand_parts(h, s in broken) for s, h in enumerate(st.hands)]
         # Who is ahead: the hand furthest from zero (what wins at the end), rank 1; a win at once ranks first.
-        shared["ranks"] = dense_ranks([(0 if s in st.winners else 1, -abs(v)) for s, v in enumerate(shared["values"])])
+        shared["ranks"] = competition_ranks([(0 if s in st.winners else 1, -abs(v)) for s, v in enumerate(shared["values"])])
         shared["actors"] = sorted(self.actors(state))
         if st.over and st.end_reason != "all_threes":  # the end screen says who added what: "Ben +1.5 for moving second"
             shared["compensation"] = [{"seat": seat, "points": pts, "place": place}
@@ -659,7 +659,7 @@ class SixDiceEngine(GameEngine):
             return None
         won = set(st.winners)
         values = final_scores(st)  # the absolute values, as the house rules count them
-        return dense_ranks([(seat not in won, -values[seat]) for seat in range(st.n)])
+        return competition_ranks([(seat not in won, -values[seat]) for seat in range(st.n)])
 
     # ------------------------------------------------------------ review pages, statistics and house rules
 

@@ -23,7 +23,7 @@ from .engine import (
     GameEngine,
     HandPicture,
     Outcome,
-    dense_ranks,
+    competition_ranks,
     get_engine,
     parse_actor,
     register,
@@ -36,6 +36,6 @@ __all__ = [
     "DEFAULT", "DRAW", "HOST", "JSON", "REGISTRY", "SEPARATOR", "SYSTEM", "TIMEOUT", "Actor", "BoardPicture",
     "DieFace", "FirstPlayer", "GameEngine",
     "GameError", "HandPicture", "IllegalMove", "NotAllowed", "OptionsError", "Outcome", "Part", "Refusal",
-    "Replayed", "dense_ranks", "english", "final_state", "get_engine", "gettext_noop", "parse_actor", "part", "register",
+    "Replayed", "competition_ranks", "english", "final_state", "get_engine", "gettext_noop", "parse_actor", "part", "register",
     "render_parts", "replay",
 ]

@@ -58,7 +58,7 @@ from .schema import BadAction, check_json, clean_action
 __all__ = [
     "DEFAULT", "DRAW", "HOST", "JSON", "REGISTRY", "SYSTEM", "TIMEOUT", "Actor", "BoardPicture", "DieFace", "FirstPlayer", "GameEngine",
     "HandPicture", "MoveWords", "Outcome", "ParsedStates", "Presentation",
-    "dense_ranks", "get_engine", "parse_actor", "register", "suggested_action",
+    "competition_ranks", "get_engine", "parse_actor", "register", "suggested_action",
 ]
 
 HOST = "host"
@@ -77,10 +77,15 @@ TIMEOUT = "timeout"
 """Why the app acted: the game's time ran out (it ended the game)."""
 
 
-def dense_ranks(keys: Sequence[Any]) -> list[int]:
-    """Rank 1 for the smallest key, equal keys share a rank: ``[3, 1, 3] -> [2, 1, 2]``."""
-    order = {key: i + 1 for i, key in enumerate(sorted(set(keys)))}
-    return [order[key] for key in keys]
+def competition_ranks(keys: Sequence[Any]) -> list[int]:
+    """Places as standings are read: rank 1 for the smallest key, equal keys share a place, and the places
+    they share are used up (``[3, 1, 3] -> [2, 1, 2]``, ``[1, 1, 2] -> [1, 1, 3]``: two share first, the
+    next is third).  The last of eight players is 8th, whoever tied above."""
+    ordered = sorted(keys)
+    first: dict[Any, int] = {}
+    for i, key in enumerate(ordered):
+        first.setdefault(key, i + 1)
+    return [first[key] for key in keys]
 
 
 def parse_actor(actor: str) -> Actor:
@@ -619,9 +624,9 @@ class GameEngine:
         seats = range(players)
         if outcome.places:
             where = {seat: i for i, seat in enumerate(outcome.places)}
-            return dense_ranks([where.get(seat, len(outcome.places)) for seat in seats])
+            return competition_ranks([where.get(seat, len(outcome.places)) for seat in seats])
         won = set(outcome.winners)
-        return dense_ranks([seat not in won for seat in seats])
+        return competition_ranks([seat not in won for seat in seats])
 
     def upgrade_options(self, options: Mapping[str, Any], *, version: int) -> JSON:
         """Options as an export of format ``version`` holds them, in the shape of format ``version + 1``.

@@ -112,7 +112,8 @@ class Participant(models.Model):
                                 related_name="participations")
     is_bot = models.BooleanField(default=False)
     bot_strength = models.CharField(max_length=20, blank=True)
-    rank = models.PositiveSmallIntegerField(help_text="1 for the winners; equal ranks are ties.")
+    rank = models.PositiveSmallIntegerField(
+        help_text="1 for the winners; equal ranks are ties, and the places they share are used up (1, 1, 3).")
 
     class Meta:
         ordering = ["game", "position"]

@@ -17,7 +17,7 @@ from sixdice.gamekit import (
     IllegalMove,
     OptionsError,
     Outcome,
-    dense_ranks,
+    competition_ranks,
     final_state,
     get_engine,
     parse_actor,
@@ -145,10 +145,14 @@ def test_a_hints_suggested_move_is_its_action():
     assert suggested_action({"win": 0.5}) is None
 
 
-def test_dense_ranks_share_ties():
-    assert dense_ranks([3, 1, 3, 2]) == [3, 1, 3, 2]
-    assert dense_ranks([(False, -5), (True, -7), (False, -5)]) == [1, 2, 1]
-    assert dense_ranks([]) == []
+def test_competition_ranks_share_ties_and_use_up_the_places_they_share():
+    assert competition_ranks([3, 1, 3, 2]) == [3, 1, 3, 2]
+    assert competition_ranks([(False, -5), (True, -7), (False, -5)]) == [1, 3, 1]
+    assert competition_ranks([]) == []
+    # eight hands at the end of a game, two tied for third: the next is fifth and the last is eighth
+    values = [23, 3, 12, 4, 6, 9, 5, 9]
+    assert competition_ranks([-v for v in values]) == [1, 8, 2, 7, 5, 3, 6, 3]
+    assert competition_ranks([False, False, False, True]) == [1, 1, 1, 4]  # three share a win: the other is 4th
 
 
 def test_required_hooks_say_they_are_missing():

@@ -298,7 +298,16 @@ def test_final_ranks_put_a_shared_win_first_then_the_others_by_absolute_value():
     assert ENGINE.final_ranks(state, players=4) is None  # the game goes on
     over = ENGINE.apply(state, {"type": "end_on_time"}, actor=HOST)
     assert ENGINE.outcome(over) == Outcome(winners=(0, 1, 2), end_reason="time")  # R10: 4, −4 and −4 share
-    assert ENGINE.final_ranks(over, players=4) == [1, 1, 1, 2]
+    assert ENGINE.final_ranks(over, players=4) == [1, 1, 1, 4]  # three share first: Di is 4th
+
+
+def test_the_boards_ranks_use_up_the_places_a_tie_shares_as_the_final_ranks_do():
+    """Five hands, two tied for 3rd: the badges read 1st, 2nd, 3rd, 3rd, 5th, the end's ranks the same."""
+    hands = [Hand((), (3, 3)), Hand((), (-3, -2)), Hand((), (-2, -1)), Hand((), (3,)), Hand((), (1,))]  # 6, −5, −3, 3, 1
+    state = position(hands, bank=20, players=["Ana", "Bo", "Cy", "Di", "Ed"]).to_dict()
+    assert ENGINE.view(state, None)["ranks"] == ENGINE.view(state, 2)["ranks"] == [1, 2, 3, 3, 5]
+    over = ENGINE.apply(state, {"type": "end_on_time"}, actor=HOST)
+    assert ENGINE.final_ranks(over, players=5) == ENGINE.view(over, None)["ranks"] == [1, 2, 3, 3, 5]
 
 
 def test_final_ranks_after_all_threes_put_the_winner_first_whatever_the_values():
@@ -311,7 +320,7 @@ def test_final_ranks_after_all_threes_put_the_winner_first_whatever_the_values()
     st = position(hands, players=["Ana", "Bo", "Cy", "Di"])
     over = dataclasses.replace(st, winners=(3,), end_reason="all_threes", pending=None).to_dict()
     assert ENGINE.outcome(over) == Outcome(winners=(3,), end_reason="all_threes")
-    assert ENGINE.final_ranks(over, players=4) == [2, 2, 3, 1]
+    assert ENGINE.final_ranks(over, players=4) == [2, 2, 4, 1]
 
 
 # ---------------------------------------------------------------- a whole game
@@ -441,7 +450,7 @@ def test_ranks_of_a_finished_game():
     assert ENGINE.final_ranks(st.to_dict(), players=3) is None  # not over
     over = replace(st, winners=(2,), end_reason="rounds", pending=None)
     assert ENGINE.final_ranks(over.to_dict(), players=3) == [2, 2, 1]
-    assert ENGINE.final_ranks(replace(over, winners=(0, 1)).to_dict(), players=3) == [1, 1, 2]
+    assert ENGINE.final_ranks(replace(over, winners=(0, 1)).to_dict(), players=3) == [1, 1, 3]
 
 
 def test_a_hint_is_searched_once_per_position_and_handed_out_as_a_copy(monkeypatch):
