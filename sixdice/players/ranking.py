@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sixdice.gamekit.engine import competition_ranks, get_engine
+from sixdice.gamekit.engine import get_engine
 
-__all__ = ["competition_ranks", "final_ranks"]
+__all__ = ["final_ranks"]
 
 
 def final_ranks(*, engine: str, state: Mapping[str, Any], players: int) -> list[int]:

@@ -31,6 +31,8 @@ def rewrite(participants, updates, convert) -> int:
     changed = 0
     for game_id, rows in by_game.items():
         new = convert([row.rank for row in rows])
+        if new == [row.rank for row in rows]:
+            continue  # no tie below first place (most games): nothing to rewrite
         profiled = {}
         for row, rank in zip(rows, new, strict=True):
             if row.profile_id is not None:
