@@ -221,3 +221,13 @@ def test_the_recommended_rules_of_an_earlier_version_still_read_as_recommended()
         assert current not in versions and bank == 12
         for v in versions:
             assert preset_of(v, 12, players) == "recommended"
+
+
+def test_the_seven_and_eight_player_tables_before_7_december_still_read_as_recommended():
+    # 7 players had no table, 8 players the table fitted on games played without it
+    for players, table in ((7, ()), (8, (2, 2, 1.5, 0, 0.5, 0, 0, 0))):
+        before = Variants(last_turn_score=True, no_flip_back=True, refill=3, threes_dice=5, compensation=table)
+        now = preset("recommended", players)[0]
+        assert now != before and now.compensation and len(now.compensation) == players
+        assert preset_of(before, 12, players) == "recommended"
+        assert preset_of(now, 12, players) == "recommended"
