@@ -1,6 +1,6 @@
 """Fit the strong bot's 2-player leaf: ``python -m sixdice.lab.leaffit``.
 
-    python -m sixdice.lab.leaffit [--games 1500] [--seeds 1 2]
+    python -m sixdice.lab.leaffit [--games 1500] [--seeds 1 2] [--strong]
 
 Plays ``--games`` seeded 2-player greedy-vs-greedy games (default rules) for
 each of ``--seeds`` (3,000 games with the defaults), records every
@@ -12,6 +12,12 @@ ridge.  Prints the table to paste as :data:`sixdice.rules.bots.LEAF_2P`, each
 row with its log-loss on the last quarter of the games when fitted on the
 first three quarters.  Pure Python, seeded: the same command prints the same
 table.
+
+``--strong`` fits the leaf on the strong bot's own games instead: the strong
+bot against greedy, seats alternating game by game, and only the strong seat's
+turn starts (the positions where its search reads the leaf, with what its own
+play then made of them).  A better-fitting table, but not a stronger bot: see
+``docs/sixdice-balance.md``, *A leaf learned from its own games*.
 """
 
 from __future__ import annotations
@@ -43,12 +49,16 @@ def _starts(st: State, starts: list[tuple[int, int, list[float]]]) -> None:
         starts.append((st.turns, p.seat, features(hands[p.seat], hands[1 - p.seat])))
 
 
-def collect(games: int, seeds: Sequence[int]) -> dict[int, list[Row]]:
-    """Turn starts of ``games`` seeded greedy-vs-greedy games per seed, by turns left."""
+def collect(games: int, seeds: Sequence[int], strong: bool = False) -> dict[int, list[Row]]:
+    """Turn starts of ``games`` seeded greedy-vs-greedy games per seed, by turns left; ``strong``:
+    the strong bot's turn starts in games against greedy (the strong bot in seat 0 in even games, seat 1 in odd ones; R1 picks who moves first)."""
     by: dict[int, list[Row]] = {}
     for seed in seeds:
         for g in range(games):
-            bots = {s: Bot("greedy", seed=f"c{seed}-{g}-{s}") for s in range(2)}
+            seats = ("strong", "greedy") if g % 2 == 0 else ("greedy", "strong")
+            bots = {
+                s: Bot(seats[s] if strong else "greedy", seed=f"c{seed}-{g}-{s}", time_cap=None) for s in range(2)
+            }
             starts: list[tuple[int, int, list[float]]] = []
             end = play(
                 new_game(2),
@@ -57,6 +67,8 @@ def collect(games: int, seeds: Sequence[int]) -> dict[int, list[Row]]:
                 lambda st, starts=starts: _starts(st, starts),  # type: ignore[misc]
             )
             for turns, mover, x in starts:
+                if strong and seats[mover] != "strong":
+                    continue
                 share = 1.0 / len(end.winners) if mover in end.winners else 0.0
                 by.setdefault(2 * end.rounds - turns, []).append((x, share))
     return by
@@ -110,8 +122,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m sixdice.lab.leaffit", description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1500, help="games per seed")
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--strong", action="store_true", help="fit on the strong bot's turn starts against greedy")
     args = parser.parse_args(argv)
-    by = collect(args.games, args.seeds)
+    by = collect(args.games, args.seeds, args.strong)
     print("LEAF_2P: tuple[tuple[float, float, float, float, float], ...] = (")
     for left in sorted(by):
         rows = by[left]

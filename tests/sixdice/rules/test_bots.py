@@ -337,6 +337,8 @@ def test_leaffit_recovers_a_known_logistic_and_collects_every_turn_left():
     assert log_loss(w, rows) < log_loss([0.0, 0.0, 0.0], rows)
     by = collect(2, [1])
     assert sorted(by) == list(range(1, 25)) and all(len(v) == 2 for v in by.values())
+    mine = collect(2, [1], strong=True)  # only the strong seat's turn starts: 12 a game
+    assert sum(len(v) for v in mine.values()) == 24 and all(len(v) in (1, 2) for v in mine.values())
     big, small = counts_of([3, 3, 2, -1]), counts_of([1, 1, -1])
     assert features(big, small) == [1.0, 6.0, 6.0, 1.0, float(flip_swing(big, small))]
 
