@@ -51,7 +51,8 @@ def _starts(st: State, starts: list[tuple[int, int, list[float]]]) -> None:
 
 def collect(games: int, seeds: Sequence[int], strong: bool = False) -> dict[int, list[Row]]:
     """Turn starts of ``games`` seeded greedy-vs-greedy games per seed, by turns left; ``strong``:
-    the strong bot's turn starts in games against greedy (the strong bot in seat 0 in even games, seat 1 in odd ones; R1 picks who moves first)."""
+    the strong bot's turn starts in games against greedy (the strong bot in seat 0 in even games,
+    seat 1 in odd ones; R1 picks who moves first)."""
     by: dict[int, list[Row]] = {}
     for seed in seeds:
         for g in range(games):
