@@ -139,6 +139,10 @@ def measure(results: Sequence[GameResult], players: int) -> dict[str, Any]:
     }
 
 
+THREES_TARGET = 0.20
+"""The share of games all threes should end (the issue's target)."""
+
+
 def targets(cell: dict[str, Any]) -> dict[str, bool]:
     """The issue's targets for one cell: seats within 5 points of fair, the bank empty before the last
     round in at most 10% of games, all threes at least 20%, the early leader at most 1.5 x fair."""
@@ -146,7 +150,7 @@ def targets(cell: dict[str, Any]) -> dict[str, bool]:
     return {
         "seats": all(abs(x - fair) <= 0.05 for x in cell["seat_share"]),
         "bank": cell["bank_empty_before_last_round"] <= 0.10,
-        "threes": cell["all_threes"] >= 0.20,
+        "threes": cell["all_threes"] >= THREES_TARGET,
         "leader": cell["leader_after_third_wins"] <= 1.5 * fair,
     }
 

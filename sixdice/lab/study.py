@@ -2,10 +2,15 @@
 
     python -m sixdice.lab.study [--jobs 2] [--scale 1.0] [--out docs]
 
-Plays seeded games with every seat of one strength (random, greedy, strong)
-for 2, 3, 4, 6 and 8 players under the default rules, and games under rules
-options (a smaller bank, more rounds) with greedy play, then writes
-``docs/sixdice-balance.md`` and its SVG charts (``docs/sixdice-balance-*.svg``).
+``--report`` (the page in the repository) plays both presets at 2 to 5 players
+with greedy and strong play, the single variants and the arena, and writes
+``docs/sixdice-balance.md`` with its three SVG charts (``docs/sixdice-balance-*.svg``)
+drawn from the same cells.  ``--preset``/``--variants`` measure one cell.
+
+``--classic`` is the first study: seeded games with every seat of one strength
+(random, greedy, strong) for 2, 3, 4, 6 and 8 players under the default rules,
+and games under rules options (a smaller bank, more rounds) with greedy play;
+it writes its own page and charts in the same places.
 ``--scale`` multiplies every sample size (0.1 for a quick look).
 
 The "5 or more dice" threshold is measured without changing the rules: the
@@ -29,6 +34,7 @@ from typing import Any
 
 from sixdice.lab import records, rulestudy
 from sixdice.lab.arena import GameResult, match, rates, run_games, wilson
+from sixdice.lab.rulestudy import THREES_TARGET
 from sixdice.rules.bots import STRONG_BUDGET, STRONG_VERSION
 from sixdice.rules.variants import PRESETS, Variants, preset
 
@@ -114,7 +120,9 @@ def bank_by_round(games: Sequence[GameResult]) -> list[float]:
 # ---------------------------------------------------------------- SVG
 
 
-_COLOURS = {"random": "#9e9e9e", "greedy": "#1f77b4", "strong": "#d62728", "6+ dice": "#1f77b4", "5+ dice": "#ff7f0e"}
+_COLOURS = {"random": "#9e9e9e", "greedy": "#1f77b4", "strong": "#d62728", "6+ dice": "#1f77b4", "5+ dice": "#ff7f0e",
+            "as written, greedy": "#9ecae1", "as written, strong": "#fc9272",
+            "recommended, greedy": "#1f77b4", "recommended, strong": "#d62728"}
 
 
 def _svg(width: int, height: int, body: list[str], title: str) -> str:
@@ -126,11 +134,17 @@ def _svg(width: int, height: int, body: list[str], title: str) -> str:
     )
 
 
+def _legend_width(names: Any, least: int) -> int:
+    """The right margin that holds the legend: a swatch and the longest name (about 7 px a letter)."""
+    return max(least, 44 + 7 * max((len(str(n)) for n in names), default=0))
+
+
 def line_chart(
     series: dict[str, list[float]], title: str, xlabel: str, ylabel: str, ymax: float = 1.0, colours: dict[str, str] | None = None
 ) -> str:
     """A small line chart; x is the index (1-based)."""
-    w, h, left, right, top, bottom = 560, 300, 56, 130, 30, 44
+    right = _legend_width(series, 130)
+    w, h, left, top, bottom = 430 + right, 300, 56, 30, 44
     pw, ph = w - left - right, h - top - bottom
     xmax = max((len(v) for v in series.values()), default=1)
     body = [f'<text x="{left}" y="18" font-weight="bold">{title}</text>']
@@ -158,12 +172,14 @@ def line_chart(
 
 
 def bar_chart(
-    groups: dict[str, dict[str, float]], title: str, ylabel: str, ymax: float, reference: dict[str, float] | None = None
+    groups: dict[str, dict[str, float]], title: str, ylabel: str, ymax: float, reference: dict[str, float] | None = None,
+    reference_label: str = "fair share",
 ) -> str:
     """Grouped bars: ``groups[x_label][series] = value``; an optional reference mark per group."""
-    w, h, left, right, top, bottom = 560, 300, 56, 120, 30, 44
-    pw, ph = w - left - right, h - top - bottom
     names = list(dict.fromkeys(s for g in groups.values() for s in g))
+    right = _legend_width(names, 120)
+    w, h, left, top, bottom = 440 + right, 300, 56, 30, 44
+    pw, ph = w - left - right, h - top - bottom
     body = [f'<text x="{left}" y="18" font-weight="bold">{title}</text>']
     for k in range(6):
         y = top + ph - ph * k / 5
@@ -194,7 +210,7 @@ def bar_chart(
     if reference:
         ly = top + 10 + 18 * len(names)
         body.append(f'<line x1="{w - right + 10}" y1="{ly - 3}" x2="{w - right + 24}" y2="{ly - 3}" stroke="black" stroke-dasharray="4 2"/>')
-        body.append(f'<text x="{w - right + 30}" y="{ly + 1}">fair share</text>')
+        body.append(f'<text x="{w - right + 30}" y="{ly + 1}">{reference_label}</text>')
     return _svg(w, h, body, title)
 
 
@@ -488,6 +504,58 @@ def _tick(ok: bool) -> str:
     return "yes" if ok else "**no**"
 
 
+def report_charts(cells: dict[tuple[str, str, int], dict[str, Any]], out: Path) -> list[str]:
+    """Draw the report's three charts into ``out`` from its cells (``cells[rules, play, players]``,
+    empty when not measured) and return the lines of the page that show them."""
+    series = {f"{'as written' if rules == 'as-written' else rules}, {play}": (rules, play)
+              for rules in ("as-written", "recommended") for play in ("greedy", "strong")}
+
+    def by_players(figure: Any) -> dict[str, dict[str, float]]:
+        return {str(n): {name: figure(c) for name, (rules, play) in series.items()
+                         if (c := cells.get((rules, play, n)))} for n in HOUSE_PLAYERS}
+
+    first = by_players(lambda c: c["seat_share"][0])
+    (out / "sixdice-balance-first.svg").write_text(
+        bar_chart(first, "First player's win share, by number of players", "win share", 0.6, {str(n): 1 / n for n in HOUSE_PLAYERS}),
+        encoding="utf-8")
+    bank = {}
+    for name, (rules, play) in series.items():
+        rounds = (cells.get((rules, play, 4)) or {}).get("bank_by_round", [])
+        ys = []
+        for y in rounds:  # up to the first round no game reached
+            if y is None:
+                break
+            ys.append(y)
+        if ys:
+            bank[name] = ys
+    (out / "sixdice-balance-bank.svg").write_text(
+        line_chart(bank, "Bank at the start of each round, 4 players", "round", "share of the starting bank", 1.0,
+                   _COLOURS), encoding="utf-8")
+    threes = by_players(lambda c: c["all_threes"])
+    top = max([0.1, *(x for g in threes.values() for x in g.values())])
+    (out / "sixdice-balance-threes.svg").write_text(
+        bar_chart(threes, "Games ended by all threes, by number of players", "share of games",
+                  round(min(1.0, top + 0.05), 1), {str(n): THREES_TARGET for n in HOUSE_PLAYERS}, "target"),
+        encoding="utf-8")
+    return [
+        "## Charts",
+        "",
+        "The tables above drawn: the rules as written (light) and recommended (dark), greedy play (blue) "
+        "and strong play (red). The dashed marks: in the first, the fair share (one in as many as play); in the "
+        "third, the target of all threes (at least 20% of games).",
+        "",
+        "![First player's win share by number of players, both rule sets, greedy and strong play]"
+        "(sixdice-balance-first.svg)",
+        "",
+        "![Bank at the start of each round, 4 players, both rule sets, greedy and strong play]"
+        "(sixdice-balance-bank.svg)",
+        "",
+        "![Share of games ended by all threes by number of players, both rule sets, greedy and strong play]"
+        "(sixdice-balance-threes.svg)",
+        "",
+    ]
+
+
 def house_report(
     cache: dict[str, Any], path: Path | None, out: Path, *, greedy: int, strong: int, variant_games: int,
     arena_games: int, seed: int, arena_games_4: int | None = None,
@@ -563,6 +631,11 @@ def house_report(
             add(f"| {n} | " + " | ".join(_pct(br[r]) if r < len(br) and br[r] is not None else "" for r in (0, 3, 7, 11))
                 + " | " + ", ".join(f"{k2} {_pct(x)}" for k2, x in c["ends"].items()) + " |")
         add("")
+    if greedy > 0:
+        got = {(title, play, n): _cached_cell(cache, path, title, *preset(key, n), n, play, k, seed)
+               for title, key in presets for play, k in (("greedy", greedy), ("strong", strong)) if k > 0
+               for n in HOUSE_PLAYERS}
+        lines += report_charts(got, out)
     if variant_games > 0:
         add("## Each variant on its own")
         add("")
@@ -687,7 +760,7 @@ def main(argv: list[str] | None = None) -> None:
         str(n): {p: order_shares(by[p, n])[0] for p in POLICIES if by.get((p, n))} for n in PLAYERS
     }
     (out / "sixdice-balance-first.svg").write_text(
-        bar_chart(first, "First player's win share", "win share", 0.6, {str(n): 1 / n for n in PLAYERS}), encoding="utf-8"
+        bar_chart(first, "First player's win share, by number of players", "win share", 0.6, {str(n): 1 / n for n in PLAYERS}), encoding="utf-8"
     )
     (out / "sixdice-balance-bank.svg").write_text(
         line_chart(
