@@ -1033,7 +1033,7 @@ def _reply_flip(hands: tuple[Counts, ...], r: int, t: float, need: int = 6) -> F
     ``d`` against the victim's die that leaves the best opponent weakest.
     """
     scores = [hand_score(h, t, need) for h in hands]
-    best_own, own_scores, top_sc = _own_changes(hands[r], t, need)
+    best_own, own_scores, top_sc, ranked = _own_changes(hands[r], t, need)
     # the best score among the seats other than the mover (``top``, seat ``top_s``) and among the
     # seats other than the mover and ``top_s`` (``second``): the best of the seats other than the
     # mover and a victim ``s`` is ``second`` when ``s`` is ``top_s``, else ``top``
@@ -1050,9 +1050,10 @@ def _reply_flip(hands: tuple[Counts, ...], r: int, t: float, need: int = 6) -> F
     # opponent weakest is the one with the least score after the change (the value is
     # ``sc - max(rest, vs)``, which only grows as ``vs`` shrinks).
     # A victim whose best value cannot pass the best so far (at most ``top_sc - rest``) is passed over.
+    # The own changes are tried from the best scoring down: none after one scoring at most the value
+    # found so far plus ``rest`` can pass it (a change's value is at most its score minus ``rest``).
     best_s = -1
     best_e = -math.inf
-    best_es: list[float] = []
     inf = math.inf
     for s, h in enumerate(hands):
         if s == r:
@@ -1061,18 +1062,26 @@ def _reply_flip(hands: tuple[Counts, ...], r: int, t: float, need: int = 6) -> F
         if top_sc - rest <= best_e:
             continue
         least = _victim_least(h, t, need)
-        # the value of each own change against this victim (-inf: the victim cannot make the change)
-        es = [sc - (rest if rest > vs else vs) if (vs := least[i]) != inf else -inf for i, sc in own_scores]
-        if es:
-            e = max(es)
-            if e > best_e:
-                best_s, best_e, best_es = s, e, es
+        e = -inf
+        for i, sc in ranked:
+            if sc - rest <= e:
+                break
+            lv = least[i]
+            if lv == inf:  # the victim cannot make the change
+                continue
+            val = sc - (rest if rest > lv else lv)
+            if val > e:
+                e = val
+        if e > best_e:
+            best_s, best_e = s, e
     if best_s < 0:
         return None
     # The flip played: the first reaching the best value, in the order victim, victim's die, change;
     # only a change whose best value (against the victim's least score) reaches the best can.
     rest = second if best_s == top_s else top
-    reach = [best_own[i] for i, e in enumerate(best_es) if e == best_e]
+    least = _victim_least(hands[best_s], t, need)
+    reach = [best_own[k] for k, (i, sc) in enumerate(own_scores)
+             if (lv := least[i]) != inf and sc - (rest if rest > lv else lv) == best_e]
     u = 1.0 - t
     for w, row in _change_rows(hands[best_s], need):
         for d, sc, v, nv in reach:
@@ -1086,14 +1095,17 @@ def _reply_flip(hands: tuple[Counts, ...], r: int, t: float, need: int = 6) -> F
             if sc - (rest if rest > vs else vs) == best_e:
                 return (best_s, v, nv, w, nw)
     raise AssertionError("the best reply is among the flips")  # pragma: no cover
+
+
 @lru_cache(maxsize=100_000)
 def _own_changes(
     own: Counts, t: float, need: int
-) -> tuple[tuple[tuple[int, float, int, int], ...], tuple[tuple[int, float], ...], float]:
+) -> tuple[tuple[tuple[int, float, int, int], ...], tuple[tuple[int, float], ...], float, tuple[tuple[int, float], ...]]:
     """For each change ``d`` a flip can make to a die of the hand ``own`` (in the order first met):
     ``(d, score, v, nv)``, the own die ``v`` turned to ``nv`` that scores best after default
     balancing (the first on a tie; ``inf`` when it makes all threes); the same changes as
-    ``(d + 6, score)`` (the index of :func:`_victim_least`); and the largest of those scores."""
+    ``(d + 6, score)`` (the index of :func:`_victim_least`); the largest of those scores; and
+    the same changes again from the largest score down."""
     u = 1.0 - t
     best_own: dict[int, tuple[float, int, int]] = {}  # d -> (score, v, nv)
     for v, changes in _change_parts(own, need):
@@ -1108,9 +1120,14 @@ def _own_changes(
                     sc += W_NEAR
             if d not in best_own or sc > best_own[d][0]:
                 best_own[d] = (sc, v, nv)
-    return (tuple((d, sc, v, nv) for d, (sc, v, nv) in best_own.items()),
-            tuple((d + 6, sc) for d, (sc, _v, _nv) in best_own.items()),
-            max((sc for sc, _v, _nv in best_own.values()), default=-math.inf))
+    scores = tuple((d + 6, sc) for d, (sc, _v, _nv) in best_own.items())
+    ranked = tuple(sorted(scores, key=_second, reverse=True))
+    return (tuple((d, sc, v, nv) for d, (sc, v, nv) in best_own.items()), scores,
+            ranked[0][1] if ranked else -math.inf, ranked)
+
+
+def _second(x: tuple[int, float]) -> float:
+    return x[1]
 
 
 def _change_parts(h: Counts, need: int) -> tuple[tuple[int, tuple[tuple[int, int, Parts | None], ...]], ...]:
