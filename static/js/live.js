@@ -30,6 +30,43 @@ function moreAtTheEnd(row) {
   row.classList.toggle("more", row.scrollLeft + row.clientWidth < row.scrollWidth - 2);
 }
 
+// A tap is a press and a release on the same button. A frame drawn between the two replaces the button
+// under the finger, and the tap is lost: the bot not added, the die not chosen. So while a pointer is down
+// the page waits to draw; the newest frame is drawn as soon as the last pointer lifts (after the tap's
+// click has been handled, so the tap acts on what the player saw), or once the press has lasted `maxMs`
+// (a long press, or a release the page never heard of, never leaves the screen behind the table).
+function pressHold(maxMs) {
+  const down = new Set();
+  let since = 0, waiting = null, timer = 0;
+  const flush = () => {
+    clearTimeout(timer);
+    const fn = waiting;
+    waiting = null;
+    if (fn) fn();
+  };
+  const lift = (e) => {
+    down.delete(e.pointerId);
+    if (!down.size && waiting) setTimeout(flush, 0);  // after this release's click
+  };
+  document.addEventListener("pointerdown", (e) => {
+    if (e.isPrimary) down.clear();  // a new first pointer: any press not heard ending is over
+    if (!down.size) since = Date.now();
+    down.add(e.pointerId);
+  }, true);
+  document.addEventListener("pointerup", lift, true);
+  document.addEventListener("pointercancel", lift, true);
+  return {
+    // True when `draw` must wait: it is called again when the press ends (at most `maxMs` after it began).
+    hold(draw) {
+      const left = since + maxMs - Date.now();
+      if (!down.size || left <= 0) { waiting = null; clearTimeout(timer); return false; }
+      if (!waiting) timer = setTimeout(flush, left);
+      waiting = draw;
+      return true;
+    },
+  };
+}
+
 function tableConnection(app) {
   const T = JSON.parse(document.getElementById("i18n").textContent);
 
@@ -43,6 +80,7 @@ function tableConnection(app) {
   const RETRY_MS = window.SIXDICE_RETRY_MS || 500;  // first reconnection delay, before jitter (a test may lengthen it)
 
   const NO_OFFERS = {take_back: null, undo: null, actors: Object.freeze([]), can_end: false};  // each offer's "none"
+  const held = pressHold(window.SIXDICE_HOLD_MS || 1000);
 
   function newActionId() {  // random, unique per tap; kept when the same action is sent again
     const bytes = new Uint8Array(12);
@@ -309,6 +347,7 @@ function tableConnection(app) {
     },
 
     draw() {
+      if (held.hold(() => this.draw())) return;  // a finger is on the page: drawn when it lifts
       this.drawSeats();
       this.drawLog();
       this.drawTakeBack();

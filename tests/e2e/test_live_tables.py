@@ -7,8 +7,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e import runbuster_helpers as rb
 from tests.e2e.conftest import DESKTOP, screenshot
-from tests.e2e.harness import form_answered, live_eval
+from tests.e2e.harness import form_answered, live_eval, wait_live
 
 pytestmark = pytest.mark.browser
 
@@ -87,3 +88,43 @@ def test_host_closes_the_table(server, phone):
     expect(host.locator("#host-controls")).to_be_hidden()
     player.reload()
     expect(player.locator("#closed-note")).to_be_visible()
+
+
+def test_a_tap_is_not_lost_when_the_table_changes_under_the_finger(server, phone):
+    """A press and a release on a button are one tap, even when the table changes between them: the page
+    draws the change once the finger lifts.  (A frame drawn in between replaced the button under the
+    finger, and the tap was lost: the host's "Add a bot" added none.)  A press that lasts does not keep
+    the table from being drawn."""
+    host = phone(viewport=DESKTOP)  # the button in sight: no scrolling while the board may be drawn again
+    host.add_init_script("window.SIXDICE_HOLD_MS = 60000;")  # the press lasts as long as the other phone takes
+    link = rb.create_table(host, server.url, players=4)
+    add = host.locator("#board .rb-addbot")
+    expect(add).to_be_enabled()
+    expect(add).to_be_in_viewport()
+    # read in one go in the page: a frame drawn meanwhile puts the same button in the same place
+    box = host.evaluate("""() => { const r = document.querySelector("#board .rb-addbot").getBoundingClientRect();
+                                   return {x: r.x, y: r.y, width: r.width, height: r.height}; }""")
+    host.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    host.mouse.down()
+    ana = phone()
+    rb.take_seat(ana, link, "Ana")
+    wait_live(host, "live => live.table.seats.length === 1")  # the host's page has the change ...
+    expect(host.locator('#seats li[data-seat="0"]')).to_have_count(0)  # ... and waits to draw it
+    host.mouse.up()
+    expect(host.locator('#seats li[data-seat="1"]')).to_be_visible()  # the tap added the bot
+    expect(host.locator('#seats li[data-seat="0"]')).to_contain_text("Ana")
+    expect(host.locator("#seats li")).to_have_count(2)
+
+    # A press that lasts longer than the hold (a second by default): the table is drawn under it.
+    spot = ana.evaluate("""() => {  // a point on nothing a tap acts on
+        for (let y = 60; y < innerHeight; y += 10) for (let x = 10; x < innerWidth; x += 10) {
+            const e = document.elementFromPoint(x, y);
+            if (e && !e.closest("a, button, input, select, textarea, label, summary, details")) return {x, y};
+        }
+        return null; }""")
+    ana.mouse.move(spot["x"], spot["y"])
+    ana.mouse.down()
+    bo = phone()
+    rb.take_seat(bo, link, "Bo")
+    expect(ana.locator('#seats li[data-seat="2"]')).to_contain_text("Bo")
+    ana.mouse.up()
