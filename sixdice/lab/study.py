@@ -29,6 +29,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import takewhile
 from pathlib import Path
 from typing import Any
 
@@ -521,11 +522,7 @@ def report_charts(cells: dict[tuple[str, str, int], dict[str, Any]], out: Path) 
     bank = {}
     for name, (rules, play) in series.items():
         rounds = (cells.get((rules, play, 4)) or {}).get("bank_by_round", [])
-        ys = []
-        for y in rounds:  # up to the first round no game reached
-            if y is None:
-                break
-            ys.append(y)
+        ys = list(takewhile(lambda y: y is not None, rounds))  # up to the first round no game reached
         if ys:
             bank[name] = ys
     (out / "sixdice-balance-bank.svg").write_text(
