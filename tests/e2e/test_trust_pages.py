@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e import positions
 from tests.e2e import runbuster_helpers as rb
@@ -143,7 +144,7 @@ def test_the_seated_hosts_undo_is_on_the_first_screen_and_names_the_seat(server,
     wait_live(mover, "live => { const v = live.game.view; return v.pending && v.pending.kind === 'flip'; }")
 
 
-def _play_against_the_app(page: Page, move: str) -> None:
+def _play_against_the_app(page: Page, move: str, server: Any, phone: Any) -> None:
     """This phone's moves (by ``move``, a page function of the view) until the game is over; the app plays the rest."""
     for _ in range(400):
         g = live_eval(page, "live => (({seq: live.game.seq, status: live.game.status}))")
@@ -151,9 +152,30 @@ def _play_against_the_app(page: Page, move: str) -> None:
             return
         if live_eval(page, move):  # sent: wait for its answer (applied, or refused when the page was behind)
             wait_live(page, "live => !live.pending")
-        else:  # the app's turn: wait for its move
-            wait_live(page, "(live, n) => live.game.seq > n || live.game.status === 'finished'", arg=g["seq"], timeout=15_000)
+            continue
+        try:  # the app's turn: wait for its move
+            wait_live(page, "(live, n) => live.game.seq > n || live.game.status === 'finished'", arg=g["seq"],
+                      timeout=15_000)
+        except PlaywrightTimeout:
+            raise AssertionError(_stalled(page, server, phone)) from None
     raise AssertionError("the game did not end")
+
+
+SHOWN = """live => ({game: live.game.id, number: live.game.number, seq: live.game.seq, status: live.game.status,
+  current: live.game.view.current, phase: live.game.view.phase, your_turn: live.game.view.your_turn,
+  seat: live.seat, host: live.host, pending: live.pending, socket: live.ws && live.ws.readyState,
+  table_version: live.table && live.table.version})"""
+
+
+def _stalled(page: Page, server: Any, phone: Any) -> str:
+    """Why the app's move did not come: what the page shows beside what a fresh screen shows, and the server's log."""
+    code = re.search(r"/t/([A-Z0-9]{5})/", page.url).group(1)
+    screen = phone(f"{server.url}/t/{code}/screen/")
+    log = "".join(line for path in sorted(server.workdir.glob("server-*.log"))
+                  for line in path.read_text(errors="replace").splitlines(keepends=True)
+                  if " - - [" not in line)  # not the access log
+    return (f"no move from the app in 15 s at table {code}\n  this phone: {live_eval(page, SHOWN)}\n"
+            f"  a fresh table screen: {live_eval(screen, SHOWN)}\n  server log (not access lines):\n{log[-4000:]}")
 
 
 # Each move script answers whether it sent a move (the page then waits for its answer): rb.APP_MOVE and this.
@@ -174,7 +196,7 @@ def test_a_game_against_the_app_plays_on_past_the_first(server, phone, game):
     page.wait_for_url(re.compile(r"/t/\w+/$"))
     wait_live(page, "live => live && live.game && live.game.view && live.table")
     assert live_eval(page, "live => (live.host)") is True  # this phone is host and seat
-    _play_against_the_app(page, rb.APP_MOVE if game == "runbuster" else SIXDICE_MOVE)
+    _play_against_the_app(page, rb.APP_MOVE if game == "runbuster" else SIXDICE_MOVE, server, phone)
     if game == "runbuster":
         button = page.get_by_role("button", name="Start the next round")
         expect(page.locator(".rb-end")).not_to_contain_text("The host starts the next round.")
@@ -185,7 +207,7 @@ def test_a_game_against_the_app_plays_on_past_the_first(server, phone, game):
     shoot(page, f"trust-against-app-next-{game}-360")
     button.click()
     wait_live(page, "live => live.game.number === 2 && live.game.status === 'playing'")
-    _play_against_the_app(page, rb.APP_MOVE if game == "runbuster" else SIXDICE_MOVE)  # and the second game plays on too
+    _play_against_the_app(page, rb.APP_MOVE if game == "runbuster" else SIXDICE_MOVE, server, phone)  # and the second game plays on too
 
 
 def test_hints_show_only_on_the_phone_whose_choice_it_is(server, phone):
