@@ -15,21 +15,26 @@ function watch(box) {
   let tries = 0;
   let timer = 0;
   let busy = false;
+  let asked = false;  // a tap waits for the answer of the try on its way
 
   async function attempt(byHand) {
-    if (busy) return;
+    if (byHand) {
+      asked = true;
+      status.textContent = button.dataset.trying;
+    }
+    if (busy) return;  // a try is on its way already: its answer is the tap's too
     busy = true;
     clearTimeout(timer);
-    if (byHand) status.textContent = button.dataset.trying;
     try {
       // Any answer at all means the server is back; a page's own status is for the page to show.
       await fetch(home, { method: "HEAD", cache: "no-store", credentials: "same-origin" });
       if (atItself) location.assign(home); else location.reload();
       return;
     } catch (e) {
-      if (byHand) status.textContent = button.dataset.failed;
+      if (asked) status.textContent = button.dataset.failed;
     } finally {
       busy = false;
+      asked = false;
     }
     timer = setTimeout(() => attempt(false), DELAYS[Math.min(tries++, DELAYS.length - 1)]);
   }
