@@ -66,6 +66,7 @@ def site_env(workdir: Path, site: Path, **extra: str) -> dict[str, str]:
         SIXDICE_TESTING="1",
         SIXDICE_DICE_SEED=DICE_SEED,
         SIXDICE_TEST_CLOCK="1",  # bots and turn timers on the test's clock (the clock fixture)
+        LOG_LEVEL="INFO",  # a bot or timer driver that stops says why in the server log (a stalled test shows it)
         **{"ALLOWED_HOSTS": f"127.0.0.1,localhost,{LAN_HOST}", **extra},
     )
 
