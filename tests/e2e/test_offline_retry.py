@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import PHONE
+from tests.e2e.test_host_plays import shoot
 
 pytestmark = pytest.mark.browser
 
@@ -42,5 +43,6 @@ def test_a_tap_while_the_pages_own_try_is_on_its_way_is_answered(browser, server
         expect(status).to_have_text("Trying…")
         held[0].abort()  # the server is away: the try fails
         expect(status).to_have_text("Still no answer. Trying again shortly.")
+        shoot(page, "offline-tap-answered-360")
     finally:
         context.close()
