@@ -39,7 +39,7 @@ from sixdice.gamekit.options import dice_mode, on_off, whole_number
 from sixdice.gamekit.schema import Field
 from sixdice.rules import bots
 from sixdice.rules.dice import ZERO_GROUP_INDEX, counts_of
-from sixdice.rules.game import START_DICE, Hand, State, compensation_lines, final_scores
+from sixdice.rules.game import START_DICE, Hand, State, compensation_lines, final_scores, leaders_to_flip
 from sixdice.rules.variants import (
     AS_WRITTEN,
     MAX_COMPENSATION,
@@ -119,6 +119,7 @@ class SixDicePresentation(Presentation):
         "last_turn_score": gettext_noop("A hand is scored at the end of its owner's last turn"),
         "reverse_last_round": gettext_noop("The last round is played in reverse order"),
         "no_flip_back": gettext_noop("No flip back at the player who just flipped you"),
+        "flip_the_leader": gettext_noop("Flip the leader: every flip goes against the hand furthest from zero"),
         "refill": gettext_noop("The bank refills each round to this many dice per player"),
         "threes_dice": gettext_noop("The dice all threes needs"),
         "first_bonus": gettext_noop("Compensation for the first seats: points per player who moves after you"),
@@ -313,6 +314,7 @@ class SixDiceEngine(GameEngine):
             last_turn_score=on_off(raw, "last_turn_score", part(gettext_noop("Score at the end of the last turn"))),
             reverse_last_round=on_off(raw, "reverse_last_round", part(gettext_noop("The last round in reverse order"))),
             no_flip_back=on_off(raw, "no_flip_back", part(gettext_noop("No flip back"))),
+            flip_the_leader=on_off(raw, "flip_the_leader", part(gettext_noop("Flip the leader"))),
             refill=refill or 0,
             threes_dice=threes or AS_WRITTEN.threes_dice,
             first_bonus=bonus or 0,
@@ -533,6 +535,9 @@ class SixDiceEngine(GameEngine):
                     [a["victim"], a["own"], a["own_to"], a["other"], a["other_to"]]
                     for a in rules.legal_actions(st)
                 ]
+                lead = leaders_to_flip(st, p.seat)
+                if lead and st.n >= 3:  # flip the leader: whom the flip must go against (the mover's phone says so)
+                    d["must_flip"] = sorted(lead)
             elif p.kind == "group" and mine:
                 gs = rules.groupings(st.hands[p.seat].dice())
                 d["groupings"] = [g.to_dict() for g in gs[:VIEW_GROUPINGS]]

@@ -103,7 +103,7 @@ from typing import Any, NamedTuple
 
 from .balance import _FLIP_TABLE, Grouping, _groupings_counts, default_keep, groupings, keep_options
 from .dice import FACE_INDEX, FACES, Counts, counts_of
-from .game import State, apply, barred_victim, random_flip
+from .game import State, apply, barred_victims, random_flip
 
 STRENGTHS: tuple[str, ...] = ("random", "greedy", "strong")
 
@@ -737,8 +737,8 @@ _FLIP_INDEX: tuple[tuple[tuple[tuple[int, int, int, int], ...], ...], ...] = tup
 number ``j``, as (new own face, new other face, their face numbers), in the order of ``_FLIP_TABLE``."""
 
 
-def _scan_flips(pos: Pos, m: int, barred: int | None, every: bool) -> tuple[list[FlipKind], list[float]]:
-    """Every distinct flip of the mover ``m`` (the victim ``barred`` left out), in the order of
+def _scan_flips(pos: Pos, m: int, barred: frozenset[int], every: bool) -> tuple[list[FlipKind], list[float]]:
+    """Every distinct flip of the mover ``m`` (the victims ``barred`` left out), in the order of
     :func:`flip_kinds`, with its greedy score (:func:`greedy_flip_scores`, the same operations).
 
     ``every`` false: only the best flip (the first of equal scores) and its score, or nothing
@@ -761,7 +761,7 @@ def _scan_flips(pos: Pos, m: int, barred: int | None, every: bool) -> tuple[list
     best_sc = -math.inf
     shared: dict[int, tuple[PlanEntry, float]] = {}
     for s, h in enumerate(hands):
-        if s in (m, barred):
+        if s == m or s in barred:
             continue
         owns, changes, pairs, faces = _flip_grid(own_mask, _face_mask(h))
         if not pairs:
@@ -909,7 +909,7 @@ def scored_options(st: State) -> list[Option]:
 
 def _ranked_flips(st: State, pos: Pos, seat: int) -> tuple[list[FlipKind], list[float], list[int]]:
     """The mover's distinct flips, their greedy scores, and their order best first (stable)."""
-    kinds, scores = _scan_flips(pos, seat, barred_victim(st, seat), True)  # no flip back
+    kinds, scores = _scan_flips(pos, seat, barred_victims(st, seat), True)  # no flip back, flip the leader
     order = sorted(range(len(kinds)), key=scores.__getitem__, reverse=True)
     return kinds, scores, order
 
@@ -943,7 +943,7 @@ def greedy_action(st: State) -> Action:
     p = st.pending
     assert p is not None
     if p.kind == "flip":
-        kinds, _ = _scan_flips(Pos.of(st), p.seat, barred_victim(st, p.seat), False)
+        kinds, _ = _scan_flips(Pos.of(st), p.seat, barred_victims(st, p.seat), False)
         if kinds:
             return _flip_action(st, p.seat, kinds[0])
     return _top_options(st, 1)[0].action
@@ -1292,7 +1292,7 @@ def _greedy_reply(
     ``bank`` may be capped at 3: the greedy score only asks whether the bank holds a die
     for the draw and two more for the no-groups pair.
     """
-    kinds, _ = _scan_flips(Pos(list(hands), bank, turns, total, need=need), r, None, False)
+    kinds, _ = _scan_flips(Pos(list(hands), bank, turns, total, need=need), r, frozenset(), False)
     return kinds[0] if kinds else None
 
 

@@ -380,6 +380,35 @@ def barred_victim(st: State, m: int) -> int | None:
     return None
 
 
+def leaders_to_flip(st: State, m: int) -> frozenset[int]:
+    """``flip_the_leader``: the players ``m`` must flip now: of the others that ``m`` may flip (a legal flip, no flip
+    back), those whose hands are furthest from zero (all of them when tied); empty when the variant is off or ``m``
+    can flip nobody."""
+    if not st.variants.flip_the_leader:
+        return frozenset()
+    own = st.hands[m].dice()
+    barred = barred_victim(st, m)
+    open_ = [(abs(h.value), s) for s, h in enumerate(st.hands)
+             if s != m and s != barred and has_legal_flip(own, h.dice())]
+    if not open_:
+        return frozenset()
+    top = max(a for a, _ in open_)
+    return frozenset(s for a, s in open_ if a == top)
+
+
+def barred_victims(st: State, m: int) -> frozenset[int]:
+    """Every other seat that ``m`` may not flip now: no flip back (:func:`barred_victim`), and with
+    ``flip_the_leader`` everyone but the leaders (:func:`leaders_to_flip`)."""
+    out = set()
+    b = barred_victim(st, m)
+    if b is not None:
+        out.add(b)
+    lead = leaders_to_flip(st, m)
+    if lead:
+        out.update(s for s in range(st.n) if s != m and s not in lead)
+    return frozenset(out)
+
+
 def _check_threes(st: State, seats: Sequence[int]) -> State:
     k = st.variants.threes_dice
     won = sorted({s for s in seats if all_threes(st.hands[s].dice(), k)})
@@ -394,8 +423,8 @@ def _turn_steps(m: int) -> tuple[tuple[str, int], ...]:
 
 def _any_flip(st: State, m: int) -> bool:
     own = st.hands[m].dice()
-    barred = barred_victim(st, m)
-    return any(s != m and s != barred and has_legal_flip(own, h.dice()) for s, h in enumerate(st.hands))
+    barred = barred_victims(st, m)
+    return any(s != m and s not in barred and has_legal_flip(own, h.dice()) for s, h in enumerate(st.hands))
 
 
 def _advance(st: State) -> State:
@@ -631,6 +660,12 @@ def _apply_flip(st: State, p: Pending, action: Mapping[str, Any]) -> State:
             gettext_noop("No flip back: %(name)s flipped you just before; choose another victim."),
             params={"name": _name(st, victim)},
         )
+    lead = leaders_to_flip(st, m)
+    if lead and victim not in lead:
+        raise IllegalAction(
+            gettext_noop("Flip the leader: your flip goes against the hand furthest from zero (%(names)s)."),
+            params={"names": ", ".join(_name(st, s) for s in sorted(lead))},
+        )
     own_i, own_to = _int(action, "own"), _int(action, "own_to")
     other_i, other_to = _int(action, "other"), _int(action, "other_to")
     own = st.hands[m].dice()
@@ -732,10 +767,10 @@ def flip_actions(state: State) -> list[dict[str, Any]]:
     if p is None or p.kind != "flip":
         return []
     own = state.hands[p.seat].dice()
-    barred = barred_victim(state, p.seat)
+    barred = barred_victims(state, p.seat)
     out = []
     for s, h in enumerate(state.hands):
-        if s == p.seat or s == barred:
+        if s == p.seat or s in barred:
             continue
         for f in legal_flips(own, h.dice()):
             out.append(
@@ -822,8 +857,8 @@ def random_flip(state: State, rng: random.Random) -> dict[str, Any] | None:
     if state.over or p is None or p.kind != "flip":
         return None
     own = state.hands[p.seat].dice()
-    barred = barred_victim(state, p.seat)
-    others = [(s, h.dice()) for s, h in enumerate(state.hands) if s != p.seat and s != barred]
+    barred = barred_victims(state, p.seat)
+    others = [(s, h.dice()) for s, h in enumerate(state.hands) if s != p.seat and s not in barred]
     total = sum(len(d) for _, d in others)
     if own and total:
         # rejection sampling: uniform over (own die, new face, other die), keep the legal ones
@@ -846,7 +881,7 @@ def random_flip(state: State, rng: random.Random) -> dict[str, Any] | None:
     kinds: list[tuple[int, int, int]] = []  # victim, own value, victim value
     weights: list[int] = []
     for s, h in enumerate(state.hands):
-        if s == p.seat or s == barred:
+        if s == p.seat or s in barred:
             continue
         for w, b in Counter(h.dice()).items():
             for v, a in own_count.items():

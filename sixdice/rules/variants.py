@@ -16,6 +16,10 @@ named in the game's own words:
     No flip back: the mover may not choose as victim the player who flipped
     the mover in the turn just before (with 3 or more players; with 2 there
     is nobody else to flip, so the variant does nothing).
+``flip_the_leader``
+    Flip the leader: the mover's flip goes against the player whose hand is
+    furthest from zero, of the others the mover may flip (a legal flip, and
+    no flip back); when several are tied, against any of them.
 ``refill``
     The bank refills: at the start of every round after the first, new dice
     join the bank until it holds ``refill`` dice per player (0: never).
@@ -58,6 +62,7 @@ class Variants:
     threes_dice: int = THREES_AS_WRITTEN
     first_bonus: int = 0
     compensation: tuple[float, ...] = ()
+    flip_the_leader: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """Only the variants that differ from the rules as written (``{}`` for the game as written)."""
@@ -117,11 +122,13 @@ COMPENSATION: dict[int, tuple[float, ...]] = {
     # ``python -m sixdice.lab.tune fit --players N`` (docs/sixdice-balance.md, *Compensation*)
     # 2 players: none. Greedy play alone fits 0 / 0.5 (52.2 / 47.8 -> 48.1 / 51.9), strong play 0.5 / 0 (300 games,
     # 47.8 / 52.2); both together fit none, and with 0 / 0.5 strong play gave 45.3 / 54.7
-    # 3 players: none. The fit on greedy play alone, 0 / 2.5 / 1, was chased by bots that know it (the others flip
-    # the compensated player): 42.7 / 25.8 / 31.5 over 1,000 games, worse than none. Greedy and strong play pull
-    # opposite ways (greedy: the first seat ahead, strong: the last); the best table for both, 0 / 0.5 / 0, played by
-    # bots that know it gave 38.1 / 27.3 / 34.6 (greedy, 1,000 games) and 32.7 / 29.3 / 38.0 (strong, 300): no
-    # better than none (39.0 / 27.4 / 33.6 and 30.3 / 31.8 / 37.8)
+    # 3 players, with flip the leader (since 7 December): the first player adds 1, fitted on greedy and strong play
+    # together (without it: greedy 25.4 / 39.8 / 34.8, 1,000 games; strong 25.2 / 36.5 / 38.3, 300). Played by bots
+    # that know it, every seat within 5 points and the early leader under the limit (greedy 1,000 games: 31.3 / 34.5 /
+    # 34.2, 34.5%; strong 300: 32.2 / 34.4 / 33.4, 38.2%). It is not chased: the victim of a flip is the hand furthest
+    # from zero, not the player a table favours. Before flip the leader every 3-player table was (0 / 2.5 / 1 known:
+    # 42.7 / 25.8 / 31.5), so there was none (docs/sixdice-balance.md, "3 players: flip the leader")
+    3: (1, 0, 0),
     # 4 players: played by bots that know it, every seat within 5 points (greedy 1,000 games: 28.4 / 21.2 / 21.0 /
     # 29.4; strong 300: 24.2 / 20.7 / 27.5 / 27.7); the table before, 0.5 / 2 / 0.5 / 0, left strong play's second
     # seat at 19.8 when known, and 0 / 1.5 / 0.5 / 0, fitted on greedy play alone, left it at 20.5 / 19.7 / 29.7 / 30.2
@@ -152,8 +159,9 @@ _R = Variants(refill=3, threes_dice=5)  # the bank refill and all threes of ever
 _RECOMMENDED_BASE: dict[int, tuple[Variants, int]] = {
     2: (replace(_R, reverse_last_round=True), 12),
     # 3 players: each hand scored at its owner's last turn, not the reversed last round (docs/sixdice-balance.md,
-    # *3 players under another rule*): every seat within 5 points of fair under greedy and strong play, no table
-    3: (replace(_R, last_turn_score=True), 12),
+    # *3 players under another rule*), and every flip against the hand furthest from zero: the early leader of greedy
+    # play won 52.0% without it (limit 50%), 34.5% with it (*3 players: flip the leader*)
+    3: (replace(_R, last_turn_score=True, flip_the_leader=True), 12),
     4: (replace(_R, reverse_last_round=True), 12),
     5: (replace(_R, last_turn_score=True, no_flip_back=True), 12),
 }
@@ -184,7 +192,8 @@ EARLIER_RECOMMENDED: dict[int, tuple[Variants, ...]] = {
     # The recommended rules of earlier versions (from the history of this file): a game played under them, or a
     # file exported then, still reads as played under the recommended rules of its day, not as house rules.
     2: (Variants(reverse_last_round=True), replace(_R, reverse_last_round=True, compensation=(0, 0.5))),
-    3: (replace(_R, reverse_last_round=True), replace(_R, reverse_last_round=True, compensation=(0, 2.5, 1))),
+    3: (replace(_R, reverse_last_round=True), replace(_R, reverse_last_round=True, compensation=(0, 2.5, 1)),
+        replace(_R, last_turn_score=True)),
     4: (replace(_R, last_turn_score=True), replace(_R, reverse_last_round=True),
         replace(_R, reverse_last_round=True, compensation=(0, 0.5, 0, 0)),
         replace(_R, reverse_last_round=True, compensation=(0, 1.5, 0.5, 0)),

@@ -279,6 +279,10 @@ function candidates(live, v, flips) {
 function flipPanel(live, v) {
   const flips = v.legal_flips;
   const panel = el("div", {class: "card sd-panel sd-flip"});
+  // Flip the leader (a house rule): whom this flip must go against, on the mover's phone while the flip is open.
+  if (Array.isArray(v.must_flip) && v.must_flip.length) {
+    panel.append(el("p", {class: "sd-must-flip"}, tr("mustFlip", {names: v.must_flip.map((s) => who(v, s)).join(", ")})));
+  }
   if (ui.own == null) {
     panel.append(el("p", {class: "sd-step"}, "\u2191 " + tr("tapOwn")));
     return panel;

@@ -9,7 +9,14 @@ import pytest
 
 from sixdice.rules import Hand, IllegalAction, State, apply, default_action, new_game, position, roll_action
 from sixdice.rules.bots import Bot, play
-from sixdice.rules.game import barred_victim, final_scores, flip_actions, random_flip
+from sixdice.rules.game import (
+    barred_victim,
+    barred_victims,
+    final_scores,
+    flip_actions,
+    leaders_to_flip,
+    random_flip,
+)
 from sixdice.rules.variants import AS_WRITTEN, EARLIER_RECOMMENDED, PRESETS, Variants, preset, preset_of
 
 
@@ -159,6 +166,54 @@ def test_no_flip_back_does_nothing_with_two_players():
     st = position([Hand(((3, -3),), (1,)), Hand(((2, -2),), (1,))], bank=20, variants=v)
     st = to_next_flip(apply(st, flip(1, 2, 3, 2, -1)), random.Random(1))
     assert barred_victim(st, 1) is None and flip_actions(st)
+
+
+# ---------------------------------------------------------------- flip the leader
+
+
+def test_flip_the_leader_sends_every_flip_against_the_hand_furthest_from_zero():
+    v = Variants(flip_the_leader=True)
+    # values: Ana +1, Bo -5, Cy +4, Di +2; Ana moves
+    hands = [Hand(((3, -3),), (1,)), Hand(((2, -2),), (-3, -2)), Hand(((1, -1),), (2, 2)), Hand(((1, -1),), (2,))]
+    st = position(hands, bank=20, variants=v)
+    assert leaders_to_flip(st, 0) == {1}
+    assert barred_victims(st, 0) == {2, 3}
+    assert {a["victim"] for a in flip_actions(st)} == {1}
+    with pytest.raises(IllegalAction, match=r"Flip the leader: your flip goes against the hand furthest from zero \(Player 2\)"):
+        apply(st, next(a for a in _all_flips(st) if a["victim"] == 2))
+    rng = random.Random(3)
+    assert all(random_flip(st, rng)["victim"] == 1 for _ in range(30))
+    assert Bot("greedy", seed=1).act(st)["victim"] == 1
+    # the leader flips the player furthest from zero among the others
+    assert leaders_to_flip(position(hands, mover=1, bank=20, variants=v), 1) == {2}
+    # tied: either of them; as written: anyone
+    tied = [hands[0], Hand(((2, -2),), (-3, -1)), hands[2], hands[3]]  # Bo -4, Cy +4
+    assert leaders_to_flip(position(tied, bank=20, variants=v), 0) == {1, 2}
+    assert {a["victim"] for a in flip_actions(position(tied, bank=20, variants=v))} == {1, 2}
+    assert {a["victim"] for a in flip_actions(position(hands, bank=20))} == {1, 2, 3}
+
+
+def test_flip_the_leader_passes_over_a_leader_nobody_can_flip():
+    from sixdice.rules.balance import has_legal_flip
+
+    v = Variants(flip_the_leader=True)
+    # Ana holds only +3s: a die of hers can only go down, so her victim's die must go up; Bo (+12, all +3) has none
+    # that can, so the flip goes against Cy (+2), the furthest from zero of the players Ana can flip
+    hands = [Hand((), (3, 3)), Hand((), (3, 3, 3, 3)), Hand(((1, -1),), (2,))]
+    st = position(hands, bank=20, variants=v)
+    assert not has_legal_flip(st.hands[0].dice(), st.hands[1].dice())
+    assert leaders_to_flip(st, 0) == {2} and {a["victim"] for a in flip_actions(st)} == {2}
+
+
+def test_flip_the_leader_and_no_flip_back_together():
+    from sixdice.rules.game import replace
+
+    v = Variants(flip_the_leader=True, no_flip_back=True)
+    # Ana +1, Bo -2, Cy +4; Cy flipped Ana just before: Ana may not flip him back, so she flips Bo
+    hands = [Hand(((3, -3),), (1,)), Hand(((2, -2),), (-2,)), Hand(((1, -1),), (2, 2))]
+    st = replace(position(hands, mover=0, bank=20, variants=v), last_flip=(2, 0))
+    assert barred_victim(st, 0) == 2 and leaders_to_flip(st, 0) == {1}
+    assert barred_victims(st, 0) == {2} and {a["victim"] for a in flip_actions(st)} == {1}
 
 
 # ---------------------------------------------------------------- the bank refills
