@@ -356,6 +356,16 @@ def phone(browser):
         POOL.give_back(context)
 
 
+SCREENS = ROOT / "docs" / "screens"
+"""The screens kept with the docs, as a player sees them (``docs/screens/``)."""
+
+
+def shoot(page, name: str) -> None:
+    """What the page shows in its viewport, kept as ``docs/screens/<name>.png``."""
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENS / f"{name}.png"))
+
+
 def screenshot(page, name: str) -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / f"{name}.png"

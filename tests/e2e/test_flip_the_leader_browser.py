@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 from sixdice.rules import apply
 from sixdice.rules.game import State, leaders_to_flip
 from tests.e2e import positions
-from tests.e2e.conftest import PHONE, screenshot
+from tests.e2e.conftest import PHONE, shoot
 from tests.e2e.sixdice_helpers import view, wait_seq
 
 NAMES = ["Ana", "Ben", "Cleo"]
@@ -52,4 +52,4 @@ def test_the_movers_phone_says_whom_the_flip_goes_against(server, phone):
     seats = offered.evaluate_all("bs => bs.map((b) => b.dataset.cand.split(':')[0])")
     assert seats and set(seats) == {str(leader)}
     expect(line).to_be_visible()  # the reason stays beside the choice it explains
-    screenshot(page, "flip-the-leader-360")
+    shoot(page, "flip-the-leader-360")

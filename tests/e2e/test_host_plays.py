@@ -29,14 +29,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import DESKTOP, PHONE, ROOT
+from tests.e2e.conftest import DESKTOP, PHONE, shoot
 from tests.e2e.harness import live_eval, wait_live, wait_page
 from tests.e2e.sixdice_helpers import create_table, join, tap_flip, view, wait_seq
 from tests.e2e.test_access import axe_check
 
 pytestmark = pytest.mark.browser
 
-SHOTS = ROOT / "docs" / "screens"
 AWAY_MS = 1500  # the page's wait before the host is asked (30 s at a real table)
 
 
@@ -46,11 +45,6 @@ def above_the_fold(page: Page, selector: str) -> None:
         page, """(s) => { const e = document.querySelector(s); if (!e) return false;
                     const r = e.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }""",
         arg=selector)
-
-
-def shoot(page: Page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
 def events(server, game_id: int) -> list[dict[str, Any]]:

@@ -14,8 +14,7 @@ import urllib.parse
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import PHONE
-from tests.e2e.test_host_plays import shoot
+from tests.e2e.conftest import PHONE, shoot
 
 pytestmark = pytest.mark.browser
 

@@ -18,11 +18,11 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e import positions
 from tests.e2e import runbuster_helpers as rb
-from tests.e2e.conftest import ROOT
+from tests.e2e.conftest import ROOT, shoot
 from tests.e2e.harness import live_eval, next_draw, wait_live
 from tests.e2e.sixdice_helpers import create_table, join, seq, start, tap_flip, tap_move, view, wait_seq
 from tests.e2e.test_access import axe_check
-from tests.e2e.test_host_plays import above_the_fold, host_sits, shoot, wait_flip
+from tests.e2e.test_host_plays import above_the_fold, host_sits, wait_flip
 
 pytestmark = pytest.mark.browser
 
