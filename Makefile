@@ -54,8 +54,9 @@ bench: $(STAMP)
 $(STAMP): pyproject.toml
 	@$(MAKE) --no-print-directory python-venv
 	python3 -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e ".[test,lab]"
+	$(PY) -m pip install -q --upgrade pip "uv>=0.5"
+	@# uv installs the same packages as pip, several times faster; pip does it where uv cannot
+	$(VENV)/bin/uv pip install -q --python $(PY) -e ".[test,lab]" || $(PY) -m pip install -q -e ".[test,lab]"
 	touch $(STAMP)
 
 # Debian/Ubuntu ship venv separately; as root, install it, else say how.

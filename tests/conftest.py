@@ -140,6 +140,23 @@ def local_cache():
         yield
 
 
+QUICK_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True, scope="session")
+def quick_password_hashing():
+    """Staff accounts made in this process hash their passwords in microseconds, not a quarter of a second.
+
+    The app's hasher (PBKDF2, a million rounds) is slow on purpose; the eighty or so staff accounts the tests
+    make spent some 25 s of processor time on it.  No test here is about the hasher itself.  The servers the
+    browser tests start keep the app's hasher.
+    """
+    from django.test import override_settings
+
+    with override_settings(PASSWORD_HASHERS=QUICK_HASHERS):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def prompt_refusals(settings):
     """A handshake refused for a flood cool-down is answered at once here (the server waits SIXDICE_WS_DENY_DELAY)."""
