@@ -360,10 +360,10 @@ SCREENS = ROOT / "docs" / "screens"
 """The screens kept with the docs, as a player sees them (``docs/screens/``)."""
 
 
-def shoot(page, name: str) -> None:
-    """What the page shows in its viewport, kept as ``docs/screens/<name>.png``."""
+def shoot(page, name: str, *, full_page: bool = False) -> None:
+    """What the page shows in its viewport (``full_page``: the whole page), kept as ``docs/screens/<name>.png``."""
     SCREENS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENS / f"{name}.png"))
+    page.screenshot(path=str(SCREENS / f"{name}.png"), full_page=full_page)
 
 
 def screenshot(page, name: str) -> Path:

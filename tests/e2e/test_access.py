@@ -14,12 +14,11 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e import runbuster_helpers as rb
 from tests.e2e import sixdice_helpers as sd
-from tests.e2e.conftest import BROWSERS, LAN_HOST, PHONE, ROOT, Server
+from tests.e2e.conftest import BROWSERS, LAN_HOST, PHONE, Server, shoot
 from tests.e2e.harness import live_eval, wait_live, wait_page
 
 pytestmark = pytest.mark.browser
 
-SHOTS = ROOT / "docs" / "screens"
 
 
 @pytest.fixture(scope="module")
@@ -146,7 +145,7 @@ def test_dark_theme_follows_the_phone_and_the_switch(table):
     olena.emulate_media(color_scheme="light")
     assert olena.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(18, 18, 21)"
     olena.locator("#settings-card .sheet-close").click()
-    olena.screenshot(path=str(SHOTS / "sixdice-2p-dark.png"))
+    shoot(olena, "sixdice-2p-dark")
     olena.locator('[data-sheet="settings-card"]').click()
     olena.locator("#set-theme").select_option("auto")
     olena.locator("#settings-card .sheet-close").click()

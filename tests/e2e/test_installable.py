@@ -19,12 +19,11 @@ import tempfile
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import BROWSER_ARGS, BROWSERS, CHROMIUM, LAN_HOST, PHONE, ROOT, Server, screenshot
+from tests.e2e.conftest import BROWSER_ARGS, BROWSERS, CHROMIUM, LAN_HOST, PHONE, SCREENS, Server, screenshot
 from tests.e2e.test_access import axe_check
 
 pytestmark = pytest.mark.browser
 
-SHOTS = ROOT / "docs" / "screens"
 LAN_URL = "http://192.168.1.20:8000/"  # only shown on the home page: nothing is ever sent there
 OFFLINE = {"en": "No connection to the table, retrying…", "fr": "Pas de connexion avec la table, nouvel essai…"}
 CONTROLLED = """() => new Promise((resolve) => {
@@ -58,8 +57,8 @@ def browser():
 
 def keep(page: Page, name: str) -> None:
     """A full-page screenshot in the test artifacts and in docs/screens/."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(screenshot(page, name), SHOTS / f"{name}.png")
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(screenshot(page, name), SCREENS / f"{name}.png")
 
 
 def controlled_page(browser, url: str) -> Page:

@@ -9,13 +9,12 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import ROOT, Clock, Server
+from tests.e2e.conftest import Clock, Server, shoot
 from tests.e2e.harness import live_eval, settled, wait_live
 from tests.e2e.test_access import axe_check
 
 pytestmark = pytest.mark.browser
 
-SHOTS = ROOT / "docs" / "screens"
 
 
 # This phone's move was applied and the app's players have moved (at once, on the shared server): this
@@ -71,7 +70,7 @@ def _shot(page: Page, game: str, lang: str, key: str) -> None:
     _fits(page)
     if lang in SHOT_LANGS:
         suffix = "" if lang == "en" else "-" + lang
-        page.screenshot(path=str(SHOTS / f"learn-{game}-{key}-360{suffix}.png"))
+        shoot(page, f"learn-{game}-{key}-360{suffix}")
 
 
 def _next(page: Page) -> None:
@@ -291,10 +290,10 @@ def test_play_against_the_app_from_the_home_page_to_the_end(phone, server: Serve
     page = _open(phone, server, "/", "en")
     _fold(page, 'a[href="/learn/sixdice/"]')  # a new player finds both doors without scrolling
     _fold(page, 'a[href="/play/sixdice/"]')
-    page.screenshot(path=str(SHOTS / "home-learn-and-play-360.png"))
+    shoot(page, "home-learn-and-play-360")
     page.locator('a[href="/play/runbuster/"]').click()
     _fold(page, "#play-now")
-    page.screenshot(path=str(SHOTS / "play-against-app-360.png"))
+    shoot(page, "play-against-app-360")
     assert axe_check(page, "play against the app") == []
     page.locator("#play-now").click()
     page.wait_for_url(re.compile(r"/t/\w+/$"))
@@ -314,7 +313,7 @@ def test_play_against_the_app_from_the_home_page_to_the_end(phone, server: Serve
         # This phone's move applied and the app's players moved (at once): this phone's turn again, or the end.
         wait_live(page, MY_TURN_AGAIN.format(mine="live.game.view.your_turn"), arg=g["seq"], timeout=30_000)
     assert live_eval(page, "live => (live.game.status)") == "finished"
-    page.screenshot(path=str(SHOTS / "play-against-app-finished-360.png"))
+    shoot(page, "play-against-app-finished-360")
 
 
 # A whole game on purpose: a coach's note at each new kind of prompt as it first comes.
@@ -344,7 +343,7 @@ def test_a_coached_first_game_against_the_app_with_ranks_and_why_the_winner_won(
     for badge in others:
         expect(badge.locator("span[aria-hidden]")).to_have_text(re.compile(r"^\d+(st|nd|rd|th)$"))
         expect(badge.locator("span.sr")).to_have_text(re.compile(r"^Place \d+$"))
-    page.screenshot(path=str(SHOTS / "coached-first-game-360.png"))
+    shoot(page, "coached-first-game-360")
     assert axe_check(page, "coached game") == []
     # The host's row is wider than the phone: its end fades while a button waits past the edge, and scrolling it
     # sideways brings "End the game now" fully into view (then nothing waits past the edge: no fade).
@@ -379,7 +378,7 @@ def test_a_coached_first_game_against_the_app_with_ranks_and_why_the_winner_won(
         if p.get("seat") == v.get("you"):
             if v.get("hint") and not shot_hint and p.get("kind") == "flip":
                 expect(page.locator(".sd-hint-move")).to_contain_text(re.compile(r"you (gain|drop) \d"))
-                page.screenshot(path=str(SHOTS / "coached-first-game-hint-360.png"))
+                shoot(page, "coached-first-game-hint-360")
                 shot_hint = True
             if p.get("kind") == "flip" and v.get("legal_flips"):
                 f = v["legal_flips"][0]
@@ -393,7 +392,7 @@ def test_a_coached_first_game_against_the_app_with_ranks_and_why_the_winner_won(
     assert live_eval(page, "live => (live.game.status)") == "finished"
     assert len(kinds_seen - {None}) >= 2  # each new kind of prompt had its note
     expect(page.locator(".why-won")).to_contain_text("won")
-    page.screenshot(path=str(SHOTS / "coached-first-game-end-360.png"))
+    shoot(page, "coached-first-game-end-360")
     # A note is shown once per phone: a new game on the same phone shows none for the kinds already met.
     seen = page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('coach:sixdice:'))")
     assert seen

@@ -26,13 +26,12 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e import positions
 from tests.e2e import runbuster_helpers as rb
-from tests.e2e.conftest import PHONE, ROOT
+from tests.e2e.conftest import PHONE, shoot
 from tests.e2e.harness import wait_ready, wait_seq
 from tests.e2e.sixdice_helpers import tap_flip
 
 pytestmark = pytest.mark.browser
 
-SHOTS = ROOT / "docs" / "screens"
 SMALL = {"width": 320, "height": 640}
 
 # What a phone shows now, measured at the top of the page: every notice (the news cards, Run Buster's bust line,
@@ -87,11 +86,10 @@ def _fold(page: Page, who: str) -> dict[str, Any]:
 
 def _shot(page: Page, name: str, *, whole: bool = False) -> None:
     """The first screen (``whole``: and the whole page too, as ``<name>-page.png``)."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
     page.evaluate("() => window.scrollTo(0, 0)")
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
+    shoot(page, name)
     if whole:
-        page.screenshot(path=str(SHOTS / f"{name}-page.png"), full_page=True)
+        shoot(page, f"{name}-page", full_page=True)
 
 
 # ---------------------------------------------------------------- Run Buster: a bust on the phones

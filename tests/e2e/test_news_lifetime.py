@@ -23,18 +23,16 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import PHONE
+from tests.e2e.conftest import PHONE, shoot
 from tests.e2e.harness import form_answered, live_eval, seq, wait_ready, wait_seq
 from tests.e2e.sixdice_helpers import tap_flip, type_roll
 
 pytestmark = pytest.mark.browser
 
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screens"
 NAMES = ("Ana", "Ben", "Chloé", "Dev")
 SCREEN = {"width": 1280, "height": 720}
 # The words each language begins a phone's own sentence with, and names the moves with (undo_notice.py).
@@ -227,10 +225,9 @@ def _told(pages: dict[str, Page], seats: list[Page], at: int, lang: str) -> list
 
 
 def _shots(pages: dict[str, Page], name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
     for who, page in pages.items():
         page.evaluate("() => window.scrollTo(0, 0)")
-        page.screenshot(path=str(SHOTS / f"{name}-{who.lower().replace('é', 'e')}.png"))
+        shoot(page, f"{name}-{who.lower().replace('é', 'e')}")
 
 
 # A whole game on purpose (issue 39): no notice outlives its moment at any move of a real game.

@@ -23,7 +23,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e import runbuster_helpers as rb
 from tests.e2e import sixdice_helpers as sd
-from tests.e2e.conftest import ARTIFACTS, PHONE, POOL, ROOT, Server
+from tests.e2e.conftest import ARTIFACTS, PHONE, POOL, Server, shoot
 from tests.e2e.harness import wait_live
 from tests.e2e.seat_socket import SeatSocket
 
@@ -32,7 +32,6 @@ pytestmark = pytest.mark.browser
 VIEWPORTS = [(320, 640), (740, 360), (360, 740)]  # the phone's own size last: the page is left at it
 assert VIEWPORTS[-1] == (PHONE["width"], PHONE["height"])
 SCREEN = {"width": 1280, "height": 800}
-SHOTS = ROOT / "docs" / "screens"
 FACES = [-3, -2, -1, 1, 2, 3]
 
 MEASURE = """async ([regions, w, h]) => {
@@ -70,9 +69,8 @@ class Checker:
                 page.screenshot(path=str(ARTIFACTS / f"one-screen-failed-{kind}-{w}x{h}.png"))
                 raise
             if shot and shot not in self.shots and ((w, h) == (360, 740) or ((w, h) == (740, 360) and self.landscape_shots)):
-                SHOTS.mkdir(parents=True, exist_ok=True)
                 suffix = "" if w < h else "-landscape"
-                page.screenshot(path=str(SHOTS / f"{shot}{suffix}.png"))
+                shoot(page, f"{shot}{suffix}")
         if shot:
             self.shots.add(shot)
 
@@ -116,7 +114,7 @@ def check_screen(screen: Page, hands: int, selector: str, name: str | None = Non
     assert screen.evaluate("window.scrollY") == 0
     assert screen.locator("#board button, #board input, #board select").count() == 0
     if name:
-        screen.screenshot(path=str(SHOTS / f"{name}.png"))
+        shoot(screen, name)
 
 
 # ------------------------------------------------------------------ Six-Dice
@@ -214,7 +212,7 @@ def play_sixdice(browser, server: Server, players: int, start0: list[int] | None
         sd.wait_seq([me, screen], sd.seq(host))
         expect(me.locator(".sd-end")).to_be_visible()
         me.set_viewport_size({"width": 360, "height": 740})
-        me.screenshot(path=str(SHOTS / f"{tag}-over.png"))
+        shoot(me, f"{tag}-over")
         if players == 8:
             check_screen(screen, players, ".sd-hand", "sixdice-8p-table-screen-end")
     finally:
@@ -337,7 +335,7 @@ def play_runbuster_with_bots(browser, server: Server, players: int) -> Checker:
         assert rb.view(me)["over"]
         me.set_viewport_size({"width": 360, "height": 740})
         expect(me.locator(".rb-end")).to_be_visible()
-        me.screenshot(path=str(SHOTS / f"{tag}-over.png"))
+        shoot(me, f"{tag}-over")
         assert {"runbuster-roll", "runbuster-take", "runbuster-end"} <= set(checker.kinds)
         return checker
     finally:

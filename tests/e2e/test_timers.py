@@ -11,14 +11,13 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import DESKTOP, PHONE, ROOT
+from tests.e2e.conftest import DESKTOP, PHONE, shoot
 from tests.e2e.harness import live_eval, wait_live
 from tests.e2e.runbuster_helpers import take_seat
 from tests.e2e.test_access import axe_check
 
 pytestmark = pytest.mark.browser
 
-SHOTS = ROOT / "docs" / "screens"
 
 
 def in_view(page, selector: str) -> bool:
@@ -56,7 +55,7 @@ def test_the_countdown_the_host_s_pause_and_i_m_back(server, phone, clock):
     expect(host.locator("#timer-text")).to_have_text(re.compile(rf"^{mover_name}: 0:[0-3][0-9] left to play"))
     assert in_view(mover, "#turn-timer")
     expect(screen.locator("#timer-text")).to_have_text(re.compile(rf"^{mover_name}: 0:[0-3][0-9] left to play"))
-    mover.screenshot(path=str(SHOTS / "timers-countdown-360.png"))
+    shoot(mover, "timers-countdown-360")
 
     # The host pauses the timer: everyone reads so (nothing runs out meanwhile); resuming starts the count again
     host.get_by_role("button", name="Pause the timer").click()
@@ -77,7 +76,7 @@ def test_the_countdown_the_host_s_pause_and_i_m_back(server, phone, clock):
     expect(mover.locator("#away-note")).to_be_visible()
     expect(mover.get_by_role("button", name="I'm back")).to_be_visible()
     assert in_view(mover, "#im-back")
-    mover.screenshot(path=str(SHOTS / "timers-im-back-360.png"))
+    shoot(mover, "timers-im-back-360")
     problems += axe_check(mover, "seat page offering I'm back")
     assert live_eval(mover, "live => (live.role)") == "spectator"
     log = live_eval(host, "live => (live.log)")

@@ -18,7 +18,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e import positions
 from tests.e2e import runbuster_helpers as rb
-from tests.e2e.conftest import ROOT, shoot
+from tests.e2e.conftest import shoot
 from tests.e2e.harness import live_eval, next_draw, wait_live
 from tests.e2e.sixdice_helpers import create_table, join, seq, start, tap_flip, tap_move, view, wait_seq
 from tests.e2e.test_access import axe_check
@@ -26,7 +26,6 @@ from tests.e2e.test_host_plays import above_the_fold, host_sits, wait_flip
 
 pytestmark = pytest.mark.browser
 
-SHOTS = ROOT / "docs" / "screens"
 
 
 def _page_of(pages: list[Page], seat: int) -> Page:
@@ -92,9 +91,8 @@ def test_the_host_corrects_a_draw_and_every_phone_says_who_acts_again(server, ph
         mine = live_eval(page, "live => (live.seat)") in again
         expect(card).to_have_class("card notice-card mine" if mine else "card notice-card")
     for s in again:
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        _page_of(seats, s).screenshot(path=str(SHOTS / "trust-notice-act-again-360.png"))
-    screen.screenshot(path=str(SHOTS / "trust-notice-screen.png"))
+        shoot(_page_of(seats, s), "trust-notice-act-again-360")
+    shoot(screen, "trust-notice-screen")
     assert axe_check(seats[0], "notice card") == []
 
     # The keep choice that follows (typed dice: always so) says the hand's value after each keep.
@@ -105,7 +103,7 @@ def test_the_host_corrects_a_draw_and_every_phone_says_who_acts_again(server, ph
     worth = v["keep_values"][v["keep_options"].index(default["keep"])]
     sign = "+" if worth > 0 else "\u2212" if worth < 0 else ""
     expect(keeper.locator(".sd-option.default .sd-keep-value")).to_have_text(f" Value {sign}{abs(worth)}")  # beside "Default"
-    keeper.screenshot(path=str(SHOTS / "trust-keep-values-360.png"))
+    shoot(keeper, "trust-keep-values-360")
 
     # Tapped away: gone, and a table frame (asked for again) does not bring it back.
     seats[0].locator("#notice-card [data-notice-close]").click()
@@ -285,8 +283,7 @@ def test_the_last_round_is_announced_on_every_phone(server, phone, players):
         card = page.locator("#notice-card")
         expect(card).to_be_visible()
         expect(card).to_contain_text(event["notice"])
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    seats[0].screenshot(path=str(SHOTS / f"trust-last-round-{players}p-360.png"))
+    shoot(seats[0], f"trust-last-round-{players}p-360")
 
 
 def test_a_typed_die_is_changed_by_tapping_it(server, phone):
@@ -307,7 +304,7 @@ def test_a_typed_die_is_changed_by_tapping_it(server, phone):
     page.locator('[data-act="undo"]').click()  # deletes the selected die, not the last
     expect(page.locator(".sd-typed .typed-slot")).to_have_count(5)
     page.locator('.sd-keypad button[data-key="-1"]').click()  # typed at the end again
-    page.screenshot(path=str(SHOTS / "trust-keypad-replace-360.png"))
+    shoot(page, "trust-keypad-replace-360")
     at = seq(page)
     page.locator('[data-act="send-roll"]').click()
     wait_seq([host], at + 1)
@@ -330,7 +327,7 @@ def test_the_table_screens_end_fits_and_the_winner_is_the_largest_text(server, p
       return {win, others: sizes.filter((x) => x.s >= win && !x.t.startsWith(document.querySelector('.sd-end .sd-winners').textContent.trim().slice(0, 30))),
               height: document.documentElement.scrollHeight, width: document.documentElement.scrollWidth};
     }""")
-    screen.screenshot(path=str(SHOTS / "trust-screen-end-1280.png"))
+    shoot(screen, "trust-screen-end-1280")
     assert measured["others"] == [], measured  # the winner is the largest text on the screen
     assert measured["height"] <= 720 and measured["width"] <= 1280, measured  # the end fits, no scrolling
 

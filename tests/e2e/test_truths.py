@@ -22,19 +22,13 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import ROOT
+from tests.e2e.conftest import shoot
 from tests.e2e.harness import form_answered, live_eval, seq, wait_live, wait_ready, wait_seq
 from tests.e2e.test_access import axe_check
 
 pytestmark = pytest.mark.browser
 
-SHOTS = ROOT / "docs" / "screens"
 TV = {"width": 1280, "height": 720}
-
-
-def shoot(page: Page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"truths-{name}.png"))
 
 
 def in_view(page: Page, selector: str) -> None:
@@ -105,7 +99,7 @@ def test_the_lesson_teaches_the_rules_a_new_table_starts_on_and_its_log_says_onl
     expect(page.locator("#lesson-ask")).to_contain_text(
         f"Under the recommended rules, {RULES.threes_dice} or more dice that are all +3 (or all −3) win at once.")
     assert page.locator('#lesson-board [data-seat="0"] .die').count() == RULES.threes_dice  # the position agrees
-    shoot(page, "lesson-threes-360")
+    shoot(page, "truths-lesson-threes-360")
     # The last round: a flip that lets Bea win is set back, and its lines say they were a try.
     _go(page, server, keys.index("last") + 1)
     expect(page.locator("#lesson-about")).to_be_hidden()  # said on the first step and where a number of the rules is
@@ -116,7 +110,7 @@ def test_the_lesson_teaches_the_rules_a_new_table_starts_on_and_its_log_says_onl
     expect(page.locator("#lesson-lines .lesson-tried-head")).to_have_text(
         "What your try did (the board is now set back as it was):")
     expect(page.locator("#lesson-lines .lesson-tried").last).to_contain_text("Bea wins")
-    shoot(page, "lesson-try-set-back-360")
+    shoot(page, "truths-lesson-try-set-back-360")
     assert axe_check(page, "lesson try set back") == []
 
 
@@ -155,7 +149,7 @@ def test_run_buster_cup_says_what_the_next_tap_does_and_one_button_starts_the_ne
     expect(cup).to_contain_text(expected)  # never "Take a straight first" while a straight is held
     host.locator(".rb-roll button.rb-die.cand").first.click()
     expect(cup).to_contain_text(re.compile(r"^\d+Take \d(-\d)*$"))  # the cup takes the straight picked
-    shoot(host, "runbuster-cup-take-360")
+    shoot(host, "truths-runbuster-cup-take-360")
     # The host ends the round now: the host bar's button, with the round's words, asks first.
     end = host.locator('#host-controls [data-host="end"]')
     expect(end).to_have_text("End the round now")
@@ -168,10 +162,10 @@ def test_run_buster_cup_says_what_the_next_tap_does_and_one_button_starts_the_ne
     expect(host.locator(".rb-end button")).to_have_count(0)
     expect(host.get_by_role("button", name="Rematch")).to_have_count(0)
     expect(end).to_be_hidden()
-    shoot(host, "runbuster-ended-360")
+    shoot(host, "truths-runbuster-ended-360")
     # The table screen: who came first, why the round ended and the tally, on one screen at 1280×720.
     expect(tv.locator(".rb-end .rb-ended")).to_be_visible()
-    shoot(tv, "runbuster-screen-ended-1280")
+    shoot(tv, "truths-runbuster-screen-ended-1280")
     for selector in (".why-won", ".rb-end", ".rb-tally"):
         in_view(tv, selector)
     assert tv.evaluate("document.scrollingElement.scrollHeight") <= TV["height"]
@@ -194,7 +188,7 @@ def test_the_keypad_delete_button_names_the_die_it_deletes(phone, server):
     delete.click()
     expect(pad.locator(".typed-slot")).to_have_count(1)
     expect(delete).to_have_text("Delete −3")
-    shoot(ana, "keypad-delete-named-360")
+    shoot(ana, "truths-keypad-delete-named-360")
 
 
 # ---------------------------------------------------------------- the table screen and the host's end
@@ -217,7 +211,7 @@ def test_the_table_screen_invites_the_room_then_shows_the_winner_why_and_the_sta
     ana, bo = join(phone, link, "Ana"), join(phone, link, "Bo")
     expect(tv.locator("#screen-seats li")).to_have_text(["Hana", "Ana", "Bo"])
     in_view(tv, "#screen-lobby .qr svg")
-    shoot(tv, "screen-lobby-1280")
+    shoot(tv, "truths-screen-lobby-1280")
     assert axe_check(tv, "table screen lobby") == []
     # Whoever knows only the code sees who has joined, not the join key.
     watcher = phone(server.url + screen_url.split("?")[0], viewport=TV)
@@ -245,8 +239,8 @@ def test_the_table_screen_invites_the_room_then_shows_the_winner_why_and_the_sta
     for selector in (".sd-winners", ".sd-why", ".sd-end .sd-standings"):
         in_view(tv, selector)
     assert tv.evaluate("document.scrollingElement.scrollHeight") <= TV["height"]  # nothing to scroll to
-    shoot(tv, "screen-end-1280")
-    shoot(host, "host-ended-360")
+    shoot(tv, "truths-screen-end-1280")
+    shoot(host, "truths-host-ended-360")
 
 
 # ---------------------------------------------------------------- the host's hint for an away seat
@@ -286,5 +280,5 @@ def test_the_host_shows_an_away_seats_hint_for_the_choice_she_answers(phone, ser
     expect(card.locator("h2")).to_have_text("Hint for Bo")
     expect(card.locator(".sd-hint-move")).to_contain_text("Group: ")
     expect(card.locator(".sd-hint-value")).to_contain_text(re.compile(r"Bo’s lead|This wins at once"))
-    shoot(host, "host-away-hint-360")
+    shoot(host, "truths-host-away-hint-360")
     assert axe_check(host, "host away hint") == []

@@ -16,14 +16,13 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import PHONE, ROOT
+from tests.e2e.conftest import PHONE, shoot
 from tests.e2e.harness import live_eval
 from tests.e2e.runbuster_helpers import create_table, longest, seq, take_seat, view, wait_past, wait_started
 from tests.e2e.test_access import axe_check
 
 pytestmark = pytest.mark.browser
 
-SHOTS = ROOT / "docs" / "screens"
 
 
 def _above_the_fold(page, selector: str) -> None:
@@ -60,7 +59,7 @@ def test_take_back_then_the_host_corrects_the_roll_and_the_replay_strikes_both_t
     expect(bar).to_have_attribute("title", re.compile(rf"^{name} takes "))
     expect(other.locator("#take-back")).to_be_disabled()
     _above_the_fold(mover, "#take-back")
-    mover.screenshot(path=str(SHOTS / "undo-take-back-360.png"))
+    shoot(mover, "undo-take-back-360")
     assert axe_check(mover, "take-back") == []
     before = seq(mover)
     asked: list[str] = []
@@ -87,7 +86,7 @@ def test_take_back_then_the_host_corrects_the_roll_and_the_replay_strikes_both_t
     host.once("dialog", lambda dialog: dialog.accept())
     host.get_by_role("button", name="Correct the roll").click()
     expect(host.locator("#correct-error")).to_contain_text("A die shows 1 to 6, not 9")
-    host.screenshot(path=str(SHOTS / "undo-correct-form-360.png"))
+    shoot(host, "undo-correct-form-360")
     assert axe_check(host, "correction form") == []
     before = seq(host)
     host.get_by_label("The dice it really showed").fill("1 2 3 4 5 6")
@@ -110,5 +109,5 @@ def test_take_back_then_the_host_corrects_the_roll_and_the_replay_strikes_both_t
     expect(replay.locator("#step-text .undone-note")).to_contain_text(f"taken back by {name} at move 3")
     expect(replay.locator("#log li.undone")).to_have_count(2)
     expect(replay.locator("#log li.undone").last).to_contain_text("corrected by the host at move 4")  # the straight (taken back), the roll (corrected)
-    replay.screenshot(path=str(SHOTS / "undo-replay-struck-through-360.png"))
+    shoot(replay, "undo-replay-struck-through-360")
     assert axe_check(replay, "replay") == []

@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 GAME_WORDS = re.compile(
     r"\ball[ _-]threes\b|\bbanks?\b|\bpresets?\b|\bstraights?\b|\bbust(?:s|ed|ing)?\b|\bflip(?:s|ped|ping)?\b"
-    r"|\b(?:time_limit_minutes|auto_balance|threes_dice|last_turn_score|reverse_last_round|no_flip_back|first_bonus)\b",
+    r"|\b(?:time_limit_minutes|auto_balance|threes_dice|last_turn_score|reverse_last_round|no_flip_back|first_bonus"
+    r"|compensation|flip_the_leader)\b",
     re.IGNORECASE,
 )
 """Six-Dice's and Run Buster's own words (whole words: "robust" is not "bust") and Six-Dice's own options."""
@@ -81,6 +82,7 @@ def test_the_word_list_finds_game_words_and_passes_plain_english():
     assert len(game_words("all threes\nbanks\npresets\nstraights\nbusts\nflips")) == 6
     assert game_words("robust, on_commit(robust=True)\nflipside? no: a flipper\nstraightforward\nbankable") == []
     assert len(game_words('minutes = options.get("time_limit_minutes")\n"auto_balance": x')) == 2
+    assert len(game_words('v.flip_the_leader\nopts["compensation"]')) == 2
 
 
 def test_the_word_list_finds_an_option_read_by_its_name_and_passes_the_kits_own():
