@@ -366,6 +366,12 @@ def shoot(page, name: str, *, full_page: bool = False) -> None:
     page.screenshot(path=str(SCREENS / f"{name}.png"), full_page=full_page)
 
 
+def keep(page, name: str) -> None:
+    """The whole page, kept in the test artifacts and as ``docs/screens/<name>.png``."""
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(screenshot(page, name), SCREENS / f"{name}.png")
+
+
 def screenshot(page, name: str) -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / f"{name}.png"

@@ -20,7 +20,6 @@ from tests.e2e.harness import live_eval, wait_live, wait_page
 pytestmark = pytest.mark.browser
 
 
-
 @pytest.fixture(scope="module")
 def browser():
     """The process's Chromium that maps a LAN-like name to 127.0.0.1 (conftest's Browsers)."""

@@ -19,7 +19,15 @@ import tempfile
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import BROWSER_ARGS, BROWSERS, CHROMIUM, LAN_HOST, PHONE, SCREENS, Server, screenshot
+from tests.e2e.conftest import (
+    BROWSER_ARGS,
+    BROWSERS,
+    CHROMIUM,
+    LAN_HOST,
+    PHONE,
+    Server,
+    keep,
+)
 from tests.e2e.test_access import axe_check
 
 pytestmark = pytest.mark.browser
@@ -53,12 +61,6 @@ def browser():
         context.close()
     finally:
         shutil.rmtree(profile, ignore_errors=True)
-
-
-def keep(page: Page, name: str) -> None:
-    """A full-page screenshot in the test artifacts and in docs/screens/."""
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(screenshot(page, name), SCREENS / f"{name}.png")
 
 
 def controlled_page(browser, url: str) -> Page:

@@ -16,7 +16,6 @@ from tests.e2e.test_access import axe_check
 pytestmark = pytest.mark.browser
 
 
-
 # This phone's move was applied and the app's players have moved (at once, on the shared server): this
 # phone is to act again ({mine}), with nothing on its way, or the game is over.
 MY_TURN_AGAIN = ("(live, at) => live.game.status === 'finished'"

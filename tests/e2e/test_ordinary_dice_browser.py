@@ -13,21 +13,18 @@ from __future__ import annotations
 
 import random
 import re
-import shutil
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from sixdice.engine import ENGINE
 from sixdice.gamekit.engine import HOST, SYSTEM
-from tests.e2e.conftest import screenshot
+from tests.e2e.conftest import keep
 from tests.e2e.harness import form_answered, live_eval, wait_live, wait_ready, wait_seq
 from tests.e2e.test_access import axe_check
 
 pytestmark = pytest.mark.browser
 
-SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
 FACES = (1, 2, 3, -1, -2, -3)
 NAMES = ("Ana", "Bo", "Cy")
 
@@ -39,11 +36,6 @@ def glyph(value: int) -> str:
 
 def signed(value: int) -> str:
     return ("+" if value > 0 else "\u2212") + str(abs(value))
-
-
-def keep(page: Page, name: str) -> None:
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(screenshot(page, name), SCREENS / f"{name}.png")
 
 
 def new_table_form(phone, server) -> Page:

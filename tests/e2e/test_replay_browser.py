@@ -10,7 +10,7 @@ import sys
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import ROOT, screenshot
+from tests.e2e.conftest import ROOT, screenshot, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -88,7 +88,6 @@ def test_replay_at_phone_width(server, phone, tmp_path, engine):
 
 # ---------------------------------------------------------------- for the thumb (360 x 740)
 
-SCREENS = ROOT / "docs" / "screens"
 LONG_NAMES = ("Andrea (guest at HQ)", "Bartholomew Longname", "Cy")
 
 
@@ -155,7 +154,7 @@ def test_the_board_and_the_controls_are_on_the_first_screen(server, phone, engin
     # A touch device gets no keyboard hints.
     assert page.locator(".keys-hint").count() == 0 or not page.locator(".keys-hint").is_visible()
     assert "Arrow keys" not in page.locator("body").inner_text()
-    page.screenshot(path=str(SCREENS / f"review-replay-{engine}-thumb-360.png"))  # the first screen, as a phone shows it
+    shoot(page, f"review-replay-{engine}-thumb-360")  # the first screen, as a phone shows it
     assert _axe_serious(page) == []
 
 
@@ -200,7 +199,7 @@ def test_the_stats_tables_fit_360(server, phone, long_named):
     for name in LONG_NAMES[:2]:  # the whole name in its cell ("(guest at CODE)" follows a guest's name)
         row = page.locator(f'tr[data-player^="{name}"]').first
         expect(row.locator("td").first).to_have_text(row.get_attribute("data-player") or "")
-    page.screenshot(path=str(SCREENS / "review-stats-thumb-360.png"), full_page=True)
+    shoot(page, "review-stats-thumb-360", full_page=True)
     assert _axe_serious(page) == []
 
 
@@ -218,5 +217,5 @@ def test_the_end_screen_links_to_the_replay_the_standings_and_bgstats(server, ph
     assert page.url.startswith(f"{server.url}/t/{code}/")
     page.locator("#standings-card .sheet-close").click()
     links.scroll_into_view_if_needed()
-    page.screenshot(path=str(SCREENS / "sixdice-end-links-360.png"))
+    shoot(page, "sixdice-end-links-360")
     assert _axe_serious(page) == []

@@ -11,12 +11,11 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import ROOT
+from tests.e2e.conftest import shoot
 from tests.e2e.review_desk import LAPTOP, reviewer_page, seed
 from tests.e2e.test_access import axe_check
 
 pytestmark = pytest.mark.browser
-SCREENS = ROOT / "docs" / "screens"
 ZONE = "Europe/Lisbon"
 
 SEED = """
@@ -91,7 +90,7 @@ def test_a_corrected_games_page_answers_on_its_first_screen(reviewer, server, de
     for selector in ("#summary-result", "#summary-host", "#summary-fixes li.fix-correction .old-values",
                      "#summary-fixes li.fix-correction .new-values", "#summary-note"):
         _on_first_screen(page, selector)
-    page.screenshot(path=str(SCREENS / "review-desk-game.png"))
+    shoot(page, "review-desk-game")
     # The correction's links open the replay at those moments.
     href = fix.locator("a").first.get_attribute("href")
     assert href and "/replay/1/#step-" in href
@@ -123,7 +122,7 @@ def test_the_games_list_fits_with_its_links_visible(reviewer, server, desk):
     expect(page.locator("#result_list thead")).to_contain_text(f"When ({ZONE.replace('/', '/' + chr(0x200B))})")
     headings = [h.strip().casefold() for h in page.locator("#result_list thead th").all_inner_texts() if h.strip()]
     assert len(headings) == len(set(headings)), headings  # every column its own heading
-    page.screenshot(path=str(SCREENS / "review-desk-list.png"))
+    shoot(page, "review-desk-list")
     page.fill("#searchbar", "JOAO")
     page.keyboard.press("Enter")
     expect(page.locator("#result_list tbody tr")).to_have_count(1)
@@ -143,4 +142,4 @@ def test_the_statistics_count_a_linked_person_once(reviewer, server, desk):
                                                                                                       "Hána"))]
     hana = rows.filter(has_text="Hana").first
     expect(hana.locator("td.games")).to_have_text("3")
-    page.screenshot(path=str(SCREENS / "review-desk-stats.png"), full_page=True)  # down to the players table
+    shoot(page, "review-desk-stats", full_page=True)  # down to the players table

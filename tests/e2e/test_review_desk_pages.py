@@ -15,11 +15,10 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import ROOT
+from tests.e2e.conftest import shoot
 from tests.e2e.review_desk import LAPTOP, reviewer_page, seed
 
 pytestmark = pytest.mark.browser
-SCREENS = ROOT / "docs" / "screens"
 ZONE = "Europe/Kyiv"
 BOX = "Also take games this install did not sign"
 
@@ -93,7 +92,7 @@ def test_the_events_list_strikes_a_move_taken_back_and_filters_by_name(reviewer,
     first, second = night["players"]
     expect(actor.get_by_role("link", name=f"{first} (seat 1)")).to_be_visible()
     expect(actor.get_by_role("link", name=re.compile(r"^Seat \d$"))).to_have_count(0)
-    page.screenshot(path=str(SCREENS / "review-desk-events.png"))
+    shoot(page, "review-desk-events")
     actor.get_by_role("link", name=f"{second} (seat 2)").click()
     expect(page.locator("td.field-actor_label").first).to_have_text(f"{second} (seat 2)")
     assert set(page.locator("td.field-actor_label").all_inner_texts()) == {f"{second} (seat 2)"}
@@ -112,7 +111,7 @@ def test_the_summary_lists_every_host_move_with_the_one_taken_back(reviewer, ser
     expect(moves.locator("s")).to_have_text([str(n) for n in taken])
     box = moves.bounding_box()
     assert box is not None and box["y"] + box["height"] <= LAPTOP["height"], box  # on the first screen
-    page.screenshot(path=str(SCREENS / "review-desk-host-moves.png"))
+    shoot(page, "review-desk-host-moves")
     assert axe_in_both_themes(page, "the game page", page.reload) == []
 
 
@@ -138,7 +137,7 @@ def test_a_profile_added_in_the_admin_has_its_page_and_a_rating_reads_as_a_numbe
     expect(ratings).not_to_contain_text("MU")
     expect(page.locator("#id_colour option:checked")).to_have_text("blue")
     ratings.scroll_into_view_if_needed()
-    page.screenshot(path=str(SCREENS / "review-desk-profile.png"))
+    shoot(page, "review-desk-profile")
     assert axe_in_both_themes(page, "the profile page", page.reload) == []
 
 
@@ -159,7 +158,7 @@ def test_an_unsigned_file_is_refused_naming_the_pages_own_checkbox(reviewer, ser
     expect(refused).to_contain_text(f"Tick “{BOX}” and import it again")
     expect(refused).not_to_contain_text("--unsigned")
     expect(page.get_by_label(BOX)).to_be_visible()
-    page.screenshot(path=str(SCREENS / "review-desk-import.png"))
+    shoot(page, "review-desk-import")
     assert axe_in_both_themes(page, "the refused import", lambda: refuse(page, server, night)) == []
     page.get_by_label(BOX).check()
     page.set_input_files("input[type=file]", files=[

@@ -8,11 +8,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import ROOT
+from tests.e2e.conftest import shoot
 from tests.e2e.test_replay_browser import _played_on
 
 pytestmark = pytest.mark.browser
-SCREENS = ROOT / "docs" / "screens"
 LANGS = ("uk", "pt", "fr", "nl")
 # Words a language writes as English does (Dutch "Hand", "Bank", "App"; "Bot" and "Replay" are not among them).
 SAME = {"nl": {"Hand", "Bank", "App"}, "fr": set(), "pt": set(), "uk": set()}
@@ -80,8 +79,7 @@ def test_the_replay_has_no_english_left(server, phone, games, engine, lang):
         left = [line for line in _lines(page) if line in english and _english_only(line, doc, lang)]
         assert not left, f"English left in the {lang} replay at step {step}: {left}"
         if lang in ("uk", "pt") and step == len(doc["events"]) and engine == "sixdice":
-            SCREENS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(SCREENS / f"replay-{engine}-{lang}.png"), full_page=True)
+            shoot(page, f"replay-{engine}-{lang}", full_page=True)
 
 
 @pytest.mark.parametrize("lang", ["fr", "nl"])
@@ -97,5 +95,4 @@ def test_statistics_screens(server, phone, games, lang):
     assert percentages and not [p for p in percentages if "." in p], ("percentages in the reader's style", percentages)
     if lang == "fr":
         assert all("\u202f" in p for p in percentages), percentages  # French: a narrow space before %
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENS / f"stats-{lang}.png"), full_page=True)
+    shoot(page, f"stats-{lang}", full_page=True)

@@ -7,10 +7,8 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import PHONE, ROOT, screenshot
+from tests.e2e.conftest import PHONE, screenshot, shoot
 from tests.e2e.harness import form_answered, live_eval, wait_live
-
-SCREENS = ROOT / "docs" / "screens"
 
 
 def test_bot_in_the_lobby_and_hints_on_the_phone(server, phone):
@@ -47,8 +45,7 @@ def test_bot_in_the_lobby_and_hints_on_the_phone(server, phone):
     expected = {"flip": "Flip your", "group": "Group:", "keep": "Keep"}[kind]
     expect(hint.locator(".sd-hint-move")).to_contain_text(expected)
     expect(hint.locator(".sd-hint-value")).to_contain_text(re.compile(r"estimate of your lead over the best other hand|wins at once"))
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    ana.screenshot(path=str(SCREENS / "sixdice-hint-phone.png"), full_page=True)
+    shoot(ana, "sixdice-hint-phone", full_page=True)
     screenshot(ana, "sixdice-hint-phone")
 
     # hints are private: the host console gets none, not even for the seat in turn

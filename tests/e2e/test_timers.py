@@ -19,7 +19,6 @@ from tests.e2e.test_access import axe_check
 pytestmark = pytest.mark.browser
 
 
-
 def in_view(page, selector: str) -> bool:
     """The element is on the 360x740 screen without scrolling."""
     box = page.locator(selector).bounding_box()

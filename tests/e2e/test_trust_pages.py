@@ -27,7 +27,6 @@ from tests.e2e.test_host_plays import above_the_fold, host_sits, wait_flip
 pytestmark = pytest.mark.browser
 
 
-
 def _page_of(pages: list[Page], seat: int) -> Page:
     return next(p for p in pages if live_eval(p, "live => (live.seat)") == seat)
 

@@ -24,7 +24,6 @@ from tests.e2e.test_access import axe_check
 pytestmark = pytest.mark.browser
 
 
-
 def _above_the_fold(page, selector: str) -> None:
     box = page.locator(selector).bounding_box()
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (selector, box)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -12,9 +11,10 @@ import pytest
 
 from tests.e2e.conftest import (  # noqa: F401 - fixtures
     ROOT,
+    SCREENS,
     browser,
+    keep,
     phone,
-    screenshot,
     server,
     server_env,
     shared_server,
@@ -22,14 +22,6 @@ from tests.e2e.conftest import (  # noqa: F401 - fixtures
 )
 
 pytestmark = pytest.mark.browser
-
-SCREENS = ROOT / "docs" / "screens"
-
-
-def keep(page, name: str) -> None:
-    """A full-page screenshot in the test artifacts and in docs/screens/."""
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(screenshot(page, name), SCREENS / f"{name}.png")
 
 
 def fits_the_phone(page) -> bool:
