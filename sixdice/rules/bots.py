@@ -150,6 +150,10 @@ def _sub(a: Counts, b: Counts) -> Counts:
     return (a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3], a[4] - b[4], a[5] - b[5])
 
 
+_PAIR1, _PAIR2, _PAIR3 = (_add(UNIT[m], UNIT[-m]) for m in (1, 2, 3))
+"""The counts of the no-groups pair of each magnitude (1, 2, 3)."""
+
+
 def _value(c: Counts) -> int:
     return -3 * c[0] - 2 * c[1] - c[2] + c[3] + 2 * c[4] + 3 * c[5]
 
@@ -378,7 +382,10 @@ def _flipped(hands: Sequence[Counts], m: int, k: FlipKind) -> list[Counts]:
 
 Parts = tuple[int, float, bool]
 """A hand's ``(a, b, near)``: :func:`hand_score` is ``a + (1 - t) * b`` (+ :data:`W_NEAR` when ``near``)."""
-Candidate = tuple[int, float, bool, Outcome]
+Candidate = tuple[int, float, bool, int]
+"""A balancing worth comparing: the parts of what it keeps (:data:`Parts`) and its place in
+:func:`balance_outcomes` (a number, not the outcome: a memo of numbers only is no work for the
+garbage collector)."""
 PlanEntry = tuple[tuple[int, float, bool, "tuple[Parts, Parts, Parts] | None"], ...]
 MoverPlan = tuple[int, int, tuple[PlanEntry, ...]]
 
@@ -407,6 +414,7 @@ def clear_memos() -> None:
         d.clear()
     _SIGNATURES.clear()
     _WIN_CHANCES.clear()
+    _DRAW_VALUES.clear()
 
 
 def _parts(c: Counts, need: int) -> Parts:
@@ -425,7 +433,8 @@ def _parts(c: Counts, need: int) -> Parts:
 
 def _candidates(c: Counts, need: int) -> tuple[Candidate, ...]:
     """The balancings of ``c`` that can score best for its owner at some game share, in the order of
-    :func:`balance_outcomes` (the default first), with the parts of what each keeps.
+    :func:`balance_outcomes` (the default first), with the parts of what each keeps and its place
+    there (:data:`Candidate`).
 
     A balancing is left out when an earlier one scores at least as much at every game share (its
     ``a`` and ``b`` at least as large, near all threes whenever it is): it can never be chosen,
@@ -434,13 +443,15 @@ def _candidates(c: Counts, need: int) -> tuple[Candidate, ...]:
     got = _CANDIDATES.get((c, need))
     if got is None:
         out: list[Candidate] = []
-        for o in balance_outcomes(c):
-            a, b, near = _parts(o.kept, need)
+        known = _PARTS
+        for i, o in enumerate(OUTCOME_TABLE.get(c) or balance_outcomes(c)):
+            kept = o.kept
+            a, b, near = known.get((kept, need)) or _parts(kept, need)
             for a2, b2, near2, _ in out:
                 if a2 >= a and b2 >= b and (near2 or not near):
                     break
             else:
-                out.append((a, b, near, o))
+                out.append((a, b, near, i))
         got = tuple(out)
         if len(_CANDIDATES) >= _MEMO_CAP:
             _CANDIDATES.clear()
@@ -453,16 +464,20 @@ def _draw_entry(c: Counts, bank: int, need: int) -> PlanEntry | None:
     all threes, else its candidate balancings (:func:`_candidates`), each with the parts of the
     three pair hands when the no-groups pair is due."""
     key = (c, bank, need)
-    if key in _ENTRIES:
-        return _ENTRIES[key]
-    entry: PlanEntry | None = None
+    entry: PlanEntry | None = _ENTRIES.get(key, _UNSET)
+    if entry is not _UNSET:
+        return entry
+    entry = None
     if not _threes(c, need):
         rows = []
-        for a, b, near, o in _candidates(c, need):
+        outcomes = OUTCOME_TABLE.get(c) or balance_outcomes(c)
+        for a, b, near, i in _candidates(c, need):
+            o = outcomes[i]
             pair: tuple[Parts, Parts, Parts] | None = None
             if o.needs_pair and bank + o.returned >= 2:
-                k1, k2, k3 = (_add(o.kept, _add(UNIT[m], UNIT[-m])) for m in (1, 2, 3))
-                pair = (_parts(k1, need), _parts(k2, need), _parts(k3, need))
+                kept = o.kept
+                pair = (_parts(_add(kept, _PAIR1), need), _parts(_add(kept, _PAIR2), need),
+                        _parts(_add(kept, _PAIR3), need))
             rows.append((a, b, near, pair))
         entry = tuple(rows)
     if len(_ENTRIES) >= _MEMO_CAP:
@@ -507,8 +522,9 @@ def _victim_parts(theirs: Counts, need: int) -> Parts | None:
     """A victim's hand after the flip: ``None`` when it is all threes, else the parts of what its
     default balancing keeps."""
     key = (theirs, need)
-    if key in _VICTIM:
-        return _VICTIM[key]
+    got = _VICTIM.get(key, _UNSET)
+    if got is not _UNSET:
+        return got
     got = None if _threes(theirs, need) else _parts(default_outcome(theirs).kept, need)
     if len(_VICTIM) >= _MEMO_CAP:
         _VICTIM.clear()
@@ -524,21 +540,22 @@ def own_best(c: Counts, t: float, need: int = 6) -> Outcome:
     evaluation is the best :func:`hand_score`.
     """
     cands = _candidates(c, need)
-    best = cands[0][3]
+    outcomes = balance_outcomes(c)
     if len(cands) == 1:
-        return best
+        return outcomes[cands[0][3]]
+    best = cands[0][3]
     u = 1.0 - t
     a, b, near, _ = cands[0]
     best_e = a + u * b
     if near:
         best_e += W_NEAR
-    for a, b, near, o in cands[1:]:
+    for a, b, near, i in cands[1:]:
         e = a + u * b
         if near:
             e += W_NEAR
         if e > best_e:
-            best, best_e = o, e
-    return best
+            best, best_e = i, e
+    return outcomes[best]
 
 
 def _pair_score(kept: Counts, t: float, need: int = 6) -> float:
@@ -769,13 +786,19 @@ def _scan_flips(pos: Pos, m: int, barred: frozenset[int], every: bool) -> tuple[
         special = False  # an all threes among the parts: scored case by case
         for a in owns:  # the mover's part of each own change (None: the change makes all threes)
             me = mover[a]
-            if me is unset:
-                mine = _add(_sub(hm, UNIT[FACES[a // 6]]), UNIT[FACES[a % 6]])
+            if me is unset:  # _shared_expectation, written out: the same sums in the same order
+                mine = _add(hm, _CHANGE_DELTA[a])
                 if _threes(mine, need):
                     me = None
                 else:
-                    p_win, acc, p_rest = _shared_expectation(mine, bank, t, need, shared)
-                    me = (p_win * WIN + acc, p_rest)
+                    k, wins, entries = _PLANS.get((mine, bank, need)) or _mover_plan(mine, bank, need)
+                    acc = 0.0
+                    for entry in entries:
+                        got = shared.get(id(entry))
+                        if got is None:
+                            got = shared[id(entry)] = (entry, _entry_score(entry, u))
+                        acc += got[1]
+                    me = (wins / k * WIN + acc / k, (k - wins) / k)
                 mover[a] = me
             if me is None:
                 special = True
@@ -822,6 +845,10 @@ def _scan_flips(pos: Pos, m: int, barred: frozenset[int], every: bool) -> tuple[
     if not every and best is not None:
         return [best], [best_sc]
     return kinds, scores_out
+
+
+_CHANGE_DELTA: tuple[Counts, ...] = tuple(_sub(UNIT[FACES[a % 6]], UNIT[FACES[a // 6]]) for a in range(36))
+"""The change of a hand's counts when a die of face number ``a // 6`` turns to face number ``a % 6``."""
 
 
 def _face_mask(c: Counts) -> int:
@@ -1032,16 +1059,17 @@ def _reply_flip(hands: tuple[Counts, ...], r: int, t: float, need: int = 6) -> F
     so the best flip is, for each change ``d``, the mover's best own die for
     ``d`` against the victim's die that leaves the best opponent weakest.
     """
-    scores = [hand_score(h, t, need) for h in hands]
     best_own, own_scores, top_sc, ranked = _own_changes(hands[r], t, need)
     # the best score among the seats other than the mover (``top``, seat ``top_s``) and among the
     # seats other than the mover and ``top_s`` (``second``): the best of the seats other than the
     # mover and a victim ``s`` is ``second`` when ``s`` is ``top_s``, else ``top``
-    top = second = -math.inf
+    inf = math.inf
+    top = second = -inf
     top_s = -1
-    for i, y in enumerate(scores):
+    for i, h in enumerate(hands):
         if i == r:
             continue
+        y = hand_score(h, t, need)
         if y > top:
             top, second, top_s = y, top, i
         elif y > second:
@@ -1053,8 +1081,8 @@ def _reply_flip(hands: tuple[Counts, ...], r: int, t: float, need: int = 6) -> F
     # The own changes are tried from the best scoring down: none after one scoring at most the value
     # found so far plus ``rest`` can pass it (a change's value is at most its score minus ``rest``).
     best_s = -1
-    best_e = -math.inf
-    inf = math.inf
+    best_e = -inf
+    best_least: tuple[float, ...] = ()
     for s, h in enumerate(hands):
         if s == r:
             continue
@@ -1073,13 +1101,13 @@ def _reply_flip(hands: tuple[Counts, ...], r: int, t: float, need: int = 6) -> F
             if val > e:
                 e = val
         if e > best_e:
-            best_s, best_e = s, e
+            best_s, best_e, best_least = s, e, least
     if best_s < 0:
         return None
     # The flip played: the first reaching the best value, in the order victim, victim's die, change;
     # only a change whose best value (against the victim's least score) reaches the best can.
     rest = second if best_s == top_s else top
-    least = _victim_least(hands[best_s], t, need)
+    least = best_least
     reach = [best_own[k] for k, (i, sc) in enumerate(own_scores)
              if (lv := least[i]) != inf and sc - (rest if rest > lv else lv) == best_e]
     u = 1.0 - t
@@ -1138,11 +1166,21 @@ def _change_parts(h: Counts, need: int) -> tuple[tuple[int, tuple[tuple[int, int
     got = _CHANGES.get(key)
     if got is None:
         out = []
+        known = _VICTIM
+        unset = _UNSET
         for j, w in enumerate(FACES):
             if not h[j]:
                 continue
             less = _sub(h, UNIT[w])
-            out.append((w, tuple((w - nw, nw, _victim_parts(_add(less, UNIT[nw]), need)) for nw in FACES if nw != w)))
+            row = []
+            for nw in FACES:
+                if nw != w:
+                    changed = _add(less, UNIT[nw])
+                    parts = known.get((changed, need), unset)
+                    if parts is unset:
+                        parts = _victim_parts(changed, need)
+                    row.append((w - nw, nw, parts))
+            out.append((w, tuple(row)))
         got = tuple(out)
         if len(_CHANGES) >= _MEMO_CAP:
             _CHANGES.clear()
@@ -1151,7 +1189,7 @@ def _change_parts(h: Counts, need: int) -> tuple[tuple[int, tuple[tuple[int, int
 
 
 @lru_cache(maxsize=100_000)
-def _victim_least(h: Counts, t: float, need: int) -> list[float]:
+def _victim_least(h: Counts, t: float, need: int) -> tuple[float, ...]:
     """For each change ``d`` a flip can make to a die of the hand ``h``, at ``d + 6``: the least
     score the hand can have after it and its default balancing (a change that makes all threes
     left out); ``inf`` for a change it cannot make."""
@@ -1166,10 +1204,10 @@ def _victim_least(h: Counts, t: float, need: int) -> list[float]:
                     vs += W_NEAR
                 if vs < least[d + 6]:
                     least[d + 6] = vs
-    return least
+    return tuple(least)
 
 
-ChangeRow = list["tuple[int, Parts] | None"]
+ChangeRow = tuple["tuple[int, Parts] | None", ...]
 _CHANGE_ROWS: dict[tuple[Counts, int], tuple[tuple[int, ChangeRow], ...]] = {}
 
 
@@ -1181,11 +1219,11 @@ def _change_rows(h: Counts, need: int) -> tuple[tuple[int, ChangeRow], ...]:
     if got is None:
         out = []
         for w, rows in _change_parts(h, need):
-            row: ChangeRow = [None] * 13
+            row: list[tuple[int, Parts] | None] = [None] * 13
             for d, nw, parts in rows:
                 if parts is not None:
                     row[d + 6] = (nw, parts)
-            out.append((w, row))
+            out.append((w, tuple(row)))
         got = tuple(out)
         if len(_CHANGE_ROWS) >= _MEMO_CAP:
             _CHANGE_ROWS.clear()
@@ -1224,8 +1262,14 @@ def _reply_value(
     # before the game's last turn the leaf is the chance of winning (:func:`leaf_value`)
     chance = turns < total_turns and turns + 1 != total_turns
     left = total_turns - turns
-    total = 0.0
     mine = h[r]
+    key = None
+    if chance:  # the value then depends on the two hands and the turns left only: remembered
+        key = (mine, h[1 - r], left, nxt == r, nxt == me, r == me, bank >= 1, need)
+        got = _DRAW_VALUES.get(key)
+        if got is not None:
+            return got
+    total = 0.0
     for f in draws:
         b = bank
         c = mine
@@ -1245,7 +1289,19 @@ def _reply_value(
             total += WIN * (2.0 * p - 1.0)
         else:
             total += leaf_value(h, me, nxt, turns, total_turns, t, b, need)
-    return total / len(draws)
+    value = total / len(draws)
+    if key is not None:
+        if len(_DRAW_VALUES) >= _MEMO_CAP:
+            _DRAW_VALUES.clear()
+        _DRAW_VALUES[key] = value
+    return value
+
+
+_DRAW_VALUES: dict[tuple[Counts, Counts, int, bool, bool, bool, bool, int], float] = {}
+"""2 players, before the game's last turn: :func:`_reply_value` once the reply is played (the
+replier's draw averaged, its default balancing, then the chance of winning), by the replier's hand
+and the other's after the flip, the turns left, who moves next and who asks, whether the bank
+holds a die, and the dice all threes needs."""
 
 
 def playout(
