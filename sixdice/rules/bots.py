@@ -410,7 +410,7 @@ _VICTIM_ROWS: dict[tuple[Counts, int], list[Any]] = {}
 
 def clear_memos() -> None:
     """Empty the per-hand memos (they never change a result; for tests and measurements)."""
-    for d in (_PARTS, _CANDIDATES, _PLANS, _ENTRIES, _VICTIM, _CHANGES, _MOVER_ROWS, _VICTIM_ROWS, _LOOSE_COUNTS, _CHANGE_ROWS):
+    for d in (_PARTS, _CANDIDATES, _PLANS, _ENTRIES, _VICTIM, _CHANGES, _MOVER_ROWS, _VICTIM_ROWS, _VICTIM_XS, _LOOSE_COUNTS, _CHANGE_ROWS):
         d.clear()
     _SIGNATURES.clear()
     _WIN_CHANCES.clear()
@@ -763,7 +763,12 @@ def _scan_flips(pos: Pos, m: int, barred: frozenset[int], every: bool) -> tuple[
     per victim's change, in small arrays indexed by face numbers, kept per hand; the flips
     between the faces the two hands hold come from :func:`_flip_grid`.
     """
-    t, u, hands, fixed, bonus, ruled, need, scores, lift, bank, hm = _flip_setting(pos, m)
+    return _scan(_flip_setting(pos, m), m, barred, every)
+
+
+def _scan(setting: FlipSetting, m: int, barred: frozenset[int], every: bool) -> tuple[list[FlipKind], list[float]]:
+    """:func:`_scan_flips` in the setting of the mover ``m``'s flips (:func:`_flip_setting`)."""
+    t, u, hands, fixed, bonus, ruled, need, scores, lift, bank, hm = setting
     own_mask = _face_mask(hm)
     key = (hm, bank, t, need)
     mover = _MOVER_ROWS.get(key)
@@ -805,31 +810,12 @@ def _scan_flips(pos: Pos, m: int, barred: frozenset[int], every: bool) -> tuple[
         rest = _best_others(scores, (m, s))
         f = fixed.get(s) if fixed else None
         add = bonus[s] if bonus else 0.0
-        vkey = (h, need)
-        vrow = _VICTIM_ROWS.get(vkey)
-        if vrow is None:
-            if len(_VICTIM_ROWS) >= _ROWS_CAP:
-                _VICTIM_ROWS.clear()
-            vrow = _VICTIM_ROWS[vkey] = [_UNSET] * 36
-        xs: list[Any] = [unset] * 36  # lift - worst, per victim's change (None: the victim's all threes)
-        for c in changes:
-            parts = vrow[c]
-            if parts is unset:
-                parts = vrow[c] = _victim_parts(_add(_sub(h, UNIT[FACES[c // 6]]), UNIT[FACES[c % 6]]), need)
-            if parts is None:
-                xs[c] = None
-                special = True
-                continue
-            if f is not None:
-                y = f
-            else:
-                a_, b_, near = parts
-                y = a_ + u * b_
-                if near:
-                    y += W_NEAR
-                if ruled:
-                    y = y + add
-            xs[c] = lift - (y if y > rest else rest)
+        vx = _VICTIM_XS.get((h, u, need, f, add, lift, rest, ruled))
+        if vx is None:
+            vx = _victim_xs(h, u, need, f, add, lift, rest, ruled)
+        xs, threes = vx  # lift - worst, per victim's change (None: the victim's all threes)
+        if threes and not special:
+            special = any(xs[c] is None for c in changes)
         if special:
             scs = [_flip_score(mover[a], xs[c]) for a, c in pairs]
         else:
@@ -847,8 +833,58 @@ def _scan_flips(pos: Pos, m: int, barred: frozenset[int], every: bool) -> tuple[
     return kinds, scores_out
 
 
+_VICTIM_XS: dict[tuple[Counts, float, int, float | None, float, float, float, bool], tuple[tuple[Any, ...], bool]] = {}
+
+
+def _victim_xs(h: Counts, u: float, need: int, f: float | None, add: float, lift: float, rest: float,
+               ruled: bool) -> tuple[tuple[Any, ...], bool]:
+    """The victim's part of the greedy score (:func:`_scan_flips`) of every change of its hand ``h``
+    (``6 * face number + new face number``): ``lift - worst``, ``worst`` the larger of ``rest`` (the
+    best score of the seats other than the mover and the victim) and the victim's score once it has
+    balanced (``f`` when its score is fixed; ``add`` its compensation when ``ruled``), at ``u = 1 - t``;
+    ``None`` when the change makes the victim's all threes.  And whether some change does.
+    Remembered: with 2 players the greedy reply meets the same hand at the same game share for many
+    of the mover's options and draws."""
+    key = (h, need)
+    vrow = _VICTIM_ROWS.get(key)
+    if vrow is None:
+        if len(_VICTIM_ROWS) >= _ROWS_CAP:
+            _VICTIM_ROWS.clear()
+        vrow = _VICTIM_ROWS[key] = [_UNSET] * 36
+    unset = _UNSET
+    xs: list[Any] = [unset] * 36
+    threes = False
+    for c in _HAND_CHANGES[_face_mask(h)]:
+        parts = vrow[c]
+        if parts is unset:
+            parts = vrow[c] = _victim_parts(_add(h, _CHANGE_DELTA[c]), need)
+        if parts is None:
+            xs[c] = None
+            threes = True
+            continue
+        if f is not None:
+            y = f
+        else:
+            a_, b_, near = parts
+            y = a_ + u * b_
+            if near:
+                y += W_NEAR
+            if ruled:
+                y = y + add
+        xs[c] = lift - (y if y > rest else rest)
+    got = (tuple(xs), threes)
+    if len(_VICTIM_XS) >= _ROWS_CAP:
+        _VICTIM_XS.clear()
+    _VICTIM_XS[h, u, need, f, add, lift, rest, ruled] = got
+    return got
+
+
 _CHANGE_DELTA: tuple[Counts, ...] = tuple(_sub(UNIT[FACES[a % 6]], UNIT[FACES[a // 6]]) for a in range(36))
 """The change of a hand's counts when a die of face number ``a // 6`` turns to face number ``a % 6``."""
+_HAND_CHANGES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(6 * j + k for j in range(6) if mask >> j & 1 for k in range(6) if k != j) for mask in range(64))
+"""Every change of a die of a hand holding the faces ``mask`` (a bit per face number), as ``6 * face
+number + new face number``."""
 
 
 def _face_mask(c: Counts) -> int:
@@ -1263,12 +1299,15 @@ def _reply_value(
     chance = turns < total_turns and turns + 1 != total_turns
     left = total_turns - turns
     mine = h[r]
-    key = None
     if chance:  # the value then depends on the two hands and the turns left only: remembered
         key = (mine, h[1 - r], left, nxt == r, nxt == me, r == me, bank >= 1, need)
-        got = _DRAW_VALUES.get(key)
-        if got is not None:
-            return got
+        value = _DRAW_VALUES.get(key)
+        if value is None:
+            value = _draw_chances(mine, h[1 - r], draws, left, nxt == r, nxt != me, WIN if r == me else -WIN, need)
+            if len(_DRAW_VALUES) >= _MEMO_CAP:
+                _DRAW_VALUES.clear()
+            _DRAW_VALUES[key] = value
+        return value
     total = 0.0
     for f in draws:
         b = bank
@@ -1282,19 +1321,36 @@ def _reply_value(
         o = default_outcome(c)
         h[r] = o.kept
         b += o.returned
-        if chance:
-            p = mover_win_chance(h[nxt], h[1 - nxt], left)
-            if nxt != me:
-                p = 1.0 - p
-            total += WIN * (2.0 * p - 1.0)
-        else:
-            total += leaf_value(h, me, nxt, turns, total_turns, t, b, need)
-    value = total / len(draws)
-    if key is not None:
-        if len(_DRAW_VALUES) >= _MEMO_CAP:
-            _DRAW_VALUES.clear()
-        _DRAW_VALUES[key] = value
-    return value
+        total += leaf_value(h, me, nxt, turns, total_turns, t, b, need)
+    return total / len(draws)
+
+
+def _draw_chances(mine: Counts, other: Counts, draws: Sequence[int | None], left: int, replier_next: bool,
+                  against: bool, threes: float, need: int) -> float:
+    """2 players, before the game's last turn: :func:`_reply_value` once the reply is played, the
+    replier holding ``mine`` and the other ``other``: the replier's draw averaged (``threes``: the
+    value of its all threes), its default balancing, then ``WIN * (2p - 1)``, ``p`` the chance of
+    winning of the seat about to move (the replier when ``replier_next``) with ``left`` turns left
+    (:func:`mover_win_chance`; ``against``: the value is for the other seat).  The same sums."""
+    row = left if left <= len(LEAF_2P) else len(LEAF_2P) - (left - len(LEAF_2P)) % 2
+    ko = _SIGNATURES.get(other) or _signature(other)
+    total = 0.0
+    for f in draws:
+        c = mine
+        if f is not None:
+            c = _add(c, UNIT[f])
+            if _threes(c, need):
+                total += threes
+                continue
+        kept = default_outcome(c).kept
+        km = _SIGNATURES.get(kept) or _signature(kept)
+        p = _WIN_CHANCES.get((km, ko, row) if replier_next else (ko, km, row))
+        if p is None:
+            p = _chance(km, ko, row) if replier_next else _chance(ko, km, row)
+        if against:
+            p = 1.0 - p
+        total += WIN * (2.0 * p - 1.0)
+    return total / len(draws)
 
 
 _DRAW_VALUES: dict[tuple[Counts, Counts, int, bool, bool, bool, bool, int], float] = {}
@@ -1348,8 +1404,17 @@ def _greedy_reply(
     ``bank`` may be capped at 3: the greedy score only asks whether the bank holds a die
     for the draw and two more for the no-groups pair.
     """
-    kinds, _ = _scan_flips(Pos(list(hands), bank, turns, total, need=need), r, frozenset(), False)
+    t = (turns + 1) / total if total else 1.0  # the setting of :func:`_flip_setting`, no house rules
+    hs = list(hands)
+    setting = FlipSetting(t, 1.0 - t, hs, _NO_FIXED, (), False, need, [hand_score(h, t, need) for h in hs], 0.0,
+                          bank if bank < 3 else 3, hs[r])
+    kinds, _ = _scan(setting, r, _NOBODY, False)
     return kinds[0] if kinds else None
+
+
+_NO_FIXED: dict[int, float] = {}
+"""No seat's score fixed (never changed)."""
+_NOBODY: frozenset[int] = frozenset()
 
 
 # The 2-player leaf: the chance that the seat about to move wins, a logistic model of
@@ -1437,18 +1502,21 @@ def mover_win_chance(mover: Counts, other: Counts, left: int) -> float:
     ko = _SIGNATURES.get(other)
     if ko is None:
         ko = _signature(other)
-    key = (km, ko, left)
-    p = _WIN_CHANCES.get(key)
-    if p is None:
-        b0, bm, bms, bs, bw = LEAF_2P[left - 1]
-        vm, vo = km[0], ko[0]
-        margin = abs(vm) - abs(vo)
-        same = 1.0 if vm * vo > 0 else 0.0
-        z = b0 + bm * margin + (bms * margin + bs) * same + bw * _swing(km, ko)
-        p = 1.0 / (1.0 + math.exp(-z))
-        if len(_WIN_CHANCES) >= _MEMO_CAP:
-            _WIN_CHANCES.clear()
-        _WIN_CHANCES[key] = p
+    return _WIN_CHANCES.get((km, ko, left)) or _chance(km, ko, left)
+
+
+def _chance(km: tuple[int, int], ko: tuple[int, int], row: int) -> float:
+    """:func:`mover_win_chance` from the two hands' signatures (:func:`_signature`) and the row of
+    :data:`LEAF_2P` (the turns left, capped), worked out and remembered."""
+    b0, bm, bms, bs, bw = LEAF_2P[row - 1]
+    vm, vo = km[0], ko[0]
+    margin = abs(vm) - abs(vo)
+    same = 1.0 if vm * vo > 0 else 0.0
+    z = b0 + bm * margin + (bms * margin + bs) * same + bw * _swing(km, ko)
+    p = 1.0 / (1.0 + math.exp(-z))
+    if len(_WIN_CHANCES) >= _MEMO_CAP:
+        _WIN_CHANCES.clear()
+    _WIN_CHANCES[km, ko, row] = p
     return p
 
 
