@@ -525,7 +525,7 @@ def _victim_parts(theirs: Counts, need: int) -> Parts | None:
     got = _VICTIM.get(key, _UNSET)
     if got is not _UNSET:
         return got
-    got = None if _threes(theirs, need) else _parts(default_outcome(theirs).kept, need)
+    got = None if _threes(theirs, need) else _parts((OUTCOME_TABLE.get(theirs) or balance_outcomes(theirs))[0].kept, need)
     if len(_VICTIM) >= _MEMO_CAP:
         _VICTIM.clear()
     _VICTIM[key] = got
@@ -769,6 +769,7 @@ def _scan_flips(pos: Pos, m: int, barred: frozenset[int], every: bool) -> tuple[
 def _scan(setting: FlipSetting, m: int, barred: frozenset[int], every: bool) -> tuple[list[FlipKind], list[float]]:
     """:func:`_scan_flips` in the setting of the mover ``m``'s flips (:func:`_flip_setting`)."""
     t, u, hands, fixed, bonus, ruled, need, scores, lift, bank, hm = setting
+    two = len(hands) == 2
     own_mask = _face_mask(hm)
     key = (hm, bank, t, need)
     mover = _MOVER_ROWS.get(key)
@@ -810,9 +811,12 @@ def _scan(setting: FlipSetting, m: int, barred: frozenset[int], every: bool) -> 
         rest = _best_others(scores, (m, s))
         f = fixed.get(s) if fixed else None
         add = bonus[s] if bonus else 0.0
-        vx = _VICTIM_XS.get((h, u, need, f, add, lift, rest, ruled))
-        if vx is None:
-            vx = _victim_xs(h, u, need, f, add, lift, rest, ruled)
+        if two:  # the 2-player reply meets the same victim's hand again and again: remembered
+            vx = _VICTIM_XS.get((h, u, need, f, add, lift, rest, ruled))
+            if vx is None:
+                vx = _victim_xs(h, u, need, f, add, lift, rest, ruled, None)
+        else:
+            vx = _victim_xs(h, u, need, f, add, lift, rest, ruled, changes)
         xs, threes = vx  # lift - worst, per victim's change (None: the victim's all threes)
         if threes and not special:
             special = any(xs[c] is None for c in changes)
@@ -833,18 +837,19 @@ def _scan(setting: FlipSetting, m: int, barred: frozenset[int], every: bool) -> 
     return kinds, scores_out
 
 
-_VICTIM_XS: dict[tuple[Counts, float, int, float | None, float, float, float, bool], tuple[tuple[Any, ...], bool]] = {}
+_VICTIM_XS: dict[tuple[Counts, float, int, float | None, float, float, float, bool], tuple[Sequence[Any], bool]] = {}
 
 
 def _victim_xs(h: Counts, u: float, need: int, f: float | None, add: float, lift: float, rest: float,
-               ruled: bool) -> tuple[tuple[Any, ...], bool]:
+               ruled: bool, changes: tuple[int, ...] | None) -> tuple[Sequence[Any], bool]:
     """The victim's part of the greedy score (:func:`_scan_flips`) of every change of its hand ``h``
     (``6 * face number + new face number``): ``lift - worst``, ``worst`` the larger of ``rest`` (the
     best score of the seats other than the mover and the victim) and the victim's score once it has
     balanced (``f`` when its score is fixed; ``add`` its compensation when ``ruled``), at ``u = 1 - t``;
     ``None`` when the change makes the victim's all threes.  And whether some change does.
-    Remembered: with 2 players the greedy reply meets the same hand at the same game share for many
-    of the mover's options and draws."""
+    ``changes``: only those (as a list, not remembered); ``None``: every change of the hand,
+    remembered (with 2 players the greedy reply meets the same hand at the same game share for many
+    of the mover's options and draws)."""
     key = (h, need)
     vrow = _VICTIM_ROWS.get(key)
     if vrow is None:
@@ -854,7 +859,7 @@ def _victim_xs(h: Counts, u: float, need: int, f: float | None, add: float, lift
     unset = _UNSET
     xs: list[Any] = [unset] * 36
     threes = False
-    for c in _HAND_CHANGES[_face_mask(h)]:
+    for c in _HAND_CHANGES[_face_mask(h)] if changes is None else changes:
         parts = vrow[c]
         if parts is unset:
             parts = vrow[c] = _victim_parts(_add(h, _CHANGE_DELTA[c]), need)
@@ -872,6 +877,8 @@ def _victim_xs(h: Counts, u: float, need: int, f: float | None, add: float, lift
             if ruled:
                 y = y + add
         xs[c] = lift - (y if y > rest else rest)
+    if changes is not None:
+        return xs, threes
     got = (tuple(xs), threes)
     if len(_VICTIM_XS) >= _ROWS_CAP:
         _VICTIM_XS.clear()
@@ -881,6 +888,8 @@ def _victim_xs(h: Counts, u: float, need: int, f: float | None, add: float, lift
 
 _CHANGE_DELTA: tuple[Counts, ...] = tuple(_sub(UNIT[FACES[a % 6]], UNIT[FACES[a // 6]]) for a in range(36))
 """The change of a hand's counts when a die of face number ``a // 6`` turns to face number ``a % 6``."""
+_FACE_DELTA: dict[tuple[int, int], Counts] = {(v, nv): _sub(UNIT[nv], UNIT[v]) for v in FACES for nv in FACES}
+"""The same, by the faces: ``(v, nv)``."""
 _HAND_CHANGES: tuple[tuple[int, ...], ...] = tuple(
     tuple(6 * j + k for j in range(6) if mask >> j & 1 for k in range(6) if k != j) for mask in range(64))
 """Every change of a die of a hand holding the faces ``mask`` (a bit per face number), as ``6 * face
@@ -1380,8 +1389,8 @@ def playout(
         k = _reply_flip(tuple(h), r, t, need)
         if k is not None:
             s, v, nv, w, nw = k
-            h[r] = _add(_sub(h[r], UNIT[v]), UNIT[nv])
-            h[s] = _add(_sub(h[s], UNIT[w]), UNIT[nw])
+            h[r] = _add(h[r], _FACE_DELTA[v, nv])
+            h[s] = _add(h[s], _FACE_DELTA[w, nw])
             if _threes(h[r], need) or _threes(h[s], need):
                 won = _threes_score(h, (r, s), me, need)
                 assert won is not None

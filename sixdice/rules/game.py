@@ -27,6 +27,7 @@ from .balance import (
     NOT_A_FACE,
     Grouping,
     IllegalGrouping,
+    _groupings_counts,
     canonical,
     check_grouping,
     default_keep,
@@ -411,9 +412,9 @@ def barred_victims(st: State, m: int) -> frozenset[int]:
 
 def _check_threes(st: State, seats: Sequence[int]) -> State:
     k = st.variants.threes_dice
-    won = sorted({s for s in seats if all_threes(st.hands[s].dice(), k)})
+    won = [s for s in seats if all_threes(st.hands[s].dice(), k)]
     if won:
-        return _end(st, won, "all_threes")
+        return _end(st, sorted(set(won)), "all_threes")
     return st
 
 
@@ -447,7 +448,7 @@ def _advance(st: State) -> State:
             if st.victim is not None:
                 todo.insert(0, ("balance", st.victim))
         elif step == "group":
-            options = groupings(st.hands[seat].dice())
+            options = _groupings_counts(st.hands[seat].counts())  # :func:`groupings`, without the copy
             if len(options) == 1:
                 g = options[0]
                 st = _set_hand(st, seat, Hand(g.groups, g.loose))
