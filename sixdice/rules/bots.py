@@ -802,7 +802,14 @@ def _scan(setting: FlipSetting, m: int, barred: frozenset[int], every: bool) -> 
                     for entry in entries:
                         got = shared.get(id(entry))
                         if got is None:
-                            got = shared[id(entry)] = (entry, _entry_score(entry, u))
+                            if len(entry) == 1 and entry[0][3] is None:  # _entry_score, written out
+                                ea, eb, enear, _ = entry[0]
+                                e = ea + u * eb
+                                if enear:
+                                    e += W_NEAR
+                            else:
+                                e = _entry_score(entry, u)
+                            got = shared[id(entry)] = (entry, e)
                         acc += got[1]
                     me = (wins / k * WIN + acc / k, (k - wins) / k)
                 mover[a] = me
