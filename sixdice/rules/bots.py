@@ -1046,9 +1046,8 @@ def _balance_choices(st: State, pos: Pos, seat: int) -> list[tuple[Grouping | tu
     bank = pos.bank
     out: list[tuple[Grouping | tuple[int, int], float, Counts]] = []
     if p.kind == "group":
-        dice = st.hands[seat].dice()
         whole = hands[seat]
-        for g in groupings(dice):
+        for g in _groupings_counts(whole):  # :func:`groupings` of the hand's counts, without the copy
             opts = keep_options(g)
             if not opts:  # nothing to choose: the hand keeps every die
                 out.append((g, _kept_score(whole, bank, not g.groups, t, need, others), whole))

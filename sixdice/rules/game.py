@@ -28,13 +28,13 @@ from .balance import (
     Grouping,
     IllegalGrouping,
     _groupings_counts,
+    _groupings_set,
     canonical,
     check_grouping,
     default_keep,
     groupings,
     has_legal_flip,
     is_all_threes,
-    is_listed_grouping,
     keep_options,
     legal_flips,
 )
@@ -592,7 +592,7 @@ def apply(state: State, action: Mapping[str, Any]) -> State:
 
     Raises :class:`IllegalAction` with a readable reason.
     """
-    if not isinstance(action, Mapping):
+    if type(action) is not dict and not isinstance(action, Mapping):
         raise IllegalAction(gettext_noop('An action is a JSON object with a "type".'))
     kind = action.get("type")
     if state.over:
@@ -635,7 +635,8 @@ def _apply_roll(st: State, p: Pending, action: Mapping[str, Any]) -> State:
                      p.count), params={"count": p.count, "got": len(values)}
         )
     for v in values:
-        _face(v, part(gettext_noop("A rolled die")))
+        if type(v) is not int or v not in FACE_SET:
+            _face(v, part(gettext_noop("A rolled die")))
     seat = p.seat
     hand = st.hands[seat]
     st = replace(st, pending=None)
@@ -733,7 +734,7 @@ def _apply_group(st: State, p: Pending, action: Mapping[str, Any]) -> State:
     dice = st.hands[p.seat].dice()
     g = grouping_from_action(action, dice)
     fast = canonical(g)
-    if all(len(x) == 2 for x in g.pairs) and is_listed_grouping(dice, fast):
+    if all(len(x) == 2 for x in g.pairs) and fast in _groupings_set(st.hands[p.seat].counts()):  # is_listed_grouping
         return _set_hand(st, p.seat, Hand(fast.groups, fast.loose), pending=None)
     try:
         g = check_grouping(dice, g)
