@@ -133,6 +133,12 @@ def save(table: Table, path: Path = PATH) -> None:
     tmp.replace(path)
 
 
+LAB_GC_THRESHOLDS = (50_000, 20, 100)
+"""The garbage collector's thresholds once the saved table is installed (the served app's default too)."""
+_thresholds_before: list[tuple[int, int, int]] = []
+"""The thresholds :func:`install` replaced, given back by :func:`uninstall`."""
+
+
 def load(path: Path = PATH) -> Table | None:
     """The saved table, or ``None`` when there is none."""
     if not path.exists():
@@ -155,6 +161,11 @@ def install(table: Table | None = None) -> int:
             # over them from now on (a full collection would read them all, game after game), and
             # processes forked after this share them without copying.
             gc.freeze()
+            # A study fills memos of many small containers that live for the whole run: the young collections
+            # the default threshold (700) asks for scan them again and again.  As the served app does
+            # (``SIXDICE_GC_THRESHOLDS``), collect the young generation less often.
+            _thresholds_before.append(gc.get_threshold())
+            gc.set_threshold(*LAB_GC_THRESHOLDS)
     return len(bots.OUTCOME_TABLE)
 
 
@@ -163,6 +174,9 @@ def uninstall() -> None:
     bots.OUTCOME_TABLE.clear()
     balance.GROUPINGS_TABLE.clear()
     gc.unfreeze()
+    if _thresholds_before:
+        gc.set_threshold(*_thresholds_before[0])
+        _thresholds_before.clear()
     bots.balance_outcomes.cache_clear()
     balance._groupings_counts.cache_clear()
     balance._groupings_set.cache_clear()
